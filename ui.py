@@ -1,0 +1,1110 @@
+"""Shared UI helpers for the Leaderboard Lab pages.
+
+Everything the pages have in common lives here, so the page files stay thin:
+
+* the active competition and its :class:`scoring.Scorer`, cached by a *content* hash
+  (never by a file name) so that an upload in one session never reaches another one;
+* the parameter state: the sidebar widgets (keys ``p_…``), their round trip through the
+  URL query string, presets and the reset button;
+* stable team colours and the Plotly figure builders used by several pages;
+* table exports (CSV / JSON) with spreadsheet-formula escaping.
+
+Streamlit caches (``st.cache_data`` / ``st.cache_resource``) are only used in this module.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import io
+import json
+import math
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+from streamlit.errors import StreamlitAPIException
+
+import scoring
+
+ROOT = Path(__file__).resolve().parent
+
+# --------------------------------------------------------------------------------------
+# Parameters
+# --------------------------------------------------------------------------------------
+
+#: The memo's defaults. ``band``, ``max_boost`` and ``window`` are fractions (0.05 = 5 %).
+PARAM_DEFAULTS: dict[str, Any] = {
+    "w": 0.5,
+    "quality": "iou",
+    "threshold": 0.51,
+    "overlap_removal": True,
+    "attributes": ["ell_status"],
+    "alpha": 50.0,
+    "hard_min": False,
+    "band": 0.05,
+    "max_boost": 0.05,
+    "window": 0.2,
+}
+
+QUALITY_LABELS = {"binary": "Binary (match or not)", "max": "Max-overlap", "iou": "IoU"}
+
+#: (name, low, high) of the numeric parameters, in the units of PARAM_DEFAULTS.
+_RANGES = {
+    "w": (0.0, 1.0),
+    "threshold": (0.50, 0.95),
+    "alpha": (0.0, 200.0),
+    "band": (0.0, 0.20),
+    "max_boost": (0.0, 0.20),
+    "window": (0.05, 0.50),
+}
+#: Parameters shown in percent on the sidebar.
+_PERCENT = ("band", "max_boost", "window")
+_BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+               "false": False, "0": False, "no": False, "off": False}
+_PENDING = "_p_pending"
+_INIT = "_p_init"
+_QUERY_PROBLEMS = "_p_query_problems"
+
+
+def _key(name: str) -> str:
+    return f"p_{name}"
+
+
+def _as_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"parameter '{name}': expected a number, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter '{name}': expected a number, got {value!r}") from None
+    if math.isnan(number):
+        raise ValueError(f"parameter '{name}': expected a number, got {value!r}")
+    return number
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+        return _BOOL_WORDS[value.strip().lower()]
+    raise ValueError(f"parameter '{name}': expected true or false, got {value!r}")
+
+
+def default_values(available_attributes: Iterable[str] | None = None) -> dict[str, Any]:
+    """The memo defaults, with ``attributes`` restricted to the columns that exist."""
+    values = dict(PARAM_DEFAULTS)
+    available = list(available_attributes) if available_attributes is not None else None
+    attrs = list(PARAM_DEFAULTS["attributes"])
+    values["attributes"] = attrs if available is None else [a for a in attrs if a in available]
+    return values
+
+
+def validate_values(d: Mapping[str, Any], available_attributes: Iterable[str] | None = None) -> dict[str, Any]:
+    """Check a parameter dict (preset or query string) and return a complete, clean copy.
+
+    Missing keys take the memo defaults. Raises ``ValueError`` naming the bad key/value.
+    ``alpha`` may be ``"inf"`` (or ``float("inf")``), which means the hard minimum.
+    """
+    if not isinstance(d, Mapping):
+        raise ValueError("a parameter preset must be a JSON object of name: value pairs")
+    available = list(available_attributes) if available_attributes is not None else None
+    unknown = [k for k in d if k not in PARAM_DEFAULTS]
+    if unknown:
+        raise ValueError(
+            f"unknown parameter '{unknown[0]}' (known: {', '.join(PARAM_DEFAULTS)})"
+        )
+    out = default_values(available)
+    for name in ("w", "threshold", "band", "max_boost", "window"):
+        if name in d:
+            number = _as_float(name, d[name])
+            low, high = _RANGES[name]
+            if not (low - 1e-12 <= number <= high + 1e-12):
+                raise ValueError(f"parameter '{name}': {number:g} is outside {low:g}–{high:g}")
+            out[name] = number
+    if "quality" in d:
+        quality = d["quality"]
+        if not isinstance(quality, str) or quality.strip().lower() not in QUALITY_LABELS:
+            raise ValueError(f"parameter 'quality': {quality!r} is not one of binary, max, iou")
+        out["quality"] = quality.strip().lower()
+    for name in ("overlap_removal", "hard_min"):
+        if name in d:
+            out[name] = _as_bool(name, d[name])
+    if "alpha" in d:
+        alpha = d["alpha"]
+        if isinstance(alpha, str) and alpha.strip().lower() in ("inf", "infinity", "∞"):
+            out["hard_min"] = True
+        else:
+            number = _as_float("alpha", alpha)
+            if math.isinf(number) and number > 0:
+                out["hard_min"] = True
+            else:
+                low, high = _RANGES["alpha"]
+                if not (low <= number <= high):
+                    raise ValueError(
+                        f"parameter 'alpha': {number:g} is outside {low:g}–{high:g} (or \"inf\")"
+                    )
+                out["alpha"] = number
+    if "attributes" in d:
+        attrs = d["attributes"]
+        if isinstance(attrs, str):
+            attrs = [attrs] if attrs else []
+        if not isinstance(attrs, (list, tuple)) or not all(isinstance(a, str) for a in attrs):
+            raise ValueError("parameter 'attributes': expected a list of column names")
+        attrs = list(dict.fromkeys(a for a in attrs if a))
+        if available is not None:
+            missing = [a for a in attrs if a not in available]
+            if missing:
+                have = ", ".join(available) if available else "none"
+                raise ValueError(
+                    f"parameter 'attributes': '{missing[0]}' is not a demographics column "
+                    f"of the loaded data (columns: {have})"
+                )
+        out["attributes"] = attrs
+    return out
+
+
+def _values_to_state(values: Mapping[str, Any]) -> dict[str, Any]:
+    state = {}
+    for name, value in values.items():
+        if name in _PERCENT:
+            value = round(float(value) * 100.0, 6)
+        elif name in ("w", "threshold", "alpha"):
+            value = float(value)
+        elif name == "attributes":
+            value = list(value)
+        state[_key(name)] = value
+    return state
+
+
+def _state_values() -> dict[str, Any]:
+    ss = st.session_state
+    values = {}
+    for name, default in PARAM_DEFAULTS.items():
+        value = ss.get(_key(name), _values_to_state({name: default})[_key(name)])
+        if name in _PERCENT:
+            value = round(float(value) / 100.0, 8)
+        elif name == "attributes":
+            value = list(value)
+        values[name] = value
+    return values
+
+
+def current_param_values() -> dict[str, Any]:
+    """The current parameters in preset form (JSON-serialisable, same keys as PARAM_DEFAULTS)."""
+    return _state_values()
+
+
+def params() -> dict[str, Any]:
+    """The current parameters as keyword arguments for ``Scorer.leaderboard``."""
+    v = _state_values()
+    return {
+        "w": float(v["w"]),
+        "quality": v["quality"],
+        "threshold": float(v["threshold"]),
+        "alpha": math.inf if v["hard_min"] else float(v["alpha"]),
+        "attributes": tuple(v["attributes"]),
+        "band": float(v["band"]),
+        "max_boost": float(v["max_boost"]),
+        "window": float(v["window"]),
+        "overlap_removal": bool(v["overlap_removal"]),
+    }
+
+
+def params_json(p: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Leaderboard keyword arguments as strict JSON values (α = ∞ written as "inf")."""
+    p = dict(params() if p is None else p)
+    p["attributes"] = list(p["attributes"])
+    if math.isinf(p["alpha"]):
+        p["alpha"] = "inf"
+    return p
+
+
+def _query_string_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        if name == "attributes":
+            out[name] = list(value) if value else [""]
+        elif isinstance(value, bool):
+            out[name] = "true" if value else "false"
+        elif isinstance(value, float):
+            out[name] = f"{value:.6g}"
+        else:
+            out[name] = str(value)
+    return out
+
+
+def _write_query(values: Mapping[str, Any]) -> None:
+    qp = st.query_params
+    for name, value in _query_string_values(values).items():
+        current = qp.get_all(name)
+        wanted = value if isinstance(value, list) else [value]
+        if current != wanted:
+            qp[name] = value
+
+
+def _values_from_query(available: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """Parameters found in the URL (defaults elsewhere) and the problems met on the way."""
+    qp = st.query_params
+    values = default_values(available)
+    problems = []
+    for name in PARAM_DEFAULTS:
+        if name not in qp:
+            continue
+        raw: Any = qp.get_all(name)
+        if name != "attributes":
+            raw = raw[-1]
+        else:
+            raw = [a for a in raw if a]
+        try:
+            one = validate_values({name: raw}, available)
+        except ValueError as err:
+            problems.append(str(err))
+            continue
+        values[name] = one[name]
+        if name == "alpha" and one["hard_min"]:
+            values["hard_min"] = True
+    return values, problems
+
+
+def init_params(available_attributes: Iterable[str]) -> None:
+    """Put the parameter state in place before the sidebar widgets are drawn.
+
+    On a session's first run the values come from the URL query string; a pending preset
+    (see :func:`apply_params`) is applied; attributes that the loaded data does not have
+    are dropped.
+    """
+    ss = st.session_state
+    available = list(available_attributes)
+    if not ss.get(_INIT):
+        values, problems = _values_from_query(available)
+        ss[_QUERY_PROBLEMS] = problems
+        for key, value in _values_to_state(values).items():
+            ss[key] = value
+        ss[_INIT] = True
+    pending = ss.pop(_PENDING, None)
+    if pending:
+        for key, value in pending.items():
+            ss[key] = value
+    for name, default in _values_to_state(default_values(available)).items():
+        if name not in ss:
+            ss[name] = default
+    attrs = ss.get(_key("attributes"), [])
+    if any(a not in available for a in attrs):
+        ss[_key("attributes")] = [a for a in attrs if a in available]
+
+
+def apply_params(d: Mapping[str, Any]) -> None:
+    """Validate a preset dict and make it the current parameter set (sidebar and URL).
+
+    Raises ``ValueError`` naming the bad key or value. Called from a widget callback the
+    values take effect in the coming run; called from a page body (after the sidebar has
+    been drawn) it stores them and reruns the app.
+    """
+    comp = current_competition()
+    values = validate_values(d, comp.attributes)
+    state = _values_to_state(values)
+    try:
+        for key, value in state.items():
+            st.session_state[key] = value
+    except StreamlitAPIException:
+        st.session_state[_PENDING] = state
+        _write_query(values)
+        st.rerun()
+    _write_query(values)
+
+
+def reset_params() -> None:
+    """Callback of the reset button: every parameter back to the memo's defaults."""
+    available = current_competition().attributes
+    for key, value in _values_to_state(default_values(available)).items():
+        st.session_state[key] = value
+
+
+def _pct(v: float) -> str:
+    return f"{v:g} %"
+
+
+def sidebar(comp: scoring.Competition) -> None:
+    """Draw the shared parameter controls and keep the URL query string in sync."""
+    init_params(comp.attributes)
+    sb = st.sidebar
+    sb.markdown("### Metric parameters")
+    problems = st.session_state.get(_QUERY_PROBLEMS) or []
+    if problems:
+        sb.warning("Some link parameters were ignored: " + "; ".join(problems))
+    with sb.expander("Segment scoring", expanded=True):
+        st.slider("Segmentation weight w", 0.0, 1.0, step=0.01, key=_key("w"),
+                  help="Weight of overlap quality against the effectiveness probability: "
+                       "TP = w·q + (1 − w)·d[E].")
+        st.selectbox("Overlap quality q", list(QUALITY_LABELS), key=_key("quality"),
+                     format_func=QUALITY_LABELS.get,
+                     help="How a matched pair's overlap is graded.")
+        st.slider("Overlap threshold", 0.50, 0.95, step=0.01, key=_key("threshold"),
+                  help="A prediction and a ground truth are a candidate pair when each covers "
+                       "at least this share of the other.")
+        st.toggle("Overlap removal", key=_key("overlap_removal"),
+                  help="Trim overlapping predicted segments before scoring (memo §1).")
+    with sb.expander("Bias aggregation", expanded=True):
+        if comp.attributes:
+            st.multiselect("Demographic attributes", comp.attributes, key=_key("attributes"),
+                           help="Groups are the cross product of the chosen attributes.")
+        else:
+            st.caption("No demographics loaded: the bias score equals the segment score.")
+        hard = st.toggle("Hard minimum (α = ∞)", key=_key("hard_min"),
+                         help="Score each team by its worst group.")
+        st.slider("Softmin temperature α", 0.0, 200.0, step=1.0, key=_key("alpha"),
+                  disabled=hard,
+                  help="0 = plain average over essays; larger = closer to the worst group.")
+    with sb.expander("Efficiency boost", expanded=True):
+        st.slider("Eligibility band (%)", 0.0, 20.0, step=0.5, key=_key("band"), format="%.1f%%",
+                  help="Teams within this distance of the best score can earn a boost.")
+        st.slider("Maximum boost (%)", 0.0, 20.0, step=0.5, key=_key("max_boost"), format="%.1f%%",
+                  help="Boost for the fastest eligible team.")
+        st.slider("Slowdown window (%)", 5.0, 50.0, step=1.0, key=_key("window"), format="%.0f%%",
+                  help="The boost falls linearly to zero at this much slower than the fastest.")
+    sb.button("Reset to memo defaults", key="p_reset", on_click=reset_params,
+              width="stretch")
+    _write_query(_state_values())
+
+
+# --------------------------------------------------------------------------------------
+# Data: the active competition, its scorer, bundles
+# --------------------------------------------------------------------------------------
+
+
+class InvalidDataDir(RuntimeError):
+    """The default data folder (sample or LAB_DATA_DIR) cannot be loaded."""
+
+
+class _Store:
+    """A small thread-safe LRU map, content hash -> loaded object."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.RLock()
+
+    def get(self, key: str) -> Any:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _competition_store() -> _Store:
+    # One process-wide map keyed by content hash: equal bytes give the same competition,
+    # different bytes never collide, and nobody can reach an entry without its content.
+    return _Store(6)
+
+
+def _sample_dir() -> Path:
+    try:
+        import sample_data
+
+        return Path(sample_data.SAMPLE_DIR)
+    except (ImportError, AttributeError):
+        return ROOT / "sample_data"
+
+
+def data_dir() -> Path:
+    """The folder of the default competition: ``LAB_DATA_DIR`` if set, else the sample."""
+    env = os.environ.get("LAB_DATA_DIR")
+    return Path(env).expanduser().resolve() if env else _sample_dir()
+
+
+def _dir_files(folder: Path) -> dict[str, Any]:
+    subs_dir = folder / "submissions"
+    files = {
+        "ground_truth": folder / "ground_truth.csv",
+        "submissions": sorted(subs_dir.glob("*.csv")) if subs_dir.is_dir() else [],
+        "demographics": folder / "demographics.csv",
+        "runtimes": folder / "runtimes.csv",
+    }
+    if not files["ground_truth"].is_file():
+        raise InvalidDataDir(f"{folder}: no ground_truth.csv")
+    if not files["submissions"]:
+        raise InvalidDataDir(f"{folder}: no submissions/*.csv")
+    for opt in ("demographics", "runtimes"):
+        if not files[opt].is_file():
+            files[opt] = None
+    return files
+
+
+def _stat_signature(files: dict[str, Any]) -> tuple:
+    paths = [files["ground_truth"], *files["submissions"], files["demographics"], files["runtimes"]]
+    sig = []
+    for p in paths:
+        if p is None:
+            sig.append(None)
+        else:
+            s = p.stat()
+            sig.append((str(p), s.st_size, s.st_mtime_ns))
+    return tuple(sig)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _dir_digest(signature: tuple) -> str:
+    # Keyed by (path, size, mtime) of every file so that it is recomputed when a file
+    # changes; the digest itself is over the bytes.
+    h = hashlib.sha256(b"dir\0")
+    for item in signature:
+        if item is None:
+            h.update(b"\0none\0")
+            continue
+        path = Path(item[0])
+        h.update(path.name.encode() + b"\0")
+        with path.open("rb") as fh:
+            for chunk in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                h.update(chunk)
+        h.update(b"\0end\0")
+    return h.hexdigest()
+
+
+def bundle_digest(bundle: Mapping[str, Any]) -> str:
+    """Content hash of an upload bundle (file names matter: they name the submissions)."""
+    h = hashlib.sha256(b"bundle\0")
+
+    def add(role: str, item: tuple[str, bytes] | None) -> None:
+        h.update(role.encode() + b"\0")
+        if item is None:
+            h.update(b"none\0")
+            return
+        name, data = item
+        h.update(str(name).encode() + b"\0" + hashlib.sha256(bytes(data)).digest())
+
+    add("ground_truth", bundle.get("ground_truth"))
+    for item in bundle.get("submissions") or []:
+        add("submission", item)
+    add("demographics", bundle.get("demographics"))
+    add("runtimes", bundle.get("runtimes"))
+    return h.hexdigest()
+
+
+def _progress_loader(loader: Callable[[Callable], scoring.Competition]) -> scoring.Competition:
+    bar = st.progress(0.0, text="Loading the competition…")
+
+    def progress(done: int, total: int, name: str) -> None:
+        frac = min(1.0, done / total) if total else 1.0
+        bar.progress(frac, text=f"Loading {name} ({done}/{total})")
+
+    try:
+        return loader(progress)
+    finally:
+        bar.empty()
+
+
+def _load_cached(digest: str, loader: Callable[[Callable], scoring.Competition]) -> scoring.Competition:
+    store = _competition_store()
+    comp = store.get(digest)
+    if comp is None:
+        comp = _progress_loader(loader)
+        store.put(digest, comp)
+    return comp
+
+
+def _submission_name(filename: str) -> str:
+    return Path(str(filename)).stem
+
+
+def load_bundle(bundle: Mapping[str, Any]) -> scoring.Competition:
+    """Load uploaded files ``{role: (filename, bytes)}``; raises ``scoring.InputError``."""
+    if not bundle.get("ground_truth"):
+        raise scoring.InputError("ground truth", None, "no file uploaded")
+    subs = list(bundle.get("submissions") or [])
+    if not subs:
+        raise scoring.InputError("submissions", None, "no file uploaded")
+    digest = bundle_digest(bundle)
+
+    def loader(progress: Callable) -> scoring.Competition:
+        names = [_submission_name(n) for n, _ in subs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise scoring.InputError(f"{dupes[0]}.csv", None, f"duplicate submission name '{dupes[0]}'")
+        return scoring.load_competition(
+            ground_truth=_named_bytes(bundle["ground_truth"]),
+            submissions={_submission_name(n): _named_bytes((n, b)) for n, b in subs},
+            demographics=_named_bytes(bundle.get("demographics")),
+            runtimes=_named_bytes(bundle.get("runtimes")),
+            progress=progress,
+        )
+
+    return _load_cached(digest, loader)
+
+
+class _NamedBytes(io.BytesIO):
+    """In-memory file with a ``name`` so the engine's messages can name the file."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        super().__init__(bytes(data))
+        self.name = name
+
+
+def _named_bytes(item: tuple[str, bytes] | None) -> _NamedBytes | None:
+    if item is None:
+        return None
+    name, data = item
+    return _NamedBytes(str(name), data)
+
+
+def use_bundle(bundle: Mapping[str, Any]) -> scoring.Competition:
+    """Load ``bundle`` (raises ``scoring.InputError``) and make it this session's data.
+
+    Call ``st.rerun()`` afterwards from a page body so the sidebar shows the new
+    demographic attributes.
+    """
+    comp = load_bundle(bundle)
+    st.session_state["bundle"] = dict(bundle)
+    st.session_state["bundle_digest"] = bundle_digest(bundle)
+    return comp
+
+
+def use_sample() -> None:
+    """Switch this session back to the default competition (the sample or LAB_DATA_DIR)."""
+    st.session_state.pop("bundle", None)
+    st.session_state.pop("bundle_digest", None)
+
+
+def using_sample() -> bool:
+    return "bundle" not in st.session_state
+
+
+def _active() -> tuple[str, scoring.Competition]:
+    bundle = st.session_state.get("bundle")
+    if bundle is not None:
+        digest = st.session_state.get("bundle_digest") or bundle_digest(bundle)
+        return digest, load_bundle(bundle)
+    folder = data_dir()
+    files = _dir_files(folder)
+    digest = _dir_digest(_stat_signature(files))
+
+    def loader(progress: Callable) -> scoring.Competition:
+        return scoring.load_competition(
+            ground_truth=files["ground_truth"],
+            submissions=list(files["submissions"]),
+            demographics=files["demographics"],
+            runtimes=files["runtimes"],
+            progress=progress,
+        )
+
+    return digest, _load_cached(digest, loader)
+
+
+def current_digest() -> str:
+    return _active()[0]
+
+
+def current_competition() -> scoring.Competition:
+    """The active competition: this session's upload, else LAB_DATA_DIR, else the sample."""
+    return _active()[1]
+
+
+@st.cache_resource(show_spinner="Preparing the scorer…", max_entries=8)
+def _scorer(digest: str, _comp: scoring.Competition) -> scoring.Scorer:
+    return scoring.Scorer(_comp)
+
+
+def current_scorer() -> scoring.Scorer:
+    """The :class:`scoring.Scorer` of the active competition (built once per content)."""
+    digest, comp = _active()
+    return _scorer(digest, comp)
+
+
+def _params_key(p: Mapping[str, Any]) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in p.items()))
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _leaderboard(digest: str, key: tuple, _scorer_obj: scoring.Scorer) -> pd.DataFrame:
+    return _scorer_obj.leaderboard(**dict(key))
+
+
+def current_leaderboard(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """``Scorer.leaderboard`` for the current (or the given) parameters, cached."""
+    p = params() if p is None else dict(p)
+    p["attributes"] = tuple(p["attributes"])
+    digest, _ = _active()
+    return _leaderboard(digest, _params_key(p), current_scorer())
+
+
+_GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal")
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def _group_scores(digest: str, key: tuple, _scorer_obj: scoring.Scorer) -> Any:
+    return _scorer_obj.group_scores(**dict(key))
+
+
+def current_group_scores(p: Mapping[str, Any] | None = None) -> Any:
+    """``Scorer.group_scores`` for the current parameters (only those it depends on)."""
+    p = params() if p is None else dict(p)
+    sub = {k: (tuple(p[k]) if k == "attributes" else p[k]) for k in _GS_KEYS}
+    digest, _ = _active()
+    return _group_scores(digest, _params_key(sub), current_scorer())
+
+
+# --------------------------------------------------------------------------------------
+# Colours and page furniture
+# --------------------------------------------------------------------------------------
+
+_PALETTE = [
+    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D",
+    "#EECA3B", "#BAB0AC", "#1F3A93", "#8C564B", "#2CA02C", "#D62728", "#9467BD", "#17BECF",
+    "#BCBD22", "#7F7F7F", "#E377C2", "#AEC7E8", "#FFBB78", "#98DF8A", "#C5B0D5", "#C49C94",
+]
+_NAMED = {
+    "red": "#D62728", "green": "#2CA02C", "blue": "#1F77B4", "yellow": "#E3B505",
+    "orange": "#FF7F0E", "purple": "#9467BD", "pink": "#E377C2", "brown": "#8C564B",
+    "grey": "#7F7F7F", "gray": "#7F7F7F", "cyan": "#17BECF", "teal": "#2A9D8F",
+    "black": "#222222", "violet": "#7B4FBF", "magenta": "#C2188F", "olive": "#808000",
+    "navy": "#1F2F6B", "gold": "#D4A017", "silver": "#A0A0A0", "indigo": "#4B0082",
+}
+
+
+def _extra_colour(i: int) -> str:
+    hue = (i * 0.618033988749895) % 1.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.45, 0.65)
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+
+
+def team_colors(names: Iterable[str]) -> dict[str, str]:
+    """A stable colour per team: teams named after a colour get it, the others take the
+    palette in name order, so the mapping does not depend on the order given.
+    Pass every team of the competition (``comp.submission_names``)."""
+    unique = sorted(set(map(str, names)))
+    colors: dict[str, str] = {}
+    used = set()
+    for name in unique:
+        named = _NAMED.get(name.strip().lower())
+        if named and named not in used:
+            colors[name] = named
+            used.add(named)
+    palette = [c for c in _PALETTE if c not in used]
+    i = 0
+    for name in unique:
+        if name in colors:
+            continue
+        colors[name] = palette[i] if i < len(palette) else _extra_colour(i)
+        i += 1
+    return colors
+
+
+def current_team_colors() -> dict[str, str]:
+    return team_colors(current_competition().submission_names)
+
+
+def page_header(title: str, explanation: str) -> None:
+    """Page title plus one short paragraph explaining what the page shows."""
+    st.title(title)
+    st.markdown(explanation)
+    if not using_sample():
+        st.caption("Showing your uploaded data — switch back to the sample on the Data page.")
+
+
+# --------------------------------------------------------------------------------------
+# The leaderboard: stages, display table, exports
+# --------------------------------------------------------------------------------------
+
+#: (score column, rank column, words)
+STAGES = [
+    ("fp1", "fp1_rank", "FP1 (original)"),
+    ("overlap_removed", "overlap_removed_rank", "After overlap removal"),
+    ("segment_score", "segment_score_rank", "Unified segment score"),
+    ("bias_score", "bias_score_rank", "Bias-aware score"),
+    ("final_score", "rank", "Final score"),
+]
+SHORT_STAGE = ["FP1", "Overlap removed", "Segment score", "Bias-aware", "Final"]
+BASE_COLUMNS = [
+    "submission", "fp1", "fp1_rank", "overlap_removed", "overlap_removed_rank",
+    "segment_score", "segment_score_rank", "bias_score", "bias_score_rank",
+    "eligible", "boost", "final_score", "rank",
+]
+
+
+def rank_arrow(previous: int, current: int) -> str:
+    """``"3 ▲2"`` when the rank improved by 2, ``"5 ▼1"`` when it fell, ``"4"`` when unchanged."""
+    delta = int(previous) - int(current)
+    if delta > 0:
+        return f"{int(current)} ▲{delta}"
+    if delta < 0:
+        return f"{int(current)} ▼{-delta}"
+    return f"{int(current)}"
+
+
+def stage_table(lb: pd.DataFrame) -> pd.DataFrame:
+    """The five-stage table for display: words for headers, an arrow on every rank change."""
+    out = pd.DataFrame({"Team": lb["submission"].astype(str).to_numpy()})
+    prev_rank = None
+    for score, rank, words in STAGES:
+        out[words] = lb[score].astype(float).to_numpy()
+        ranks = lb[rank].astype(int).to_numpy()
+        if prev_rank is None:
+            out[f"{words} · rank"] = [str(r) for r in ranks]
+        else:
+            out[f"{words} · rank"] = [rank_arrow(p, r) for p, r in zip(prev_rank, ranks, strict=True)]
+        if score == "bias_score":
+            out["Eligible for boost"] = np.where(lb["eligible"].astype(bool), "yes", "no")
+            out["Boost"] = lb["boost"].astype(float).to_numpy() * 100.0
+        prev_rank = ranks
+    return out
+
+
+def stage_column_config(table: pd.DataFrame) -> dict[str, Any]:
+    cfg: dict[str, Any] = {"Team": st.column_config.TextColumn("Team", pinned=True)}
+    for _, _, words in STAGES:
+        cfg[words] = st.column_config.NumberColumn(words, format="%.4f")
+        cfg[f"{words} · rank"] = st.column_config.TextColumn("Rank", help="▲/▼: places gained/lost "
+                                                            "against the previous stage")
+    cfg["Boost"] = st.column_config.NumberColumn("Boost", format="%.2f %%")
+    return cfg
+
+
+def escape_cell(value: Any) -> Any:
+    """Neutralise spreadsheet formulas: text starting with = + - @ (or tab/CR) gets a ``'``."""
+    if isinstance(value, str) and value and value[0] in "=+-@\t\r":
+        return "'" + value
+    return value
+
+
+def _escape_frame(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    out.columns = [escape_cell(str(c)) for c in out.columns]
+    for col in out.columns:
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
+            out[col] = out[col].map(escape_cell)
+    return out
+
+
+def group_columns(lb: pd.DataFrame) -> list[str]:
+    return [c for c in lb.columns if c not in BASE_COLUMNS]
+
+
+def leaderboard_csv(lb: pd.DataFrame) -> bytes:
+    """The leaderboard as CSV (the CLI's columns, then one column per group score)."""
+    cols = BASE_COLUMNS + group_columns(lb)
+    return _escape_frame(lb[cols]).to_csv(index=False).encode("utf-8")
+
+
+def _json_number(v: Any) -> Any:
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        if math.isnan(v):
+            return None
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    return v
+
+
+def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any] | None = None) -> bytes:
+    """The leaderboard as strict JSON: ``{"parameters": …, "leaderboard": [{…, "groups": …}]}``."""
+    groups = group_columns(lb)
+    rows = []
+    for rec in lb.to_dict("records"):
+        row = {c: escape_cell(_json_number(rec[c])) for c in BASE_COLUMNS}
+        row["groups"] = {escape_cell(g): _json_number(rec[g]) for g in groups}
+        rows.append(row)
+    doc = {"parameters": params_json(p), "leaderboard": rows}
+    return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False).encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------
+
+_LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), legend_title_text="Team", hovermode="closest")
+
+
+def bump_chart(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
+    """Every team's rank across the five stages (1 at the top)."""
+    fig = go.Figure()
+    n = len(lb)
+    for rec in lb.to_dict("records"):
+        name = str(rec["submission"])
+        ranks = [int(rec[r]) for _, r, _ in STAGES]
+        scores = [float(rec[s]) for s, _, _ in STAGES]
+        fig.add_trace(go.Scatter(
+            x=SHORT_STAGE, y=ranks, mode="lines+markers+text", name=name,
+            line=dict(color=colors.get(name), width=3), marker=dict(size=11),
+            text=["", "", "", "", name], textposition="middle right",
+            customdata=np.array(scores), showlegend=True,
+            hovertemplate=f"<b>{name}</b><br>%{{x}}: rank %{{y}}<br>score %{{customdata:.4f}}<extra></extra>",
+        ))
+    fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.5])
+    fig.update_xaxes(title="Stage")
+    fig.update_layout(title="Rank at every stage", height=max(320, 40 * n + 140), **_LAYOUT)
+    return fig
+
+
+def waterfall(lb: pd.DataFrame, team: str) -> go.Figure:
+    """From FP1 to the final score: what each stage took or gave for one team."""
+    rec = lb.loc[lb["submission"] == team].iloc[0]
+    fp1 = float(rec["fp1"])
+    steps = [
+        ("FP1", fp1, "absolute"),
+        ("Overlap removal", float(rec["overlap_removed"]) - fp1, "relative"),
+        ("Unified scoring", float(rec["segment_score"]) - float(rec["overlap_removed"]), "relative"),
+        ("Bias aggregation", float(rec["bias_score"]) - float(rec["segment_score"]), "relative"),
+        ("Efficiency boost", float(rec["final_score"]) - float(rec["bias_score"]), "relative"),
+        ("Final", float(rec["final_score"]), "total"),
+    ]
+    fig = go.Figure(go.Waterfall(
+        x=[s[0] for s in steps], y=[s[1] for s in steps], measure=[s[2] for s in steps],
+        text=[f"{s[1]:+.4f}" if s[2] == "relative" else f"{s[1]:.4f}" for s in steps],
+        textposition="outside",
+        increasing=dict(marker=dict(color="#2CA02C")), decreasing=dict(marker=dict(color="#D62728")),
+        totals=dict(marker=dict(color="#4C78A8")), connector=dict(line=dict(color="#999")),
+    ))
+    top = max(fp1, *(float(rec[s]) for s, _, _ in STAGES))
+    fig.update_yaxes(title="Score", range=[0, min(1.05, top * 1.15 + 0.02)])
+    fig.update_layout(title=f"{team}: from FP1 to the final score", showlegend=False,
+                      height=380, margin=dict(l=10, r=10, t=50, b=10))
+    return fig
+
+
+def _order(lb: pd.DataFrame) -> list[str]:
+    return [str(s) for s in lb["submission"]]
+
+
+def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
+    """Every team's segment score per demographic group (rows in leaderboard order)."""
+    scores = gs.scores.reindex(order)
+    labels = list(gs.labels)
+    x = [f"{g}<br>n = {int(gs.sizes[g])}" for g in labels]
+    fig = go.Figure(go.Heatmap(
+        z=scores[labels].to_numpy(dtype=float), x=x, y=order, colorscale="Viridis",
+        colorbar=dict(title="Score"), text=np.round(scores[labels].to_numpy(dtype=float), 3),
+        texttemplate="%{text}", hovertemplate="%{y}<br>%{x}<br>score %{z:.4f}<extra></extra>",
+    ))
+    fig.update_yaxes(autorange="reversed", title="Team")
+    fig.update_xaxes(title="Group")
+    fig.update_layout(title="Segment score per group", height=max(300, 32 * len(order) + 160),
+                      margin=dict(l=10, r=10, t=50, b=10))
+    return fig
+
+
+def softmin_weights(gs: Any, alpha: float, order: list[str]) -> pd.DataFrame:
+    """β per team (rows) and group (columns), from ``scoring.softmin``."""
+    labels = list(gs.labels)
+    sizes = gs.sizes.reindex(labels).to_numpy(dtype=float)
+    rows = {}
+    for team in order:
+        _, betas = scoring.softmin(gs.scores.loc[team, labels].to_numpy(dtype=float), sizes, alpha=alpha)
+        rows[team] = np.asarray(betas, dtype=float)
+    return pd.DataFrame.from_dict(rows, orient="index", columns=labels)
+
+
+def alpha_sweep(gs: Any, alphas: Iterable[float]) -> pd.DataFrame:
+    """Bias score and rank of every team for each α (long form: alpha, team, score, rank)."""
+    labels = list(gs.labels)
+    sizes = gs.sizes.reindex(labels).to_numpy(dtype=float)
+    teams = [str(t) for t in gs.scores.index]
+    table = gs.scores[labels].to_numpy(dtype=float)
+    frames = []
+    for a in alphas:
+        nus = [float(scoring.softmin(row, sizes, alpha=float(a))[0]) for row in table]
+        ranks = scoring.rank_scores(nus)
+        frames.append(pd.DataFrame({"alpha": float(a), "team": teams, "score": nus,
+                                    "rank": np.asarray(ranks, dtype=int)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -> go.Figure:
+    """Bias score (top) and rank (bottom) as α sweeps, with the current α marked."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=("Bias-aware score", "Rank"))
+    for team, part in sweep.groupby("team", sort=True):
+        c = colors.get(str(team))
+        fig.add_trace(go.Scatter(x=part["alpha"], y=part["score"], mode="lines", name=str(team),
+                                 legendgroup=str(team), line=dict(color=c, width=2),
+                                 hovertemplate=f"{team}<br>α %{{x:g}}: %{{y:.4f}}<extra></extra>"),
+                      row=1, col=1)
+        fig.add_trace(go.Scatter(x=part["alpha"], y=part["rank"], mode="lines", name=str(team),
+                                 legendgroup=str(team), showlegend=False,
+                                 line=dict(color=c, width=2, shape="hv"),
+                                 hovertemplate=f"{team}<br>α %{{x:g}}: rank %{{y}}<extra></extra>"),
+                      row=2, col=1)
+    if math.isfinite(alpha):
+        fig.add_vline(x=alpha, line=dict(color="#444", dash="dash"),
+                      annotation_text=f"current α = {alpha:g}", annotation_position="top")
+    n = sweep["team"].nunique()
+    fig.update_yaxes(title="Score", row=1, col=1)
+    fig.update_yaxes(title="Rank", autorange="reversed", dtick=1, row=2, col=1,
+                     range=[n + 0.5, 0.5])
+    fig.update_xaxes(title="Softmin temperature α", row=2, col=1)
+    fig.update_layout(title="How the bias-aware ranking moves with α", height=620, **_LAYOUT)
+    return fig
+
+
+def sizes_figure(gs: Any) -> go.Figure:
+    labels = list(gs.labels)
+    sizes = [int(gs.sizes[g]) for g in labels]
+    fig = go.Figure(go.Bar(x=labels, y=sizes, text=sizes, textposition="outside",
+                           marker_color="#4C78A8",
+                           hovertemplate="%{x}<br>%{y} essays<extra></extra>"))
+    fig.update_layout(title="Essays per group", height=320, margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_yaxes(title="Essays")
+    fig.update_xaxes(title="Group")
+    return fig
+
+
+# --------------------------------------------------------------------------------------
+# Efficiency
+# --------------------------------------------------------------------------------------
+
+
+def efficiency_frame(lb: pd.DataFrame, runtimes: Mapping[str, float]) -> pd.DataFrame:
+    """Per team: bias-aware score, runtime (NaN when unknown), eligibility, boost, final."""
+    return pd.DataFrame({
+        "team": lb["submission"].astype(str).to_numpy(),
+        "score": lb["bias_score"].astype(float).to_numpy(),
+        "runtime": [float(runtimes.get(str(n), np.nan)) for n in lb["submission"]],
+        "eligible": lb["eligible"].astype(bool).to_numpy(),
+        "boost": lb["boost"].astype(float).to_numpy(),
+        "final": lb["final_score"].astype(float).to_numpy(),
+        "rank": lb["rank"].astype(int).to_numpy(),
+    })
+
+
+def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
+                      window: float, highlight: Mapping[str, float] | None = None) -> go.Figure:
+    """Score against runtime; the eligibility band and the boost window shaded."""
+    fig = go.Figure()
+    known = eff.dropna(subset=["runtime"])
+    best = float(eff["score"].max()) if len(eff) else 0.0
+    if best > 0:
+        fig.add_hrect(y0=best / (1 + band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
+                      annotation_text=f"eligibility band ({band * 100:g} %)",
+                      annotation_position="top left")
+    elig = known[known["eligible"]]
+    if len(elig):
+        fastest = float(elig["runtime"].min())
+        fig.add_vrect(x0=fastest, x1=fastest * (1 + window), fillcolor="#F58518", opacity=0.12,
+                      line_width=0, annotation_text=f"boost window (+{window * 100:g} %)",
+                      annotation_position="bottom right")
+    for rec in known.to_dict("records"):
+        name = rec["team"]
+        label = f"{name} +{rec['boost'] * 100:.2f} %" if rec["boost"] > 0 else name
+        fig.add_trace(go.Scatter(
+            x=[rec["runtime"]], y=[rec["score"]], mode="markers+text", name=name,
+            marker=dict(color=colors.get(name), size=14 + 400 * rec["boost"],
+                        line=dict(color="#222" if rec["eligible"] else "white", width=1.5)),
+            text=[label], textposition="top center",
+            hovertemplate=(f"<b>{name}</b><br>runtime %{{x:.4g}} s<br>score %{{y:.4f}}<br>"
+                           f"boost {rec['boost'] * 100:.2f} %<br>final {rec['final']:.4f}<extra></extra>"),
+        ))
+    if highlight:
+        fig.add_trace(go.Scatter(
+            x=[highlight["runtime"]], y=[highlight["score"]], mode="markers+text", name="What-if",
+            marker=dict(symbol="star", size=20, color="#111"), text=["what-if"],
+            textposition="bottom center",
+            hovertemplate="what-if<br>runtime %{x:.4g} s<br>score %{y:.4f}<extra></extra>",
+        ))
+    fig.update_xaxes(title="Runtime (seconds)")
+    fig.update_yaxes(title="Bias-aware score")
+    fig.update_layout(title="Score against runtime", height=460, **_LAYOUT)
+    return fig
+
+
+def boost_figure(eff: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
+    fig = go.Figure(go.Bar(
+        x=eff["team"], y=eff["boost"] * 100.0,
+        marker_color=[colors.get(t) for t in eff["team"]],
+        text=[f"{b * 100:.2f} %" for b in eff["boost"]], textposition="outside",
+        hovertemplate="%{x}<br>boost %{y:.2f} %<extra></extra>",
+    ))
+    fig.update_layout(title="Boost per team", height=340, showlegend=False,
+                      margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_yaxes(title="Boost (%)", rangemode="tozero")
+    fig.update_xaxes(title="Team")
+    return fig
+
+
+def _boost_table(scores: Mapping[str, float], runtimes: Mapping[str, float], p: Mapping[str, Any]) -> pd.DataFrame:
+    return scoring.efficiency_boost(dict(scores), dict(runtimes), band=p["band"],
+                                    max_boost=p["max_boost"], window=p["window"])
+
+
+def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: str,
+            score: float, runtime: float, p: Mapping[str, Any]) -> dict[str, Any]:
+    """A competitor's what-if on the efficiency stage.
+
+    ``scores``/``runtimes`` are the field (bias-aware scores, seconds); ``name`` (a team of the
+    field or a new name) gets ``score`` and ``runtime``. Returns eligibility, boost, final
+    score and rank, the runtime needed for the full boost, and the runtime needed to
+    overtake the team ranked directly above (``None`` when no runtime can do it).
+    """
+    scores = {str(k): float(v) for k, v in scores.items()}
+    runtimes = {str(k): float(v) for k, v in runtimes.items() if v is not None and np.isfinite(v)}
+    scores[name] = float(score)
+    runtimes[name] = float(runtime)
+    table = _boost_table(scores, runtimes, p)
+    me = table.loc[table["submission"] == name].iloc[0]
+    out: dict[str, Any] = {
+        "table": table,
+        "eligible": bool(me["eligible"]),
+        "boost": float(me["boost"]),
+        "final_score": float(me["final_score"]),
+        "rank": int(me["rank"]),
+        "best": max(scores.values()),
+        "threshold_score": max(scores.values()) / (1 + p["band"]),
+    }
+    # Full boost: no eligible rival may be faster than us (the fastest eligible defines s).
+    elig_others = table[(table["eligible"].astype(bool)) & (table["submission"] != name)]
+    other_rt = [runtimes[s] for s in elig_others["submission"] if s in runtimes]
+    if out["eligible"]:
+        out["full_boost_runtime"] = min(other_rt) if other_rt else float(runtime)
+    else:
+        out["full_boost_runtime"] = None
+    # Overtaking the team directly above (in the what-if ranking).
+    above = table[(table["final_score"] > me["final_score"] + 1e-12)]
+    if above.empty:
+        out["above"] = None
+        out["overtake_runtime"] = None
+        return out
+    target = str(above.iloc[-1]["submission"])
+    out["above"] = target
+
+    def beats(r: float) -> bool:
+        rt = dict(runtimes)
+        rt[name] = r
+        t = _boost_table(scores, rt, p).set_index("submission")
+        return float(t.loc[name, "final_score"]) > float(t.loc[target, "final_score"]) + 1e-12
+
+    if not out["eligible"] or not beats(float(runtime) * 1e-9):
+        out["overtake_runtime"] = None
+        return out
+    lo, hi = float(runtime) * 1e-9, float(runtime)  # beats(lo) is True, beats(hi) is False
+    for _ in range(80):
+        mid = math.sqrt(lo * hi)
+        if beats(mid):
+            lo = mid
+        else:
+            hi = mid
+        if hi / lo < 1 + 1e-9:
+            break
+    out["overtake_runtime"] = lo
+    return out
