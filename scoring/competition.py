@@ -1,0 +1,368 @@
+"""Loading a competition: ground truth, submissions, demographics and runtimes (SPEC §1).
+
+Each submission is parsed, validated and reduced to what the sliders need (its overlapping
+prediction/ground-truth pairs, before and after overlap removal, and its two FP1 scores)
+one at a time; its raw rows are not kept (``Competition.read_submission`` re-reads them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+from .fp1 import fp1_from_pairs, gt_groups
+from .io import (
+    GT_COLUMNS,
+    RUNTIME_COLUMNS,
+    SUB_COLUMNS,
+    first_empty,
+    parse_number_column,
+    parse_segments,
+    read_table,
+    require_columns,
+    source_name,
+)
+from .segments import Segs, overlapping_pairs, remove_overlaps
+
+MISSING = "(missing)"
+PROB_SUM_TOL = 0.01 + 1e-9
+
+
+@dataclass
+class GroundTruth:
+    name: str
+    table: pd.DataFrame  # id, discourse_type, discourse_effectiveness, row (+ raw predictionstring)
+    segs: Segs
+    essays: list[str]
+    classes: list[str]
+    labels: list[str]
+    label: np.ndarray  # label code per segment
+    groups: np.ndarray  # FP1 group per segment
+    essay_index: dict[str, int]
+
+
+@dataclass
+class Mode:
+    """One submission's predictions in one mode (raw or after overlap removal)."""
+
+    essay: np.ndarray
+    cls: np.ndarray
+    size: np.ndarray
+    wmin: np.ndarray
+    row: np.ndarray
+    p: np.ndarray  # overlapping pairs: prediction position
+    g: np.ndarray  # ground-truth position
+    inter: np.ndarray  # intersection size
+    d: np.ndarray  # probability of the ground truth's label
+
+    @property
+    def n(self) -> int:
+        return len(self.size)
+
+
+@dataclass
+class Prepared:
+    name: str
+    source: object
+    fp1: float
+    overlap_removed: float
+    raw: Mode
+    removed: Mode
+    notes: list[str] = field(default_factory=list)
+
+
+def _load_ground_truth(src, name: str, report: list[str]) -> GroundTruth:
+    df = read_table(src, name)
+    require_columns(df, GT_COLUMNS, name)
+    if len(df) == 0:
+        raise InputError(name, None, "the ground truth has no rows")
+    for c in ("id", "discourse_type", "discourse_effectiveness"):
+        first_empty(df, c, name)
+    rows = np.arange(len(df))
+    empty = (df["predictionstring"] == "").to_numpy()
+    if empty.any():
+        report.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped "
+                      f"(first: row {int(np.flatnonzero(empty)[0]) + 2})")
+        df, rows = df[~empty].reset_index(drop=True), rows[~empty]
+    if len(df) == 0:
+        raise InputError(name, None, "every predictionstring is empty")
+    essay_codes, essays = pd.factorize(df["id"], sort=False)
+    classes = sorted(df["discourse_type"].unique().tolist())
+    labels = sorted(df["discourse_effectiveness"].unique().tolist())
+    cls = pd.Categorical(df["discourse_type"], categories=classes).codes.astype(np.int64)
+    lab = pd.Categorical(df["discourse_effectiveness"], categories=labels).codes.astype(np.int64)
+    segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name)
+    # overlapping or duplicate ground truths of one class in one essay: kept, reported
+    p, g, _ = overlapping_pairs(segs, segs, len(classes))
+    other = p != g
+    if other.any():
+        touched = np.unique(np.concatenate((p[other], g[other])))
+        report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
+                      "of the same class in the same essay (kept and scored)")
+    table = pd.DataFrame({"id": df["id"].to_numpy(), "discourse_type": df["discourse_type"].to_numpy(),
+                          "discourse_effectiveness": df["discourse_effectiveness"].to_numpy(),
+                          "row": rows + 2})
+    return GroundTruth(name, table, segs, [str(e) for e in essays], classes, labels, lab,
+                       gt_groups(segs), {str(e): i for i, e in enumerate(essays)})
+
+
+@dataclass
+class ParsedSubmission:
+    segs: Segs  # predictions of known essays (classes not in the ground truth get code C)
+    probs: np.ndarray  # (n, n_labels) probability of each ground-truth label
+    table: pd.DataFrame  # the kept rows as read (for read_submission)
+    notes: list[str]
+
+
+def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
+    """Validate one submission file and parse its predictions (SPEC §1)."""
+    df = read_table(src, name)
+    require_columns(df, SUB_COLUMNS, name)
+    first_empty(df, "id", name)
+    first_empty(df, "class", name)
+    notes: list[str] = []
+    prob_cols = [c for c in df.columns if c not in SUB_COLUMNS]
+    n_lab = len(gt.labels)
+    if prob_cols:
+        for lab in gt.labels:
+            if lab not in prob_cols:
+                found = ", ".join(repr(c) for c in prob_cols)
+                raise InputError(name, 1, f"no probability column for the ground-truth label {lab!r} "
+                                 f"(probability columns found: {found})")
+        total = np.zeros(len(df))
+        for c in prob_cols:
+            v = parse_number_column(df[c], name, f"probability in column {c!r}")
+            bad = (v < 0) | (v > 1)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise InputError(name, i + 2, f"probability {df[c].iloc[i]!r} in column {c!r} is outside [0, 1]")
+            total += v
+        off = np.abs(total - 1.0) > PROB_SUM_TOL
+        if off.any():
+            i = int(np.flatnonzero(off)[0])
+            raise InputError(name, i + 2, f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
+        probs_all = np.column_stack([pd.to_numeric(df[lab]).to_numpy(dtype=float) for lab in gt.labels]) \
+            if n_lab else np.zeros((len(df), 0))
+    else:
+        notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
+                     "so only w·quality scores")
+        probs_all = np.zeros((len(df), n_lab))
+    rows = np.arange(len(df))
+    empty = (df["predictionstring"] == "").to_numpy()
+    if empty.any():
+        notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
+    keep = ~empty
+    essay_codes = df["id"].map(gt.essay_index)
+    unknown = essay_codes.isna().to_numpy() & keep
+    if unknown.any():
+        notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
+                     f"(first: row {int(np.flatnonzero(unknown)[0]) + 2})")
+    idx = np.flatnonzero(keep)
+    sub = df.iloc[idx]
+    ess = essay_codes.to_numpy()[idx]
+    ess = np.where(np.isnan(ess.astype(float)), -1, ess).astype(np.int64)
+    C = len(gt.classes)
+    cls = pd.Categorical(sub["class"], categories=gt.classes).codes.astype(np.int64)
+    cls[cls < 0] = C
+    segs = parse_segments(sub["predictionstring"], ess, cls, rows[idx], name)
+    known = np.flatnonzero(ess >= 0)
+    if len(known) != segs.n:
+        segs = segs.take(known)
+    kept_idx = idx[known]
+    return ParsedSubmission(segs, probs_all[kept_idx], df.iloc[kept_idx], notes)
+
+
+def _mode(pred: Segs, probs: np.ndarray, gt: GroundTruth) -> Mode:
+    C = len(gt.classes)
+    p, g, inter = overlapping_pairs(pred, gt.segs, C)
+    d = probs[p, gt.label[g]] if probs.shape[1] else np.zeros(len(p))
+    return Mode(pred.essay, pred.cls, pred.size, pred.wmin, pred.row, p, g, inter, d)
+
+
+def fp1_of(pred: Segs, gt: GroundTruth, mode: Mode) -> float:
+    return fp1_from_pairs(pred, gt.segs, gt.groups, len(gt.classes), len(gt.essays), mode.p, mode.g, mode.inter)
+
+
+def prepare_submission(src, name: str, gt: GroundTruth) -> Prepared:
+    ps = parse_submission(src, name, gt)
+    raw = _mode(ps.segs, ps.probs, gt)
+    rem_segs, kept = remove_overlaps(ps.segs)
+    removed = _mode(rem_segs, ps.probs[kept], gt)
+    return Prepared(name, src, fp1_of(ps.segs, gt, raw), fp1_of(rem_segs, gt, removed), raw, removed, ps.notes)
+
+
+def _expand_submissions(submissions) -> list[tuple[str, object, str]]:
+    """(name, source, display file) for every submission; folders expand to their *.csv."""
+    out: list[tuple[str, object, str]] = []
+    if isinstance(submissions, Mapping):
+        for k, v in submissions.items():
+            out.append((str(k), v, source_name(v, f"{k}.csv") if not isinstance(v, pd.DataFrame) else f"{k}"))
+    else:
+        if isinstance(submissions, (str, Path)):
+            submissions = [submissions]
+        for item in submissions:
+            if isinstance(item, tuple) and len(item) == 2:
+                out.append((str(item[0]), item[1], source_name(item[1], str(item[0]))))
+            elif isinstance(item, (str, Path)):
+                p = Path(item)
+                if p.is_dir():
+                    files = sorted(p.glob("*.csv"))
+                    if not files:
+                        raise InputError(str(p), None, "the submissions folder contains no .csv file")
+                    out.extend((f.stem, f, f.name) for f in files)
+                elif not p.exists():
+                    raise InputError(str(p), None, "file not found")
+                else:
+                    out.append((p.stem, p, p.name))
+            else:
+                nm = source_name(item, "")
+                if not nm:
+                    raise InputError("submissions", None, f"a submission without a name ({type(item).__name__}); "
+                                     "pass a dict {name: source}")
+                out.append((Path(nm).stem, item, nm))
+    seen: dict[str, str] = {}
+    for name, _, disp in out:
+        if name in seen:
+            raise InputError(disp, None, f"duplicate submission name {name!r} (also from {seen[name]})")
+        seen[name] = disp
+    return out
+
+
+def _load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    df = read_table(src, name)
+    require_columns(df, ["id"], name)
+    first_empty(df, "id", name)
+    dup = df["id"].duplicated(keep="first").to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero((df["id"] == df["id"].iloc[i]).to_numpy())[0])
+        raise InputError(name, i + 2, f"duplicate id {df['id'].iloc[i]!r} (first on row {first + 2})")
+    attrs = [c for c in df.columns if c != "id"]
+    if not attrs:
+        report.append(f"{name}: no attribute columns besides 'id'")
+    d = df.set_index("id")
+    known = d.index.isin(gt.essays)
+    if (~known).any():
+        report.append(f"{name}: {int((~known).sum())} row(s) for essays not in the ground truth ignored")
+    d = d.reindex(pd.Index(gt.essays, name="id"))
+    missing = d[attrs].isna().all(axis=1) if attrs else pd.Series(False, index=d.index)
+    if len(attrs) and missing.any():
+        report.append(f"{name}: {int(missing.sum())} ground-truth essay(s) have no demographics row; "
+                      f"they fall into the group {MISSING}")
+    for c in attrs:
+        d[c] = d[c].fillna("").astype(str).replace("", MISSING)
+    return d, attrs
+
+
+def _load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[str, float]:
+    df = read_table(src, name)
+    require_columns(df, RUNTIME_COLUMNS, name)
+    first_empty(df, "submission", name)
+    dup = df["submission"].duplicated(keep="first").to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        raise InputError(name, i + 2, f"duplicate submission {df['submission'].iloc[i]!r}")
+    empty = (df["runtime"] == "").to_numpy()
+    if empty.any():
+        raise InputError(name, int(np.flatnonzero(empty)[0]) + 2, "runtime is empty")
+    vals = parse_number_column(df["runtime"], name, "runtime")
+    bad = ~np.isfinite(vals) | (vals <= 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(name, i + 2, f"runtime must be a finite number of seconds > 0, got {df['runtime'].iloc[i]!r}")
+    rt = dict(zip(df["submission"].tolist(), vals.tolist(), strict=True))
+    unknown = [k for k in rt if k not in names]
+    if unknown:
+        report.append(f"{name}: {len(unknown)} row(s) for unknown submissions ignored ({', '.join(unknown[:5])})")
+    missing = [n for n in names if n not in rt]
+    if missing:
+        report.append(f"{name}: {len(missing)} submission(s) have no runtime and are never eligible for the "
+                      f"boost ({', '.join(missing[:5])}{', …' if len(missing) > 5 else ''})")
+    return {k: v for k, v in rt.items() if k in names}
+
+
+class Competition:
+    """A loaded, validated competition (see :func:`load_competition`)."""
+
+    def __init__(self, gt: GroundTruth, prepared: list[Prepared], demographics: pd.DataFrame,
+                 attributes: list[str], runtimes: dict[str, float], report: list[str]):
+        self.gt = gt
+        self.prepared = prepared
+        self.demographics = demographics
+        self.attributes = attributes
+        self.runtimes = runtimes
+        self.report = report
+        self._sources = {p.name: p.source for p in prepared}
+
+    @property
+    def submission_names(self) -> list[str]:
+        return [p.name for p in self.prepared]
+
+    @property
+    def classes(self) -> list[str]:
+        return list(self.gt.classes)
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.gt.labels)
+
+    @property
+    def essays(self) -> list[str]:
+        return list(self.gt.essays)
+
+    @cached_property
+    def ground_truth(self) -> pd.DataFrame:
+        t = self.gt.table
+        return pd.DataFrame({"id": t["id"], "discourse_type": t["discourse_type"],
+                             "predictionstring": self.gt.segs.strings(),
+                             "discourse_effectiveness": t["discourse_effectiveness"], "row": t["row"]})
+
+    def read_submission(self, name: str) -> pd.DataFrame:
+        """Re-read one submission: ``id, class, predictionstring`` (canonical), ``row``, label columns."""
+        if name not in self._sources:
+            raise KeyError(f"unknown submission {name!r}")
+        ps = parse_submission(self._sources[name], name, self.gt)
+        out = pd.DataFrame({"id": ps.table["id"].to_numpy(), "class": ps.table["class"].to_numpy(),
+                            "predictionstring": ps.segs.strings(), "row": ps.segs.row + 2})
+        for j, lab in enumerate(self.gt.labels):
+            out[lab] = ps.probs[:, j]
+        return out
+
+    def __repr__(self) -> str:
+        return (f"Competition({len(self.gt.essays)} essays, {self.gt.segs.n} ground truths, "
+                f"{len(self.prepared)} submissions, attributes={self.attributes})")
+
+
+def load_competition(*, ground_truth, submissions, demographics=None, runtimes=None,
+                     progress: Callable[[int, int, str], None] | None = None) -> Competition:
+    """Load and validate a competition (SPEC §1); raise :class:`InputError` on bad input.
+
+    Sources are paths, bytes, file-likes or DataFrames; ``submissions`` is a list of files
+    and/or folders (every ``*.csv`` inside), or a dict ``{name: source}``.
+    """
+    report: list[str] = []
+    gt = _load_ground_truth(ground_truth, source_name(ground_truth, "ground truth"), report)
+    subs = _expand_submissions(submissions)
+    prepared: list[Prepared] = []
+    for k, (name, src, disp) in enumerate(subs):
+        if progress:
+            progress(k, len(subs), name)
+        pr = prepare_submission(src, disp, gt)
+        pr.name = name
+        report.extend(pr.notes)
+        prepared.append(pr)
+    if progress:
+        progress(len(subs), len(subs), "")
+    if demographics is not None:
+        demo, attrs = _load_demographics(demographics, source_name(demographics, "demographics"), gt, report)
+    else:
+        demo, attrs = pd.DataFrame(index=pd.Index(gt.essays, name="id")), []
+    names = [p.name for p in prepared]
+    rt = _load_runtimes(runtimes, source_name(runtimes, "runtimes"), names, report) if runtimes is not None else {}
+    return Competition(gt, prepared, demo, attrs, rt, report)

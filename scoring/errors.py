@@ -1,0 +1,25 @@
+"""Errors and warnings of the engine."""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """Bad input: one line naming the file, the spreadsheet row (header = row 1) and the problem.
+
+    >>> str(InputError("gt.csv", 7, "word index '3x' is not a non-negative integer"))
+    "gt.csv, row 7: word index '3x' is not a non-negative integer"
+    >>> str(InputError("--w", None, "expected a number in [0, 1], got 1.5"))
+    '--w: expected a number in [0, 1], got 1.5'
+    """
+
+    def __init__(self, file: str, row: int | None, problem: str):
+        self.file = str(file)
+        self.row = row
+        self.problem = " ".join(str(problem).split())
+        where = self.file if row is None else f"{self.file}, row {row}"
+        super().__init__(f"{where}: {self.problem}")
+
+
+def parameter_error(name: str, expected: str, got) -> InputError:
+    """An `InputError` for a bad parameter value (no file, no row)."""
+    return InputError(name, None, f"expected {expected}, got {got!r}")

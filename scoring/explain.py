@@ -1,0 +1,147 @@
+"""Small functional pieces: one pair's fractional TP, overlap removal on plain lists, one
+essay explained, and FP1 straight from two DataFrames. They call the same vectorised
+functions as the :class:`~scoring.Scorer`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from .competition import Competition, GroundTruth, _load_ground_truth, _mode, fp1_of, parse_submission
+from .errors import parameter_error
+from .matching import QUALITIES, match, overlaps, quality_values, selection_key
+from .segments import overlapping_pairs, segs_from_sets
+from .segments import remove_overlaps as _remove_overlaps_segs
+
+
+def remove_overlaps(segments) -> list[tuple[int, ...] | None]:
+    """SPEC §2 overlap removal on the segments of one essay, given in file order.
+
+    Returns, per segment, its kept words as a sorted tuple, or ``None`` when discarded.
+
+    >>> remove_overlaps([range(10, 20), range(15, 25), range(16, 18)])
+    [(10, 11, 12, 13, 14, 15, 16, 17, 18, 19), (20, 21, 22, 23, 24), None]
+    """
+    sets = [set(int(x) for x in s) for s in segments]
+    nonempty = [i for i, s in enumerate(sets) if s]
+    segs = segs_from_sets([sets[i] for i in nonempty], row=np.arange(len(nonempty)))
+    kept, pos = _remove_overlaps_segs(segs)
+    out: list[tuple[int, ...] | None] = [None] * len(sets)
+    for j, i in enumerate(pos.tolist()):
+        out[nonempty[i]] = tuple(kept.words(j))
+    return out
+
+
+def _check_quality(quality):
+    if quality not in QUALITIES:
+        raise parameter_error("quality", "one of binary, max, iou", quality)
+    return quality
+
+
+def fractional_tp(pred, gt, *, d: float, w: float = 0.5, quality: str = "iou", threshold: float = 0.51) -> float:
+    """Fractional true positive of one prediction against one ground truth (SPEC §3).
+
+    ``TP_P = w·q + (1 − w)·d`` when ``o_P ≥ t`` and ``o_G ≥ t``, else 0; ``q`` is 1
+    (binary), ``max(o_P, o_G)`` (max) or ``|P ∩ G| / |P ∪ G|`` (iou).
+
+    Memo, Table 1 example (a): 9 of 10 words shared, d = 0.8
+
+    >>> round(fractional_tp(range(0, 10), range(1, 11), d=0.8, quality="max"), 3)
+    0.85
+    >>> round(fractional_tp(range(0, 10), range(1, 11), d=0.8, quality="iou"), 3)
+    0.809
+    """
+    _check_quality(quality)
+    P, G = set(int(x) for x in pred), set(int(x) for x in gt)
+    inter = len(P & G)
+    if not P or not G or inter == 0:
+        return 0.0
+    o_p, o_g, iou = (float(x[0]) for x in overlaps(np.array([inter]), np.array([len(P)]), np.array([len(G)])))
+    if o_p < threshold - 1e-12 or o_g < threshold - 1e-12:
+        return 0.0
+    q = float(quality_values(quality, np.array([o_p]), np.array([o_g]), np.array([iou]))[0])
+    return w * q + (1 - w) * float(d)
+
+
+def explain_essay(comp: Competition, name: str, essay_id: str, *, w: float = 0.5, quality: str = "iou",
+                  threshold: float = 0.51, overlap_removal: bool = True, submission: pd.DataFrame | None = None
+                  ) -> dict[str, pd.DataFrame]:
+    """How one essay of one submission is scored (SPEC §2–§3).
+
+    Returns DataFrames ``ground_truth`` (the essay's ground truth), ``predictions`` (its raw
+    predictions with ``after_removal``: the kept predictionstring, or '' when discarded) and
+    ``matches`` (``class, gt_row, pred_row, o_p, o_g, iou, quality, d, tp``). Pass
+    ``submission`` (from :meth:`Competition.read_submission`) to avoid re-reading the file.
+    """
+    _check_quality(quality)
+    sub = comp.read_submission(name) if submission is None else submission
+    gtab = comp.ground_truth
+    g_rows = gtab[gtab["id"] == essay_id].reset_index(drop=True)
+    p_rows = sub[sub["id"] == essay_id].reset_index(drop=True)
+    classes = comp.classes
+    cmap = {c: i for i, c in enumerate(classes)}
+    gsegs = segs_from_sets([s.split() for s in g_rows["predictionstring"]],
+                           cls=np.array([cmap[c] for c in g_rows["discourse_type"]], dtype=np.int64),
+                           row=g_rows["row"].to_numpy(np.int64))
+    psegs = segs_from_sets([s.split() for s in p_rows["predictionstring"]],
+                           cls=np.array([cmap.get(c, len(classes)) for c in p_rows["class"]], dtype=np.int64),
+                           row=p_rows["row"].to_numpy(np.int64))
+    kept, pos = _remove_overlaps_segs(psegs)
+    after = [""] * len(p_rows)
+    for j, i in enumerate(pos.tolist()):
+        after[i] = " ".join(map(str, kept.words(j)))
+    preds = p_rows.assign(after_removal=after)
+    use, use_rows = (kept, pos) if overlap_removal else (psegs, np.arange(len(p_rows)))
+    p, g, inter = overlapping_pairs(use, gsegs, len(classes))
+    o_p, o_g, iou = overlaps(inter, use.size[p], gsegs.size[g])
+    key = selection_key(quality, o_p, o_g, iou)
+    m = match(p, g, o_p, o_g, key, float(threshold), use.wmin[p], use.row[p], gsegs.wmin[g], gsegs.row[g],
+              use.n, gsegs.n)
+    labels = comp.labels
+    lab_idx = [labels.index(x) for x in g_rows["discourse_effectiveness"]]
+    probs = p_rows[labels].to_numpy(dtype=float) if labels else np.zeros((len(p_rows), 0))
+    q = quality_values(quality, o_p[m], o_g[m], iou[m])
+    d = np.array([probs[use_rows[p[i]], lab_idx[g[i]]] for i in m]) if len(m) else np.zeros(0)
+    matches = pd.DataFrame({
+        "class": [classes[int(gsegs.cls[g[i]])] for i in m],
+        "gt_row": gsegs.row[g[m]], "pred_row": use.row[p[m]],
+        "o_p": o_p[m], "o_g": o_g[m], "iou": iou[m], "quality": q, "d": d,
+        "tp": w * q + (1 - w) * d,
+    })
+    return {"ground_truth": g_rows, "predictions": preds, "matches": matches}
+
+
+def fp1_score(ground_truth: pd.DataFrame, submission: pd.DataFrame) -> float:
+    """The original Feedback Prize 2021 metric (SPEC §3) from two DataFrames.
+
+    >>> gt = pd.DataFrame({"id": ["a"], "discourse_type": ["Claim"], "predictionstring": ["1 2 3"],
+    ...                    "discourse_effectiveness": ["Effective"]})
+    >>> fp1_score(gt, pd.DataFrame({"id": ["a"], "class": ["Claim"], "predictionstring": ["1 2"]}))
+    1.0
+    """
+    gt = ground_truth
+    if "discourse_effectiveness" not in gt.columns:
+        gt = gt.assign(discourse_effectiveness="-")
+    gtd = _load_ground_truth(gt, "ground truth", [])
+    return fp1_for(gtd, submission)
+
+
+def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
+    """FP1 of one submission (DataFrame or source) against a loaded ground truth.
+
+    As in the public reference, predictions for essays absent from the ground truth are
+    kept here (they trigger the +1 FN quirk); the leaderboard ignores them (SPEC §1).
+    """
+    sub = submission
+    if isinstance(sub, pd.DataFrame):
+        sub = sub[[c for c in ("id", "class", "predictionstring") if c in sub.columns]]
+        extra = [e for e in pd.unique(sub["id"].astype(str).str.strip()) if e not in gt.essay_index] \
+            if "id" in sub.columns else []
+    else:
+        extra = []
+    essays = list(gt.essays) + [str(e) for e in extra]
+    ctx = replace(gt, labels=[], essays=essays, essay_index={e: i for i, e in enumerate(essays)})
+    ps = parse_submission(sub, name, ctx)
+    return fp1_of(ps.segs, ctx, _mode(ps.segs, np.zeros((ps.segs.n, 0)), ctx))

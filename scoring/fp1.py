@@ -1,0 +1,81 @@
+"""The original Feedback Prize 2021 metric (FP1), reproduced with the reference's quirks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .segments import Segs
+
+
+def gt_groups(gt: Segs) -> np.ndarray:
+    """Group id per ground-truth segment: identical (essay, class, word set) share a group."""
+    n = gt.n
+    if n == 0:
+        return np.zeros(0, np.int64)
+    nruns = np.bincount(gt.run_seg, minlength=n)
+    single = nruns == 1
+    gid = np.empty(n, dtype=np.int64)
+    s_idx = np.flatnonzero(single)
+    if len(s_idx):
+        keys = np.stack([gt.essay[s_idx], gt.cls[s_idx], gt.wmin[s_idx], gt.wmax[s_idx]], axis=1)
+        _, inv = np.unique(keys, axis=0, return_inverse=True)
+        gid[s_idx] = inv.ravel()
+    m_idx = np.flatnonzero(~single)
+    if len(m_idx):
+        base = int(gid[s_idx].max()) + 1 if len(s_idx) else 0
+        seen: dict[tuple, int] = {}
+        for i in m_idx.tolist():
+            a, b = np.searchsorted(gt.run_seg, [i, i + 1])
+            key = (int(gt.essay[i]), int(gt.cls[i]), tuple(gt.run_lo[a:b].tolist()), tuple(gt.run_hi[a:b].tolist()))
+            gid[i] = seen.setdefault(key, base + len(seen))
+    return gid
+
+
+def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_essays: int,
+                   p: np.ndarray, g: np.ndarray, inter: np.ndarray) -> float:
+    """FP1 macro F1 over the classes present in the ground truth (SPEC §3).
+
+    Candidates: ``o_P >= 0.5`` and ``o_G >= 0.5`` (exact: ``2·I >= |P|`` and ``2·I >= |G|``).
+    Each ground-truth group with a candidate takes its best prediction (max overlap, then
+    earlier row); TP = such groups, FP = predictions that are no group's best, FN = ground
+    truths without a candidate, plus the reference's +1 quirks.
+    """
+    C = n_classes
+    gt_cls_counts = np.bincount(gt.cls, minlength=C)
+    present = gt_cls_counts > 0
+    if not present.any():
+        return 0.0
+    psz = pred.size[p]
+    gsz = gt.size[g]
+    cand = (2 * inter >= psz) & (2 * inter >= gsz)
+    cp, cg, ci = p[cand], g[cand], inter[cand]
+    grp = groups[cg]
+    maxo = np.maximum(ci / pred.size[cp], ci / gt.size[cg])
+    order = np.lexsort((pred.row[cp], -maxo, grp))
+    grp_sorted = grp[order]
+    first = np.concatenate(([True], grp_sorted[1:] != grp_sorted[:-1])) if len(order) else np.zeros(0, bool)
+    best_pred = cp[order][first]
+    best_grp = grp_sorted[first]
+    # class of each group = class of any of its ground truths
+    grp_cls = np.zeros(int(groups.max()) + 1 if len(groups) else 0, dtype=np.int64)
+    grp_cls[groups] = gt.cls
+    tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
+
+    p_in = pred.cls < C
+    n_pred = np.bincount(pred.cls[p_in], minlength=C).astype(float)
+    best_unique = np.unique(best_pred)
+    n_best = np.bincount(pred.cls[best_unique], minlength=C).astype(float)
+    fp = n_pred - n_best
+
+    matched_gt = np.zeros(gt.n, dtype=bool)
+    matched_gt[cg] = True
+    fn = np.bincount(gt.cls[~matched_gt], minlength=C).astype(float)
+
+    cells = n_essays * C
+    gt_cell = np.bincount(gt.essay * C + gt.cls, minlength=cells) > 0
+    pred_cell = np.bincount(pred.essay[p_in] * C + pred.cls[p_in], minlength=cells) > 0
+    fp += (gt_cell & ~pred_cell).reshape(n_essays, C).any(axis=0)
+    fn += (pred_cell & ~gt_cell).reshape(n_essays, C).any(axis=0)
+    denom = tp + 0.5 * (fp + fn)
+    f1 = np.divide(tp, denom, out=np.zeros(C), where=denom > 0)
+    return float(f1[present].mean())

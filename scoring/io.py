@@ -1,0 +1,132 @@
+"""Reading and validating the four input files (SPEC §1)."""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+from .segments import TokenError, build_segs, parse_wordlists
+
+GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
+SUB_COLUMNS = ["id", "class", "predictionstring"]
+RUNTIME_COLUMNS = ["submission", "runtime"]
+
+
+def source_name(src, default: str) -> str:
+    """A display name for a source: the file name of a path or upload, else ``default``."""
+    if isinstance(src, (str, Path)):
+        return Path(src).name
+    name = getattr(src, "name", None)
+    if isinstance(name, str) and name:
+        return Path(name).name
+    return default
+
+
+def _source_bytes(src, name: str) -> bytes:
+    if isinstance(src, (str, Path)):
+        p = Path(src)
+        if not p.exists():
+            raise InputError(name, None, f"file not found: {p}")
+        if p.is_dir():
+            raise InputError(name, None, "expected a CSV file, got a folder")
+        return p.read_bytes()
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        return bytes(src)
+    if hasattr(src, "getvalue"):
+        return bytes(src.getvalue())
+    if hasattr(src, "read"):
+        data = src.read()
+        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    raise InputError(name, None, f"expected a path, bytes, a file or a DataFrame, got {type(src).__name__}")
+
+
+def read_table(src, name: str) -> pd.DataFrame:
+    """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing."""
+    if isinstance(src, pd.DataFrame):
+        df = src.copy()
+        df.columns = [str(c).strip() for c in df.columns]
+        for c in df.columns:
+            col = df[c]
+            df[c] = col.where(col.notna(), "").astype(str).str.strip()
+        return df.reset_index(drop=True)
+    data = _source_bytes(src, name)
+    if not data.strip():
+        raise InputError(name, None, "the file is empty")
+    if b"\x00" in data[:65536]:
+        raise InputError(name, None, "not a CSV text file (it contains binary data)")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
+    try:
+        df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
+                         skip_blank_lines=True, encoding="utf-8")
+    except pd.errors.ParserError as e:
+        msg = str(e).strip().splitlines()[-1]
+        row = None
+        if "line" in msg:
+            try:
+                row = int(msg.split("line")[1].split(",")[0].strip())
+            except ValueError:
+                row = None
+        raise InputError(name, row, f"not a well-formed CSV file ({msg})") from None
+    except (pd.errors.EmptyDataError, csv.Error, UnicodeDecodeError) as e:
+        raise InputError(name, None, f"not a readable CSV file ({e})") from None
+    df.columns = [str(c).strip() for c in df.columns]
+    for c in df.columns:
+        df[c] = df[c].astype(str).str.strip()
+    return df
+
+
+def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
+    cols = list(df.columns)
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
+    for c in required:
+        if c not in cols:
+            hint = difflib.get_close_matches(c, cols, n=1, cutoff=0.6)
+            extra = f"; did you mean {hint[0]!r}?" if hint else ""
+            found = ", ".join(repr(x) for x in cols[:12]) or "none"
+            raise InputError(name, 1, f"missing column {c!r} (columns found: {found}){extra}")
+
+
+def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = None) -> None:
+    empty = (df[column] == "").to_numpy()
+    if empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        raise InputError(name, i + 2, f"{what or column!r} is empty")
+
+
+def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
+    """Parse the predictionstring column into :class:`Segs` or raise InputError with the row."""
+    try:
+        values, counts = parse_wordlists(strings.tolist())
+    except TokenError as e:
+        raise InputError(name, int(rows[e.index]) + 2, e.problem) from None
+    return build_segs(values, counts, essay, cls, rows)
+
+
+def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:
+    """Numbers from text; raise for the first empty or non-numeric cell."""
+    s = col.to_numpy(dtype=object)
+    rows = np.arange(len(s)) if rows is None else rows
+    empty = col.to_numpy() == ""
+    if empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        raise InputError(name, int(rows[i]) + 2, f"{what} is missing (empty cell)")
+    vals = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+    bad = np.isnan(vals)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(name, int(rows[i]) + 2, f"{what} {str(s[i])[:30]!r} is not a number")
+    return vals

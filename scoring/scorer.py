@@ -1,0 +1,257 @@
+"""The five-stage leaderboard (SPEC §6), built so that a slider move only re-aggregates.
+
+What no parameter changes is computed once in :class:`Scorer`: every submission's
+overlapping (prediction, ground truth) pairs with their intersection sizes and effectiveness
+probabilities, before and after overlap removal, and both FP1 scores. A call to
+:meth:`Scorer.leaderboard` then
+
+1. matches the candidate pairs for (threshold, matching order, overlap removal) — cached;
+2. sums, per (submission, group, class), matched pairs, Σquality, Σprobability and
+   predictions — cached per (1, quality, attributes);
+3. turns the sums into F1 for the given ``w`` (linear in ``w``), softmin over groups for
+   ``alpha`` and the boost — microseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .aggregate import boost_arrays, check_alpha, rank_scores, softmin_matrix
+from .competition import MISSING, Competition
+from .errors import parameter_error
+from .matching import QUALITIES, match, overlaps, quality_values
+
+LEADERBOARD_COLUMNS = ["submission", "fp1", "fp1_rank", "overlap_removed", "overlap_removed_rank",
+                       "segment_score", "segment_score_rank", "bias_score", "bias_score_rank",
+                       "eligible", "boost", "final_score", "rank"]
+DEFAULTS = dict(w=0.5, quality="iou", threshold=0.51, alpha=50.0, attributes=(), band=0.05,
+                max_boost=0.05, window=0.2, overlap_removal=True)
+
+
+@dataclass
+class GroupScores:
+    """Per-group segment scores: ``scores`` (submission × group label), ``sizes`` (essays)."""
+
+    scores: pd.DataFrame
+    sizes: pd.Series
+    labels: list[str]
+
+
+class _Pairs:
+    """All submissions' pairs of one mode, concatenated."""
+
+    def __init__(self, comp: Competition, mode: str):
+        gt = comp.gt
+        n_gt = gt.segs.n
+        C = len(gt.classes)
+        subs = [getattr(p, mode) for p in comp.prepared]
+        offs = np.concatenate(([0], np.cumsum([m.n for m in subs]))).astype(np.int64)
+        self.n_pred = int(offs[-1])
+        self.n_gt = n_gt * max(len(subs), 1)
+        def cat(xs, dt):
+            return (np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
+        # per prediction
+        self.pred_sub = cat([np.full(m.n, k) for k, m in enumerate(subs)], np.int32)
+        self.pred_essay = cat([m.essay for m in subs], np.int32)
+        self.pred_cls = cat([m.cls for m in subs], np.int32)
+        self.pred_in = self.pred_cls < C
+        # per pair
+        self.p = cat([m.p + offs[k] for k, m in enumerate(subs)], np.int64)
+        g_local = cat([m.g for m in subs], np.int64)
+        self.g = cat([m.g + k * n_gt for k, m in enumerate(subs)], np.int64)
+        self.inter = cat([m.inter for m in subs], np.int32)
+        psize = cat([m.size for m in subs], np.int32)[self.p]
+        gsize = gt.segs.size[g_local].astype(np.int32)
+        self.o_p, self.o_g, self.iou = overlaps(self.inter, psize, gsize)
+        self.maxo = np.maximum(self.o_p, self.o_g)
+        self.d = cat([m.d for m in subs], np.float64)
+        self.sub = self.pred_sub[self.p]
+        self.essay = self.pred_essay[self.p]
+        self.cls = self.pred_cls[self.p]
+        self.pmin = cat([m.wmin for m in subs], np.int64)[self.p]
+        self.prow = cat([m.row for m in subs], np.int64)[self.p]
+        self.gmin = gt.segs.wmin[g_local]
+        self.grow = gt.segs.row[g_local]
+
+
+def _check_unit(name: str, value, low_open: bool) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise parameter_error(name, "a number", value) from None
+    ok = (0 < v <= 1) if low_open else (0 <= v <= 1)
+    if not ok or math.isnan(v):
+        raise parameter_error(name, "a number in (0, 1]" if low_open else "a number in [0, 1]", value)
+    return v
+
+
+class Scorer:
+    """Precomputes a competition so that :meth:`leaderboard` is cheap (see module doc)."""
+
+    def __init__(self, competition: Competition, *, cache_size: int = 16):
+        self.comp = competition
+        gt = competition.gt
+        self.names = competition.submission_names
+        self.S = len(self.names)
+        self.C = len(gt.classes)
+        self.E = len(gt.essays)
+        self._pairs = {True: _Pairs(competition, "removed"), False: _Pairs(competition, "raw")}
+        self.fp1 = np.array([p.fp1 for p in competition.prepared], dtype=float)
+        self.fp1_removed = np.array([p.overlap_removed for p in competition.prepared], dtype=float)
+        self.runtime = np.array([competition.runtimes.get(n, np.nan) for n in self.names], dtype=float)
+        self._gt_essay = gt.segs.essay
+        self._gt_cls = gt.segs.cls
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache_size
+
+    # ---- caching -------------------------------------------------------------------------
+    def _cached(self, key, fn):
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        val = fn()
+        self._cache[key] = val
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return val
+
+    # ---- parameter validation ------------------------------------------------------------
+    def _attributes(self, attributes) -> tuple[str, ...]:
+        if attributes is None:
+            return ()
+        if isinstance(attributes, str):
+            attributes = [a.strip() for a in attributes.split(",") if a.strip()]
+        attrs = tuple(str(a) for a in attributes)
+        for a in attrs:
+            if a not in self.comp.attributes:
+                have = ", ".join(self.comp.attributes) or "none: no demographics loaded"
+                raise parameter_error("attributes", f"demographic columns ({have})", a)
+        if len(set(attrs)) != len(attrs):
+            raise parameter_error("attributes", "distinct attribute names", ",".join(attrs))
+        return attrs
+
+    @staticmethod
+    def _quality(quality) -> str:
+        if quality not in QUALITIES:
+            raise parameter_error("quality", "one of binary, max, iou", quality)
+        return quality
+
+    # ---- stages --------------------------------------------------------------------------
+    def groups(self, attributes: Sequence[str] = ()) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """(group code per essay, group labels, group sizes) for the cross product of ``attributes``."""
+        attrs = self._attributes(attributes)
+        return self._cached(("groups", attrs), lambda: self._groups(attrs))
+
+    def _groups(self, attrs):
+        if not attrs:
+            return np.zeros(self.E, dtype=np.int64), ["all essays"], np.array([self.E])
+        demo = self.comp.demographics
+        label = None
+        for a in attrs:
+            part = a + "=" + demo[a].fillna(MISSING).astype(str)
+            label = part if label is None else label + " & " + part
+        codes, uniques = pd.factorize(label.to_numpy(), sort=True)
+        return codes.astype(np.int64), [str(u) for u in uniques], np.bincount(codes, minlength=len(uniques))
+
+    def _matched(self, removal: bool, threshold: float, order_key: str) -> np.ndarray:
+        def run():
+            P = self._pairs[removal]
+            key = P.iou if order_key == "iou" else P.maxo
+            return match(P.p, P.g, P.o_p, P.o_g, key, threshold, P.pmin, P.prow, P.gmin, P.grow,
+                         P.n_pred, P.n_gt)
+        return self._cached(("match", removal, threshold, order_key), run)
+
+    def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...]):
+        """Arrays (S, G, C): matched M, Σquality, Σprobability, predictions NP; and NG (G, C)."""
+        order_key = "iou" if quality == "iou" else "max"
+
+        def run():
+            P = self._pairs[removal]
+            m = self._matched(removal, threshold, order_key)
+            gcode, labels, _ = self.groups(attrs)
+            G, C, S = len(labels), self.C, self.S
+            size = S * G * C
+            idx = (P.sub[m].astype(np.int64) * G + gcode[P.essay[m]]) * C + P.cls[m]
+            q = quality_values(quality, P.o_p[m], P.o_g[m], P.iou[m])
+            M = np.bincount(idx, minlength=size).reshape(S, G, C).astype(float)
+            Sq = np.bincount(idx, weights=q, minlength=size).reshape(S, G, C)
+            Sd = np.bincount(idx, weights=P.d[m], minlength=size).reshape(S, G, C)
+            NP = self._cached(("np", removal, attrs), lambda: self._np(removal, gcode, G))
+            NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
+            return M, Sq, Sd, NP, NG
+        return self._cached(("sums", removal, threshold, quality, attrs), run)
+
+    def _np(self, removal: bool, gcode: np.ndarray, G: int) -> np.ndarray:
+        P = self._pairs[removal]
+        k = P.pred_in
+        idx = (P.pred_sub[k].astype(np.int64) * G + gcode[P.pred_essay[k]]) * self.C + P.pred_cls[k]
+        return np.bincount(idx, minlength=self.S * G * self.C).reshape(self.S, G, self.C).astype(float)
+
+    @staticmethod
+    def _f1(w, M, Sq, Sd, NP, NG):
+        """Mean F1 over classes present in the ground truth, along the last axis."""
+        tp = w * Sq + (1 - w) * Sd
+        fp = NP - M
+        fn = NG - tp
+        denom = tp + 0.5 * (fp + fn)
+        f1 = np.divide(tp, denom, out=np.zeros_like(tp), where=denom > 0)
+        present = NG > 0
+        return (f1 * present).sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
+
+    def _segment_and_groups(self, w, quality, threshold, attrs, removal):
+        M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs)
+        seg = self._f1(w, M.sum(1), Sq.sum(1), Sd.sum(1), NP.sum(1), NG.sum(0))
+        grp = self._f1(w, M, Sq, Sd, NP, NG[None, :, :])
+        return seg, grp
+
+    def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True) -> GroupScores:
+        """Segment score of every submission on every group of ``attributes`` (SPEC §4)."""
+        w = _check_unit("w", w, False)
+        threshold = _check_unit("threshold", threshold, True)
+        quality = self._quality(quality)
+        attrs = self._attributes(attributes)
+        _, grp = self._segment_and_groups(w, quality, threshold, attrs, bool(overlap_removal))
+        _, labels, sizes = self.groups(attrs)
+        return GroupScores(pd.DataFrame(grp, index=pd.Index(self.names, name="submission"), columns=labels),
+                           pd.Series(sizes, index=labels, name="essays"), labels)
+
+    def leaderboard(self, *, w=0.5, quality="iou", threshold=0.51, alpha=50.0, attributes=(),
+                    band=0.05, max_boost=0.05, window=0.2, overlap_removal=True) -> pd.DataFrame:
+        """The five-stage leaderboard (SPEC §6) as a DataFrame; see ``LEADERBOARD_COLUMNS``."""
+        w = _check_unit("w", w, False)
+        threshold = _check_unit("threshold", threshold, True)
+        quality = self._quality(quality)
+        alpha = check_alpha(alpha)
+        attrs = self._attributes(attributes)
+        from .aggregate import _check_nonneg
+        band = _check_nonneg("band", band)
+        max_boost = _check_nonneg("max_boost", max_boost)
+        window = _check_nonneg("window", window, positive=True)
+        removal = bool(overlap_removal)
+
+        seg, grp = self._segment_and_groups(w, quality, threshold, attrs, removal)
+        if attrs:
+            _, labels, sizes = self.groups(attrs)
+            bias, _ = softmin_matrix(grp, sizes, alpha)
+        else:
+            labels, bias = [], seg
+        eligible, boost = boost_arrays(bias, self.runtime, band, max_boost, window)
+        final = bias * (1 + boost)
+        data = {
+            "submission": self.names,
+            "fp1": self.fp1, "fp1_rank": rank_scores(self.fp1),
+            "overlap_removed": self.fp1_removed, "overlap_removed_rank": rank_scores(self.fp1_removed),
+            "segment_score": seg, "segment_score_rank": rank_scores(seg),
+            "bias_score": bias, "bias_score_rank": rank_scores(bias),
+            "eligible": eligible, "boost": boost, "final_score": final, "rank": rank_scores(final),
+        }
+        for j, lab in enumerate(labels):
+            data[lab] = grp[:, j]
+        df = pd.DataFrame(data)
+        return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)

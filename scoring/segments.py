@@ -1,0 +1,330 @@
+"""Segments as runs of word indices, overlap removal and overlapping pairs (vectorised).
+
+A segment is a *set* of word indices. It is stored as its maximal runs of consecutive
+indices (most Feedback Prize segments are one run), so intersections cost O(runs), not
+O(words). Every table of segments is a :class:`Segs`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
+_TOKEN = re.compile(r"[0-9]+")
+
+
+class TokenError(Exception):
+    """A bad predictionstring: `index` is the position of the string in its column."""
+
+    def __init__(self, index: int, problem: str):
+        super().__init__(problem)
+        self.index = index
+        self.problem = problem
+
+
+@dataclass
+class Segs:
+    """A table of segments.
+
+    Per segment (length n): ``essay`` (int code), ``cls`` (int code), ``row`` (0-based data
+    row of the file), ``size`` (number of words), ``wmin``/``wmax`` (smallest/largest word).
+    Runs (length r), sorted by (segment, start): ``run_seg``, ``run_lo``, ``run_hi``
+    (inclusive). ``multi`` is True when some segment has more than one run.
+    """
+
+    essay: np.ndarray
+    cls: np.ndarray
+    row: np.ndarray
+    size: np.ndarray
+    wmin: np.ndarray
+    wmax: np.ndarray
+    run_seg: np.ndarray
+    run_lo: np.ndarray
+    run_hi: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.size)
+
+    @property
+    def multi(self) -> bool:
+        return len(self.run_seg) != len(self.size)
+
+    def take(self, idx: np.ndarray) -> Segs:
+        """The segments at positions ``idx`` (ascending), with their runs."""
+        idx = np.asarray(idx, dtype=np.int64)
+        keep = np.zeros(self.n, dtype=bool)
+        keep[idx] = True
+        rkeep = keep[self.run_seg]
+        newid = np.cumsum(keep) - 1
+        return Segs(self.essay[idx], self.cls[idx], self.row[idx], self.size[idx], self.wmin[idx],
+                    self.wmax[idx], newid[self.run_seg[rkeep]].astype(np.int64),
+                    self.run_lo[rkeep], self.run_hi[rkeep])
+
+    def words(self, i: int) -> list[int]:
+        """The sorted word indices of segment ``i`` (for display and small examples)."""
+        lo, hi = np.searchsorted(self.run_seg, [i, i + 1])
+        out: list[int] = []
+        for a, b in zip(self.run_lo[lo:hi], self.run_hi[lo:hi], strict=True):
+            out.extend(range(int(a), int(b) + 1))
+        return out
+
+    def strings(self) -> list[str]:
+        """Canonical predictionstrings (sorted unique indices joined by single spaces)."""
+        parts: list[list[str]] = [[] for _ in range(self.n)]
+        for s, a, b in zip(self.run_seg.tolist(), self.run_lo.tolist(), self.run_hi.tolist(), strict=True):
+            parts[s].append(" ".join(map(str, range(a, b + 1))))
+        return [" ".join(p) for p in parts]
+
+
+def _first_bad_token(strings) -> tuple[int, str]:
+    for i, s in enumerate(strings):
+        for tok in s.split():
+            if not _TOKEN.fullmatch(tok):
+                if tok.startswith("-") and _TOKEN.fullmatch(tok[1:]):
+                    return i, f"negative word index {tok} in predictionstring"
+                return i, f"word index {tok[:20]!r} in predictionstring is not a non-negative integer"
+            if int(tok) >= MAX_WORD:
+                return i, f"word index {tok[:20]} in predictionstring is too large (limit {MAX_WORD})"
+    raise AssertionError("no bad token found")  # pragma: no cover - guarded by the caller
+
+
+_ALLOWED = np.zeros(256, dtype=bool)
+_ALLOWED[ord("0"):ord("9") + 1] = True
+_ALLOWED[[ord(" "), ord("\t"), ord("-")]] = True
+
+
+def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
+    """Parse non-empty predictionstrings into (values, counts).
+
+    ``values`` holds the tokens of all strings in order, ``counts`` the number of tokens per
+    string. Raises :class:`TokenError` naming the first bad string.
+
+    >>> v, c = parse_wordlists(["1 2 3", "7  5"])
+    >>> v.tolist(), c.tolist()
+    ([1, 2, 3, 7, 5], [3, 2])
+    """
+    strings = list(strings)
+    n = len(strings)
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    joined = " -1 ".join(strings)
+    try:
+        raw = joined.encode("ascii")
+    except UnicodeEncodeError:
+        i, p = _first_bad_token(strings)
+        raise TokenError(i, p) from None
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    if not _ALLOWED[buf].all() or np.count_nonzero(buf == ord("-")) != n - 1:
+        i, p = _first_bad_token(strings)
+        raise TokenError(i, p)
+    vals = np.fromstring(joined, dtype=np.int64, sep=" ")  # text mode: fast C parser
+    sent = np.flatnonzero(vals < 0)
+    if len(sent) != n - 1 or (n > 1 and (vals[sent] != -1).any()) or (vals >= MAX_WORD).any():
+        i, p = _first_bad_token(strings)
+        raise TokenError(i, p)
+    bounds = np.concatenate(([-1], sent, [len(vals)]))
+    counts = np.diff(bounds) - 1
+    if (counts <= 0).any():  # a string with no token ("-1" was caught above; "  " cannot reach here)
+        i = int(np.flatnonzero(counts <= 0)[0])
+        raise TokenError(i, "predictionstring has no word index")
+    values = np.delete(vals, sent) if len(sent) else vals
+    return values, counts
+
+
+def build_segs(values: np.ndarray, counts: np.ndarray, essay: np.ndarray, cls: np.ndarray,
+               row: np.ndarray) -> Segs:
+    """Canonicalise parsed word lists (sort, drop duplicates) and cut them into runs."""
+    n = len(counts)
+    if n == 0:
+        z = np.zeros(0, np.int64)
+        return Segs(z, z, z, z, z, z, z, z, z)
+    seg = np.repeat(np.arange(n, dtype=np.int64), counts)
+    v = values
+    if len(v) > 1:
+        same = seg[1:] == seg[:-1]
+        if (same & (v[1:] <= v[:-1])).any():  # unsorted or duplicated somewhere: canonicalise
+            order = np.lexsort((v, seg))
+            v, seg = v[order], seg[order]
+            same = seg[1:] == seg[:-1]
+            dup = np.concatenate(([False], same & (v[1:] == v[:-1])))
+            if dup.any():
+                v, seg = v[~dup], seg[~dup]
+                same = seg[1:] == seg[:-1]
+        brk = np.concatenate(([True], ~same | (v[1:] != v[:-1] + 1)))
+    else:
+        brk = np.ones(len(v), dtype=bool)
+    starts = np.flatnonzero(brk)
+    ends = np.concatenate((starts[1:], [len(v)])) - 1
+    run_seg = seg[starts]
+    size = np.bincount(seg, minlength=n).astype(np.int64)
+    first = np.concatenate(([0], np.cumsum(size)[:-1]))
+    wmin = v[first] if n else np.zeros(0, np.int64)
+    wmax = v[first + size - 1] if n else np.zeros(0, np.int64)
+    return Segs(np.asarray(essay, np.int64), np.asarray(cls, np.int64), np.asarray(row, np.int64),
+                size, wmin.astype(np.int64), wmax.astype(np.int64), run_seg.astype(np.int64),
+                v[starts].astype(np.int64), v[ends].astype(np.int64))
+
+
+def segs_from_sets(sets, essay=None, cls=None, row=None) -> Segs:
+    """A :class:`Segs` from Python iterables of word indices (small inputs, examples)."""
+    lists = [sorted(set(int(x) for x in s)) for s in sets]
+    n = len(lists)
+    counts = np.array([len(s) for s in lists], dtype=np.int64)
+    values = np.array([x for s in lists for x in s], dtype=np.int64)
+    z = np.zeros(n, dtype=np.int64)
+    return build_segs(values, counts, z if essay is None else essay, z if cls is None else cls,
+                      np.arange(n) if row is None else row)
+
+
+def remove_overlaps(segs: Segs) -> tuple[Segs, np.ndarray]:
+    """SPEC §2 overlap removal, per essay across all classes.
+
+    Returns the kept segments (possibly trimmed, in the input's order) and the positions of
+    the kept segments in the input. Segments are visited by (smallest word, file row); a
+    segment that loses words survives only as a contiguous remainder of at least 2 words.
+    """
+    n = segs.n
+    if n == 0:
+        return segs, np.zeros(0, np.int64)
+    order = np.lexsort((segs.row, segs.wmin, segs.essay))
+    ess = segs.essay[order]
+    lo = segs.wmin[order]
+    hi = segs.wmax[order]
+    single = np.bincount(segs.run_seg, minlength=n)[order] == 1
+    # essays containing a multi-run segment take the general (set-based) path
+    multi_essays = np.unique(ess[~single]) if not single.all() else np.zeros(0, np.int64)
+    slow = np.isin(ess, multi_essays) if len(multi_essays) else np.zeros(n, dtype=bool)
+
+    new_lo = lo.copy()
+    keep = np.ones(n, dtype=bool)
+    fast = ~slow
+    if fast.any():
+        f_idx = np.flatnonzero(fast)
+        fe, flo, fhi = ess[f_idx], lo[f_idx], hi[f_idx]
+        big = np.int64(MAX_WORD) * 4
+        key = fe * big + fhi
+        cm = np.maximum.accumulate(key)
+        prev = np.empty_like(cm)
+        prev[0] = -1
+        prev[1:] = cm[:-1]
+        prev_end = np.where(prev >= fe * big, prev - fe * big, -1)  # max end of earlier segments
+        touched = prev_end >= flo
+        rem_lo = np.maximum(flo, prev_end + 1)
+        rem_size = fhi - rem_lo + 1
+        k = ~touched | (rem_size >= 2)
+        keep[f_idx] = k
+        new_lo[f_idx] = np.where(touched, rem_lo, flo)
+    trimmed_runs: dict[int, list[tuple[int, int]]] = {}
+    if slow.any():
+        s_idx = np.flatnonzero(slow)
+        used: set[int] = set()
+        cur = None
+        for j in s_idx.tolist():
+            if ess[j] != cur:
+                cur, used = ess[j], set()
+            S = set(segs.words(int(order[j])))
+            R = S - used
+            if R != S:
+                if len(R) >= 2 and max(R) - min(R) + 1 == len(R):
+                    trimmed_runs[j] = [(min(R), max(R))]
+                else:
+                    keep[j] = False
+            used |= S
+    # rebuild in input order
+    kept_sorted = np.flatnonzero(keep)
+    kept_input = np.sort(order[kept_sorted])
+    pos_in_sorted = np.empty(n, dtype=np.int64)
+    pos_in_sorted[order] = np.arange(n)
+    out = segs.take(kept_input)
+    # apply trims: fast path (single run, new start) and slow path (explicit runs)
+    ps = pos_in_sorted[kept_input]
+    changed_fast = (~slow[ps]) & (new_lo[ps] != lo[ps])
+    if changed_fast.any() or trimmed_runs:
+        run_lo = out.run_lo.copy()
+        run_hi = out.run_hi.copy()
+        run_seg = out.run_seg
+        size = out.size.copy()
+        wmin = out.wmin.copy()
+        wmax = out.wmax.copy()
+        if changed_fast.any():
+            ci = np.flatnonzero(changed_fast)
+            # single-run segments: run index == first run of the segment
+            first_run = np.searchsorted(run_seg, ci)
+            run_lo[first_run] = new_lo[ps[ci]]
+            size[ci] = run_hi[first_run] - run_lo[first_run] + 1
+            wmin[ci] = run_lo[first_run]
+        if trimmed_runs:
+            rs, rl, rh = [run_seg], [run_lo], [run_hi]
+            drop = np.zeros(len(run_seg), dtype=bool)
+            for j, runs in trimmed_runs.items():
+                i = int(np.searchsorted(kept_input, order[j]))
+                a, b = np.searchsorted(run_seg, [i, i + 1])
+                drop[a:b] = True
+                for r0, r1 in runs:
+                    rs.append(np.array([i])), rl.append(np.array([r0])), rh.append(np.array([r1]))
+                size[i] = sum(r1 - r0 + 1 for r0, r1 in runs)
+                wmin[i] = runs[0][0]
+                wmax[i] = runs[-1][1]
+            keep_r = np.concatenate((~drop, np.ones(len(rs) - 1, dtype=bool)))
+            run_seg = np.concatenate(rs)[keep_r]
+            run_lo = np.concatenate(rl)[keep_r]
+            run_hi = np.concatenate(rh)[keep_r]
+            o = np.lexsort((run_lo, run_seg))
+            run_seg, run_lo, run_hi = run_seg[o], run_lo[o], run_hi[o]
+        out = Segs(out.essay, out.cls, out.row, size, wmin, wmax, run_seg, run_lo, run_hi)
+    return out, kept_input
+
+
+def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All (prediction, ground truth) pairs of one essay and one class that share words.
+
+    Returns ``(p, g, inter)``: segment positions and the intersection sizes, sorted by
+    (p, g). Classes with code >= ``n_classes`` never pair.
+    """
+    empty = (np.zeros(0, np.int64),) * 3
+    if pred.n == 0 or gt.n == 0:
+        return empty
+    W = np.int64(MAX_WORD) + 2
+    g_cell = gt.essay[gt.run_seg] * n_classes + gt.cls[gt.run_seg]
+    g_ok = gt.cls[gt.run_seg] < n_classes
+    g_order = np.lexsort((gt.run_lo, g_cell))
+    g_order = g_order[g_ok[g_order]]
+    gc = g_cell[g_order]
+    glo = gt.run_lo[g_order]
+    ghi = gt.run_hi[g_order]
+    gseg = gt.run_seg[g_order]
+    gkey = gc * W + glo
+    gend = np.maximum.accumulate(gc * W + ghi)
+
+    p_cls = pred.cls[pred.run_seg]
+    p_ok = p_cls < n_classes
+    pr = np.flatnonzero(p_ok)
+    p_cell = pred.essay[pred.run_seg[pr]] * n_classes + p_cls[pr]
+    plo, phi = pred.run_lo[pr], pred.run_hi[pr]
+    hi_idx = np.searchsorted(gkey, p_cell * W + phi, side="right")
+    lo_idx = np.searchsorted(gend, p_cell * W + plo, side="left")
+    cnt = np.maximum(hi_idx - lo_idx, 0)
+    total = int(cnt.sum())
+    if total == 0:
+        return empty
+    rep = np.repeat(np.arange(len(pr)), cnt)
+    starts = np.repeat(lo_idx - np.concatenate(([0], np.cumsum(cnt)[:-1])), cnt)
+    gi = starts + np.arange(total)
+    ov = np.minimum(phi[rep], ghi[gi]) - np.maximum(plo[rep], glo[gi]) + 1
+    ok = ov > 0
+    p = pred.run_seg[pr[rep[ok]]]
+    g = gseg[gi[ok]]
+    inter = ov[ok]
+    if pred.multi or gt.multi:
+        key = p * np.int64(gt.n) + g
+        uk, inv = np.unique(key, return_inverse=True)
+        inter = np.bincount(inv, weights=inter).astype(np.int64)
+        p, g = uk // gt.n, uk % gt.n
+    else:
+        o = np.lexsort((g, p))
+        p, g, inter = p[o], g[o], inter[o]
+    return p.astype(np.int64), g.astype(np.int64), inter.astype(np.int64)
