@@ -1,0 +1,189 @@
+"""Command line: ``python -m scoring leaderboard|boost ...`` (SPEC §8)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .aggregate import check_alpha, efficiency_boost
+from .competition import load_competition
+from .errors import InputError
+from .io import parse_number_column, read_table, require_columns, source_name
+from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no traceback
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _progress_bar(stream=sys.stderr):
+    def show(done: int, total: int, name: str) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        label = f" {name}" if name else ""
+        stream.write(f"\rscoring [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{label[:40]:<41}")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+    return show
+
+
+def _float(name):
+    def conv(text):
+        try:
+            return float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name}: expected a number, got {text!r}") from None
+    return conv
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = DEFAULTS
+    p = _Parser(prog="python -m scoring", description="Leaderboard Lab scoring engine: the Shovel-Ready "
+                "unified metric (overlap removal, fractional TP, softmin bias aggregation, efficiency boost).")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    lb = sub.add_parser("leaderboard", help="score submissions into the five-stage leaderboard",
+                        description="Score submissions against the ground truth; print the five-stage leaderboard.")
+    lb.add_argument("--ground-truth", required=True, metavar="CSV",
+                    help="ground truth: id, discourse_type, predictionstring, discourse_effectiveness")
+    lb.add_argument("--submissions", required=True, nargs="+", metavar="PATH",
+                    help="submission CSV files and/or folders (every *.csv inside); name = file stem")
+    lb.add_argument("--demographics", metavar="CSV", help="id plus categorical attribute columns (default: none)")
+    lb.add_argument("--attributes", metavar="A[,B...]", default="",
+                    help="demographic attributes whose cross product forms the groups (default: none)")
+    lb.add_argument("--runtimes", metavar="CSV", help="submission, runtime in seconds (default: none, nobody eligible)")
+    lb.add_argument("--w", type=_float("--w"), default=d["w"], help=f"segmentation weight in [0, 1] (default {d['w']})")
+    lb.add_argument("--quality", choices=["binary", "max", "iou"], default=d["quality"],
+                    help=f"overlap quality of a match (default {d['quality']})")
+    lb.add_argument("--threshold", type=_float("--threshold"), default=d["threshold"],
+                    help=f"overlap threshold t in (0, 1] for o_P and o_G (default {d['threshold']})")
+    lb.add_argument("--alpha", default=str(d["alpha"]), metavar="ALPHA",
+                    help=f"softmin temperature >= 0, or 'inf' for the hard minimum (default {d['alpha']:g})")
+    lb.add_argument("--band", type=_float("--band"), default=d["band"],
+                    help=f"eligibility band: eligible when best/score <= 1 + band (default {d['band']})")
+    lb.add_argument("--max-boost", type=_float("--max-boost"), default=d["max_boost"],
+                    help=f"boost of the fastest eligible submission (default {d['max_boost']})")
+    lb.add_argument("--window", type=_float("--window"), default=d["window"],
+                    help=f"slowdown window: no boost beyond (1 + window) x the fastest runtime (default {d['window']})")
+    lb.add_argument("--no-overlap-removal", action="store_true",
+                    help="score stages 3-5 on the raw predictions (default: overlaps removed)")
+    _output_args(lb)
+
+    bo = sub.add_parser("boost", help="estimate efficiency boosts from scores and runtimes",
+                        description="The competitor's boost estimator: SPEC §5 on given scores and runtimes.")
+    bo.add_argument("--scores", required=True, metavar="CSV", help="submission, score (finite, >= 0)")
+    bo.add_argument("--runtimes", required=True, metavar="CSV", help="submission, runtime (seconds > 0)")
+    bo.add_argument("--band", type=_float("--band"), default=d["band"], help=f"eligibility band (default {d['band']})")
+    bo.add_argument("--max-boost", type=_float("--max-boost"), default=d["max_boost"],
+                    help=f"maximum boost (default {d['max_boost']})")
+    bo.add_argument("--window", type=_float("--window"), default=d["window"], help=f"slowdown window (default {d['window']})")
+    _output_args(bo)
+    return p
+
+
+def _output_args(p):
+    p.add_argument("--format", choices=["csv", "json"], default="csv", help="output format (default csv)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+
+
+def _json_number(x):
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    x = float(x)
+    return "inf" if math.isinf(x) else x
+
+
+def _leaderboard(args) -> str:
+    alpha = check_alpha(args.alpha)
+    attrs = [a.strip() for a in args.attributes.split(",") if a.strip()]
+    if attrs and not args.demographics:
+        raise InputError("--attributes", None, "needs --demographics")
+    comp = load_competition(ground_truth=args.ground_truth, submissions=args.submissions,
+                            demographics=args.demographics, runtimes=args.runtimes, progress=_progress_bar())
+    for line in comp.report:
+        print(f"warning: {line}", file=sys.stderr)
+    params = dict(w=args.w, quality=args.quality, threshold=args.threshold, alpha=alpha, attributes=tuple(attrs),
+                  band=args.band, max_boost=args.max_boost, window=args.window,
+                  overlap_removal=not args.no_overlap_removal)
+    scorer = Scorer(comp)
+    lb = scorer.leaderboard(**params)
+    if args.format == "csv":
+        return lb[LEADERBOARD_COLUMNS].to_csv(index=False, float_format="%.10g")
+    group_cols = [c for c in lb.columns if c not in LEADERBOARD_COLUMNS]
+    rows = []
+    for rec in lb.to_dict("records"):
+        row = {k: (rec[k] if k == "submission" else _json_number(rec[k])) for k in LEADERBOARD_COLUMNS}
+        row["groups"] = {g: _json_number(rec[g]) for g in group_cols}
+        rows.append(row)
+    out_params = {**params, "alpha": _json_number(alpha), "attributes": list(attrs)}
+    return json.dumps({"parameters": out_params, "leaderboard": rows}, indent=2, allow_nan=False) + "\n"
+
+
+def _boost(args) -> str:
+    sname, rname = source_name(args.scores, "scores"), source_name(args.runtimes, "runtimes")
+    sc = read_table(args.scores, sname)
+    require_columns(sc, ["submission", "score"], sname)
+    _unique(sc, sname)
+    scores = parse_number_column(sc["score"], sname, "score")
+    bad = ~np.isfinite(scores) | (scores < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(sname, i + 2, f"score must be a finite number >= 0, got {sc['score'].iloc[i]!r}")
+    rt = read_table(args.runtimes, rname)
+    require_columns(rt, ["submission", "runtime"], rname)
+    _unique(rt, rname)
+    runtimes = parse_number_column(rt["runtime"], rname, "runtime")
+    bad = ~np.isfinite(runtimes) | (runtimes <= 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(rname, i + 2, f"runtime must be a finite number of seconds > 0, got {rt['runtime'].iloc[i]!r}")
+    unknown = sorted(set(rt["submission"]) - set(sc["submission"]))
+    if unknown:
+        print(f"warning: {rname}: {len(unknown)} row(s) for unknown submissions ignored", file=sys.stderr)
+    table = efficiency_boost(pd.Series(scores, index=sc["submission"].tolist()),
+                             pd.Series(runtimes, index=rt["submission"].tolist()),
+                             band=args.band, max_boost=args.max_boost, window=args.window)
+    table = table[["submission", "score", "eligible", "boost", "final_score", "rank"]]
+    if args.format == "csv":
+        return table.to_csv(index=False, float_format="%.10g")
+    rows = [{k: (v if k == "submission" else _json_number(v)) for k, v in r.items()} for r in table.to_dict("records")]
+    params = {"band": args.band, "max_boost": args.max_boost, "window": args.window}
+    return json.dumps({"parameters": params, "boost": rows}, indent=2, allow_nan=False) + "\n"
+
+
+def _unique(df, name):
+    dup = df["submission"].duplicated().to_numpy()
+    if (df["submission"] == "").any():
+        i = int(np.flatnonzero((df["submission"] == "").to_numpy())[0])
+        raise InputError(name, i + 2, "'submission' is empty")
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        raise InputError(name, i + 2, f"duplicate submission {df['submission'].iloc[i]!r}")
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        text = _leaderboard(args) if args.command == "leaderboard" else _boost(args)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return 0
