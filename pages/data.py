@@ -12,7 +12,7 @@ import scoring
 import ui
 
 ui.page_header(
-    "Your data",
+    "Data",
     "Score your own competition: upload the ground truth, any number of submissions and, "
     "optionally, the writers' demographics and the submissions' runtimes. The files are checked "
     "together; if anything is wrong you get the file, the row and the problem, and the data "
@@ -98,7 +98,7 @@ def apply_preset_text(text: str, source: str) -> None:
         return
     try:
         ui.apply_params(data)
-    except ValueError as err:
+    except (ValueError, ui.InvalidDataDir) as err:
         st.session_state["data_preset_result"] = ("error", f"{source}: {err}")
         return
     st.session_state["data_preset_result"] = ("ok", f"Applied the parameters from {source}.")
@@ -119,21 +119,27 @@ def _apply_preset_upload() -> None:
 # --------------------------------------------------------------------------------------------
 # Active data
 # --------------------------------------------------------------------------------------------
-comp = ui.current_competition()
 is_sample = ui.using_sample()
 st.subheader("Active data")
-if not is_sample:
-    source = "your uploaded competition"
-elif os.environ.get("LAB_DATA_DIR"):
-    source = f"the competition in {ui.data_dir()}"
-else:
-    source = "the sample competition"
-st.markdown(
-    f"Scoring **{source}**: {len(comp.essays)} essays, {len(comp.submission_names)} submissions, "
-    f"{len(comp.attributes)} demographic attribute{'s' if len(comp.attributes) != 1 else ''}"
-    f"{' (' + ', '.join(comp.attributes) + ')' if comp.attributes else ''}, "
-    f"runtimes for {len(comp.runtimes)} submission{'s' if len(comp.runtimes) != 1 else ''}."
-)
+try:
+    comp = ui.current_competition()
+except (ui.InvalidDataDir, scoring.InputError) as err:
+    comp = None
+    st.warning(f"No competition is active: the default data could not be loaded ({err}). Upload your own below.")
+if comp is not None:
+    if not is_sample:
+        source = "your uploaded competition"
+    elif os.environ.get("LAB_DATA_DIR"):
+        source = f"the competition in {ui.data_dir()}"
+    else:
+        source = "the sample competition"
+    n_attr, n_rt = len(comp.attributes), len(comp.runtimes)
+    st.markdown(
+        f"Scoring **{source}**: {len(comp.essays)} essays, {len(comp.submission_names)} submissions, "
+        f"{n_attr} demographic attribute{'s' if n_attr != 1 else ''}"
+        f"{' (' + ', '.join(comp.attributes) + ')' if comp.attributes else ''}, "
+        f"runtimes for {n_rt} submission{'s' if n_rt != 1 else ''}."
+    )
 st.button(
     "Use the sample competition",
     key="data_use_sample",

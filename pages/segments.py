@@ -254,13 +254,13 @@ if not comp.submission_names or not comp.essays:
     st.info("The active competition has no submissions or no essays — load some on the **Data** page.")
     st.stop()
 
-c1, c2, c3 = st.columns([2, 2, 1])
+c1, c2, c3 = st.columns([2, 2, 1.3], vertical_alignment="bottom")
 with c1:
     team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team")
 sub = _submission(comp, team)
 with c3:
     only_changed = st.checkbox(
-        "Only essays overlap removal changes",
+        "Only essays removal changes",
         key="seg_only_changed",
         help="List only the essays in which overlap removal trims or discards some of this team's predictions.",
     )
