@@ -666,18 +666,20 @@ def current_group_scores(p: Mapping[str, Any] | None = None) -> Any:
 # Colours and page furniture
 # --------------------------------------------------------------------------------------
 
-_PALETTE = [
-    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#FF9DA6", "#9D755D",
-    "#EECA3B", "#BAB0AC", "#1F3A93", "#8C564B", "#2CA02C", "#D62728", "#9467BD", "#17BECF",
-    "#BCBD22", "#7F7F7F", "#E377C2", "#AEC7E8", "#FFBB78", "#98DF8A", "#C5B0D5", "#C49C94",
-]
+#: Named colours double as palette entries, so a team called "Blue" and an unnamed team
+#: never end up with two near-identical blues.
 _NAMED = {
-    "red": "#D62728", "green": "#2CA02C", "blue": "#1F77B4", "yellow": "#E3B505",
-    "orange": "#FF7F0E", "purple": "#9467BD", "pink": "#E377C2", "brown": "#8C564B",
-    "grey": "#7F7F7F", "gray": "#7F7F7F", "cyan": "#17BECF", "teal": "#2A9D8F",
-    "black": "#222222", "violet": "#7B4FBF", "magenta": "#C2188F", "olive": "#808000",
-    "navy": "#1F2F6B", "gold": "#D4A017", "silver": "#A0A0A0", "indigo": "#4B0082",
+    "blue": "#4C78A8", "orange": "#F58518", "green": "#54A24B", "red": "#E45756",
+    "teal": "#72B7B2", "purple": "#B279A2", "pink": "#FF9DA6", "brown": "#9D755D",
+    "yellow": "#EECA3B", "grey": "#8C8C8C", "gray": "#8C8C8C", "navy": "#1F3A93",
+    "cyan": "#17BECF", "olive": "#BCBD22", "violet": "#7B4FBF", "magenta": "#C2188F",
+    "black": "#333333", "gold": "#D4A017", "silver": "#BAB0AC", "indigo": "#4B0082",
 }
+_PALETTE = list(dict.fromkeys([
+    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D",
+    "#FF9DA6", "#8C8C8C", "#1F3A93", "#17BECF", "#BCBD22", "#7B4FBF", "#C2188F", "#333333",
+    "#D4A017", "#BAB0AC", "#98DF8A", "#AEC7E8", "#FFBB78", "#C5B0D5", "#C49C94", "#4B0082",
+]))
 
 
 def _extra_colour(i: int) -> str:
@@ -998,19 +1000,19 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
     if best > 0:
         fig.add_hrect(y0=best / (1 + band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
                       annotation_text=f"eligibility band ({band * 100:g} %)",
-                      annotation_position="top left")
+                      annotation_position="top right")
     elig = known[known["eligible"]]
     if len(elig):
         fastest = float(elig["runtime"].min())
         fig.add_vrect(x0=fastest, x1=fastest * (1 + window), fillcolor="#F58518", opacity=0.12,
                       line_width=0, annotation_text=f"boost window (+{window * 100:g} %)",
-                      annotation_position="bottom right")
+                      annotation_position="bottom left")
     for rec in known.to_dict("records"):
         name = rec["team"]
         label = f"{name} +{rec['boost'] * 100:.2f} %" if rec["boost"] > 0 else name
         fig.add_trace(go.Scatter(
             x=[rec["runtime"]], y=[rec["score"]], mode="markers+text", name=name,
-            marker=dict(color=colors.get(name), size=14 + 400 * rec["boost"],
+            marker=dict(color=colors.get(name), size=12 + 200 * rec["boost"],
                         line=dict(color="#222" if rec["eligible"] else "white", width=1.5)),
             text=[label], textposition="top center",
             hovertemplate=(f"<b>{name}</b><br>runtime %{{x:.4g}} s<br>score %{{y:.4f}}<br>"
@@ -1108,3 +1110,42 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
             break
     out["overtake_runtime"] = lo
     return out
+
+
+# --------------------------------------------------------------------------------------
+# Small extras used by the core pages
+# --------------------------------------------------------------------------------------
+
+
+def team_profiles() -> dict[str, str]:
+    """Team name -> one-sentence profile (``teams.json`` of the default data), if any."""
+    if not using_sample():
+        return {}
+    path = data_dir() / "teams.json"
+    if not os.environ.get("LAB_DATA_DIR"):
+        try:
+            import sample_data
+
+            path = Path(getattr(sample_data, "TEAMS_PATH", path))
+        except ImportError:
+            pass
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
+
+
+SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _alpha_sweep(digest: str, key: tuple, _gs: Any) -> pd.DataFrame:
+    return alpha_sweep(_gs, SWEEP_ALPHAS)
+
+
+def current_alpha_sweep(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The α sweep (0–200) for the current group scores; α itself does not invalidate it."""
+    p = params() if p is None else dict(p)
+    sub = {k: (tuple(p[k]) if k == "attributes" else p[k]) for k in _GS_KEYS}
+    return _alpha_sweep(current_digest(), _params_key(sub), current_group_scores(p))

@@ -1,0 +1,118 @@
+"""Demographics: per-group scores, softmin weights, and how α moves the bias-aware ranking."""
+
+import math
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import ui
+
+ui.page_header(
+    "Demographics",
+    "The bias-aware score of a team is a *softmin* over its scores on demographic groups: "
+    "with temperature α = 0 it is the plain average over all essays; the larger α, the more "
+    "the team's weakest group counts (α = ∞ is the worst group alone). Here you see every "
+    "team's score per group, the weight β each group gets, and how the ranking moves as α "
+    "sweeps from 0 to 200.",
+)
+
+comp = ui.current_competition()
+p = ui.params()
+
+if not comp.attributes:
+    st.info(
+        "**No demographics loaded.** Without a demographics file every essay is in one group, "
+        "so the bias-aware score equals the unified segment score. Upload a demographics CSV "
+        "(`id` plus one column per attribute) on the **Data** page to see this page."
+    )
+    st.stop()
+if not p["attributes"]:
+    st.info(
+        "**No demographic attribute chosen.** Pick one or more attributes in the sidebar "
+        f"(available: {', '.join(comp.attributes)}); groups are the cross product of your choice."
+    )
+    st.stop()
+
+lb = ui.current_leaderboard()
+gs = ui.current_group_scores()
+colors = ui.current_team_colors()
+order = [str(t) for t in lb["submission"]]
+alpha = p["alpha"]
+alpha_words = "∞ (hard minimum)" if math.isinf(alpha) else f"{alpha:g}"
+
+st.plotly_chart(ui.group_heatmap(gs, order), key="demo_heatmap")
+
+left, right = st.columns([3, 2])
+with left:
+    st.subheader(f"Softmin weights β at α = {alpha_words}")
+    betas = ui.softmin_weights(gs, alpha, order) * 100.0
+    betas.insert(0, "Team", betas.index)
+    st.dataframe(
+        betas, hide_index=True, key="demo_betas",
+        column_config={g: st.column_config.NumberColumn(g, format="%.1f %%") for g in gs.labels},
+    )
+    st.caption("Each row sums to 100 %: the share of the team's bias-aware score that each "
+               "group contributes. Weight moves to the team's weakest groups as α grows.")
+with right:
+    st.subheader("Group sizes")
+    total = sum(int(gs.sizes[g]) for g in gs.labels)
+    sizes = pd.DataFrame({
+        "Group": list(gs.labels),
+        "Essays": [int(gs.sizes[g]) for g in gs.labels],
+        "Share": [100.0 * int(gs.sizes[g]) / total if total else 0.0 for g in gs.labels],
+    })
+    st.dataframe(sizes, hide_index=True, key="demo_sizes",
+                 column_config={"Share": st.column_config.NumberColumn(format="%.1f %%")})
+    small = sizes[sizes["Essays"] < 0.02 * total]
+    if len(small):
+        st.warning(f"{len(small)} small group(s) (under 2 % of essays): at large α a small "
+                   "group can decide a team's score on few essays.")
+
+st.subheader("Sweeping α")
+sweep = ui.current_alpha_sweep()
+st.plotly_chart(ui.sweep_figure(sweep, colors, alpha), key="demo_sweep")
+
+
+@st.fragment
+def brush_view() -> None:
+    st.markdown("**Pick a range of α** by dragging across the chart: the table lists each "
+                "team's best and worst rank in that range.")
+    brush = alt.selection_interval(name="alpha_range", encodings=["x"])
+    domain = sorted(colors)
+    chart = (
+        alt.Chart(sweep)
+        .mark_line(interpolate="step-after")
+        .encode(
+            x=alt.X("alpha:Q", title="Softmin temperature α"),
+            y=alt.Y("rank:Q", title="Rank", scale=alt.Scale(reverse=True)),
+            color=alt.Color("team:N", title="Team",
+                            scale=alt.Scale(domain=domain, range=[colors[t] for t in domain])),
+            tooltip=[alt.Tooltip("team:N", title="Team"), alt.Tooltip("alpha:Q", title="α"),
+                     alt.Tooltip("rank:Q", title="Rank"),
+                     alt.Tooltip("score:Q", title="Score", format=".4f")],
+        )
+        .add_params(brush)
+        .properties(height=260)
+    )
+    event = st.altair_chart(chart, on_select="rerun", key="demo_brush")
+    picked = (event.selection.get("alpha_range") or {}).get("alpha") if event else None
+    lo, hi = (min(picked), max(picked)) if picked else (0.0, 200.0)
+    part = sweep[(sweep["alpha"] >= lo) & (sweep["alpha"] <= hi)]
+    if part.empty:
+        st.info("No sweep point in that range — drag a wider range.")
+        return
+    summary = (
+        part.groupby("team")
+        .agg(best=("rank", "min"), worst=("rank", "max"), low=("score", "min"), high=("score", "max"))
+        .reindex(order)
+        .reset_index()
+    )
+    summary.columns = ["Team", "Best rank", "Worst rank", "Lowest score", "Highest score"]
+    st.caption(f"α from {lo:g} to {hi:g}")
+    st.dataframe(summary, hide_index=True, key="demo_range_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in ("Lowest score", "Highest score")})
+
+
+brush_view()

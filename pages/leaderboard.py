@@ -1,0 +1,59 @@
+"""Leaderboard: the five stages side by side, how ranks move, and one team's waterfall."""
+
+import streamlit as st
+
+import ui
+
+ui.page_header(
+    "Leaderboard",
+    "Every submission scored at each of the five stages of the unified metric — the original "
+    "FP1, FP1 after overlap removal, the unified segment score, the bias-aware score and the "
+    "final score with the efficiency boost. ▲ and ▼ show places gained or lost against the "
+    "previous stage. Move any control in the sidebar and the table follows.",
+)
+
+lb = ui.current_leaderboard()
+colors = ui.current_team_colors()
+p = ui.params()
+
+first_fp1 = lb.sort_values(["fp1_rank", "submission"]).iloc[0]["submission"]
+winner = lb.iloc[0]["submission"]
+rank_cols = [r for _, r, _ in ui.STAGES]
+moved = int((lb[rank_cols].nunique(axis=1) > 1).sum())
+c1, c2, c3 = st.columns(3)
+c1.metric("Leader on FP1", str(first_fp1))
+c2.metric("Leader after all stages", str(winner),
+          help="Same team as on FP1." if winner == first_fp1 else "A different team than on FP1.")
+c3.metric("Teams whose rank moves at some stage", f"{moved} of {len(lb)}")
+
+table = ui.stage_table(lb)
+st.dataframe(table, hide_index=True, column_config=ui.stage_column_config(table), key="lb_table")
+
+d1, d2, _ = st.columns([1, 1, 3])
+d1.download_button("Download CSV", ui.leaderboard_csv(lb), file_name="leaderboard.csv",
+                   mime="text/csv", key="lb_csv", icon=":material/download:")
+d2.download_button("Download JSON", ui.leaderboard_json(lb, p), file_name="leaderboard.json",
+                   mime="application/json", key="lb_json", icon=":material/download:")
+
+st.plotly_chart(ui.bump_chart(lb, colors), key="lb_bump")
+
+
+@st.fragment
+def team_waterfall() -> None:
+    st.subheader("One team, stage by stage")
+    teams = [str(t) for t in lb["submission"]]
+    if st.session_state.get("lb_team") not in teams:
+        st.session_state["lb_team"] = teams[0]
+    team = st.selectbox("Team", teams, key="lb_team")
+    profile = ui.team_profiles().get(team)
+    if profile:
+        st.caption(profile)
+    st.plotly_chart(ui.waterfall(lb, team), key="lb_waterfall")
+    row = lb.loc[lb["submission"] == team].iloc[0]
+    st.caption(
+        f"Rank {int(row['fp1_rank'])} on FP1 → rank {int(row['rank'])} in the end. "
+        "Green bars are stages that gave score, red bars stages that took it."
+    )
+
+
+team_waterfall()
