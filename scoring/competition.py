@@ -21,6 +21,7 @@ from .io import (
     GT_COLUMNS,
     RUNTIME_COLUMNS,
     SUB_COLUMNS,
+    codes,
     first_empty,
     parse_number_column,
     parse_segments,
@@ -28,7 +29,7 @@ from .io import (
     require_columns,
     source_name,
 )
-from .segments import Segs, overlapping_pairs, remove_overlaps
+from .segments import RunIndex, Segs, overlapping_pairs, remove_overlaps, run_index
 
 MISSING = "(missing)"
 PROB_SUM_TOL = 0.01 + 1e-9
@@ -45,6 +46,7 @@ class GroundTruth:
     label: np.ndarray  # label code per segment
     groups: np.ndarray  # FP1 group per segment
     essay_index: dict[str, int]
+    runs: RunIndex  # the ground truth's runs, sorted for look-ups
 
 
 @dataclass
@@ -99,7 +101,8 @@ def _load_ground_truth(src, name: str, report: list[str]) -> GroundTruth:
     lab = pd.Categorical(df["discourse_effectiveness"], categories=labels).codes.astype(np.int64)
     segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name)
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
-    p, g, _ = overlapping_pairs(segs, segs, len(classes))
+    runs = run_index(segs, len(classes))
+    p, g, _ = overlapping_pairs(segs, segs, len(classes), runs)
     other = p != g
     if other.any():
         touched = np.unique(np.concatenate((p[other], g[other])))
@@ -109,14 +112,15 @@ def _load_ground_truth(src, name: str, report: list[str]) -> GroundTruth:
                           "discourse_effectiveness": df["discourse_effectiveness"].to_numpy(),
                           "row": rows + 2})
     return GroundTruth(name, table, segs, [str(e) for e in essays], classes, labels, lab,
-                       gt_groups(segs), {str(e): i for i, e in enumerate(essays)})
+                       gt_groups(segs), {str(e): i for i, e in enumerate(essays)}, runs)
 
 
 @dataclass
 class ParsedSubmission:
     segs: Segs  # predictions of known essays (classes not in the ground truth get code C)
     probs: np.ndarray  # (n, n_labels) probability of each ground-truth label
-    table: pd.DataFrame  # the kept rows as read (for read_submission)
+    table: pd.DataFrame  # the file as read (for read_submission)
+    kept: np.ndarray  # positions in ``table`` of the kept rows
     notes: list[str]
 
 
@@ -136,6 +140,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
                 raise InputError(name, 1, f"no probability column for the ground-truth label {lab!r} "
                                  f"(probability columns found: {found})")
         total = np.zeros(len(df))
+        parsed = {}
         for c in prob_cols:
             v = parse_number_column(df[c], name, f"probability in column {c!r}")
             bad = (v < 0) | (v > 1)
@@ -143,44 +148,44 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
                 i = int(np.flatnonzero(bad)[0])
                 raise InputError(name, i + 2, f"probability {df[c].iloc[i]!r} in column {c!r} is outside [0, 1]")
             total += v
+            parsed[c] = v
         off = np.abs(total - 1.0) > PROB_SUM_TOL
         if off.any():
             i = int(np.flatnonzero(off)[0])
             raise InputError(name, i + 2, f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
-        probs_all = np.column_stack([pd.to_numeric(df[lab]).to_numpy(dtype=float) for lab in gt.labels]) \
-            if n_lab else np.zeros((len(df), 0))
+        probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((len(df), 0))
     else:
         notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
                      "so only w·quality scores")
         probs_all = np.zeros((len(df), n_lab))
-    rows = np.arange(len(df))
-    empty = (df["predictionstring"] == "").to_numpy()
+    empty = (df["predictionstring"] == "").to_numpy(dtype=bool)
     if empty.any():
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
-    keep = ~empty
-    essay_codes = df["id"].map(gt.essay_index)
-    unknown = essay_codes.isna().to_numpy() & keep
+    essay_all = codes(df["id"], gt.essays)
+    unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
                      f"(first: row {int(np.flatnonzero(unknown)[0]) + 2})")
-    idx = np.flatnonzero(keep)
-    sub = df.iloc[idx]
-    ess = essay_codes.to_numpy()[idx]
-    ess = np.where(np.isnan(ess.astype(float)), -1, ess).astype(np.int64)
     C = len(gt.classes)
-    cls = pd.Categorical(sub["class"], categories=gt.classes).codes.astype(np.int64)
-    cls[cls < 0] = C
-    segs = parse_segments(sub["predictionstring"], ess, cls, rows[idx], name)
-    known = np.flatnonzero(ess >= 0)
+    cls_all = codes(df["class"], gt.classes)
+    cls_all[cls_all < 0] = C
+    if empty.any():
+        idx = np.flatnonzero(~empty)
+        strings = df["predictionstring"].iloc[idx]
+    else:
+        idx = np.arange(len(df))
+        strings = df["predictionstring"]
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name)
+    known = np.flatnonzero(essay_all[idx] >= 0)
     if len(known) != segs.n:
         segs = segs.take(known)
     kept_idx = idx[known]
-    return ParsedSubmission(segs, probs_all[kept_idx], df.iloc[kept_idx], notes)
+    return ParsedSubmission(segs, probs_all[kept_idx], df, kept_idx, notes)
 
 
 def _mode(pred: Segs, probs: np.ndarray, gt: GroundTruth) -> Mode:
     C = len(gt.classes)
-    p, g, inter = overlapping_pairs(pred, gt.segs, C)
+    p, g, inter = overlapping_pairs(pred, gt.segs, C, gt.runs)
     d = probs[p, gt.label[g]] if probs.shape[1] else np.zeros(len(p))
     return Mode(pred.essay, pred.cls, pred.size, pred.wmin, pred.row, p, g, inter, d)
 
@@ -328,7 +333,8 @@ class Competition:
         if name not in self._sources:
             raise KeyError(f"unknown submission {name!r}")
         ps = parse_submission(self._sources[name], name, self.gt)
-        out = pd.DataFrame({"id": ps.table["id"].to_numpy(), "class": ps.table["class"].to_numpy(),
+        kept = ps.table.iloc[ps.kept]
+        out = pd.DataFrame({"id": kept["id"].to_numpy(), "class": kept["class"].to_numpy(),
                             "predictionstring": ps.segs.strings(), "row": ps.segs.row + 2})
         for j, lab in enumerate(self.gt.labels):
             out[lab] = ps.probs[:, j]

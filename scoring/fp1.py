@@ -63,8 +63,9 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
 
     p_in = pred.cls < C
     n_pred = np.bincount(pred.cls[p_in], minlength=C).astype(float)
-    best_unique = np.unique(best_pred)
-    n_best = np.bincount(pred.cls[best_unique], minlength=C).astype(float)
+    is_best = np.zeros(pred.n, dtype=bool)
+    is_best[best_pred] = True
+    n_best = np.bincount(pred.cls[is_best], minlength=C).astype(float)
     fp = n_pred - n_best
 
     matched_gt = np.zeros(gt.n, dtype=bool)

@@ -13,6 +13,7 @@ import pandas as pd
 from .errors import InputError
 from .segments import TokenError, build_segs, parse_wordlists
 
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
 SUB_COLUMNS = ["id", "class", "predictionstring"]
 RUNTIME_COLUMNS = ["submission", "runtime"]
@@ -67,6 +68,54 @@ def read_table(src, name: str) -> pd.DataFrame:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
+    header = _header(data)
+    dup = sorted({c for c in header if header.count(c) > 1})
+    if dup:
+        raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
+    df = _read_arrow(data, header)
+    if df is None:
+        df = _read_pandas(data, name)
+    df.columns = [str(c).strip() for c in df.columns]
+    return df
+
+
+def _header(data: bytes) -> list[str]:
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+    try:
+        return next(csv.reader([first]))
+    except (csv.Error, StopIteration):
+        return []
+
+
+def _read_arrow(data: bytes, header: list[str]) -> pd.DataFrame | None:
+    """Fast path: pyarrow's CSV reader, every column as text, cells stripped; None on trouble."""
+    if not header:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.csv as pcsv
+
+        tbl = pcsv.read_csv(
+            io.BytesIO(data),
+            read_options=pcsv.ReadOptions(use_threads=False, block_size=1 << 26),
+            parse_options=pcsv.ParseOptions(newlines_in_values=False),
+            convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header},
+                                                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                null_values=[]),
+        )
+        if tbl.column_names != header:
+            return None
+        cols = {}
+        for i, c in enumerate(header):
+            col = pc.utf8_trim_whitespace(tbl.column(i))
+            cols[c.strip()] = pd.Series(pd.arrays.ArrowStringArray(col, dtype=_STR), copy=False)
+        return pd.DataFrame(cols, copy=False)
+    except Exception:  # any parse problem: the pandas path gives the precise message
+        return None
+
+
+def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
     try:
         df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
                          skip_blank_lines=True, encoding="utf-8")
@@ -81,10 +130,23 @@ def read_table(src, name: str) -> pd.DataFrame:
         raise InputError(name, row, f"not a well-formed CSV file ({msg})") from None
     except (pd.errors.EmptyDataError, csv.Error, UnicodeDecodeError) as e:
         raise InputError(name, None, f"not a readable CSV file ({e})") from None
-    df.columns = [str(c).strip() for c in df.columns]
     for c in df.columns:
         df[c] = df[c].astype(str).str.strip()
     return df
+
+
+def codes(col: pd.Series, categories) -> np.ndarray:
+    """Position of each cell's value in ``categories`` (-1 when absent), as int64."""
+    from .segments import _arrow
+
+    arr = _arrow(col)
+    if arr is not None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        idx = pc.index_in(arr, value_set=pa.array([str(c) for c in categories], type=arr.type))
+        return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
+    return pd.Index(categories).get_indexer(col).astype(np.int64)
 
 
 def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
@@ -110,7 +172,7 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
 def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
     """Parse the predictionstring column into :class:`Segs` or raise InputError with the row."""
     try:
-        values, counts = parse_wordlists(strings.tolist())
+        values, counts = parse_wordlists(strings)
     except TokenError as e:
         raise InputError(name, int(rows[e.index]) + 2, e.problem) from None
     return build_segs(values, counts, essay, cls, rows)
@@ -118,13 +180,19 @@ def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
 
 def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:
     """Numbers from text; raise for the first empty or non-numeric cell."""
+    try:
+        vals = col.astype("float64").to_numpy(dtype=float)
+        if not np.isnan(vals).any():
+            return vals
+    except (ValueError, TypeError):
+        pass
     s = col.to_numpy(dtype=object)
     rows = np.arange(len(s)) if rows is None else rows
     empty = col.to_numpy() == ""
     if empty.any():
         i = int(np.flatnonzero(empty)[0])
         raise InputError(name, int(rows[i]) + 2, f"{what} is missing (empty cell)")
-    vals = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+    vals = pd.to_numeric(pd.Series(s), errors="coerce").to_numpy(dtype=float)
     bad = np.isnan(vals)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

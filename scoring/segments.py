@@ -92,13 +92,21 @@ def _first_bad_token(strings) -> tuple[int, str]:
     raise AssertionError("no bad token found")  # pragma: no cover - guarded by the caller
 
 
-_ALLOWED = np.zeros(256, dtype=bool)
-_ALLOWED[ord("0"):ord("9") + 1] = True
-_ALLOWED[[ord(" "), ord("\t"), ord("-")]] = True
+def _arrow(strings):
+    """The pyarrow array behind a pandas string Series, or None."""
+    try:
+        import pyarrow as pa
+
+        arr = getattr(getattr(strings, "array", None), "_pa_array", None)
+        if arr is None:
+            return None
+        return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    except ImportError:  # pragma: no cover - pyarrow comes with pandas/streamlit
+        return None
 
 
 def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
-    """Parse non-empty predictionstrings into (values, counts).
+    """Parse non-empty, stripped predictionstrings into (values, counts).
 
     ``values`` holds the tokens of all strings in order, ``counts`` the number of tokens per
     string. Raises :class:`TokenError` naming the first bad string.
@@ -107,32 +115,46 @@ def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
     >>> v.tolist(), c.tolist()
     ([1, 2, 3, 7, 5], [3, 2])
     """
-    strings = list(strings)
+    arr = _arrow(strings)
+    strings = strings.tolist() if hasattr(strings, "tolist") else list(strings)
     n = len(strings)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    if arr is not None:
+        import pyarrow.compute as pc
+
+        # single-spaced strings: tokens = spaces + 1, no sentinels needed
+        if not pc.any(pc.match_substring(arr, "  ")).as_py():
+            counts = np.asarray(pc.count_substring(arr, " "), dtype=np.int64) + 1
+            text = " ".join(strings)
+            vals = None if ("-" in text or "+" in text) else _fromstring(text)
+            if vals is not None and len(vals) == counts.sum() and vals.max() < MAX_WORD:
+                return vals, counts
     joined = " -1 ".join(strings)
-    try:
-        raw = joined.encode("ascii")
-    except UnicodeEncodeError:
-        i, p = _first_bad_token(strings)
-        raise TokenError(i, p) from None
-    buf = np.frombuffer(raw, dtype=np.uint8)
-    if not _ALLOWED[buf].all() or np.count_nonzero(buf == ord("-")) != n - 1:
+    vals = _fromstring(joined)
+    if vals is None or np.count_nonzero(vals < 0) != n - 1 or (vals >= MAX_WORD).any() or \
+            joined.count("-") != n - 1 or "+" in joined:
         i, p = _first_bad_token(strings)
         raise TokenError(i, p)
-    vals = np.fromstring(joined, dtype=np.int64, sep=" ")  # text mode: fast C parser
     sent = np.flatnonzero(vals < 0)
-    if len(sent) != n - 1 or (n > 1 and (vals[sent] != -1).any()) or (vals >= MAX_WORD).any():
-        i, p = _first_bad_token(strings)
-        raise TokenError(i, p)
     bounds = np.concatenate(([-1], sent, [len(vals)]))
     counts = np.diff(bounds) - 1
-    if (counts <= 0).any():  # a string with no token ("-1" was caught above; "  " cannot reach here)
-        i = int(np.flatnonzero(counts <= 0)[0])
-        raise TokenError(i, "predictionstring has no word index")
-    values = np.delete(vals, sent) if len(sent) else vals
-    return values, counts
+    if (counts <= 0).any():
+        i, p = _first_bad_token(strings)
+        raise TokenError(i, p)
+    return vals[vals >= 0], counts
+
+
+def _fromstring(text: str) -> np.ndarray | None:
+    """All integers of a whitespace-separated text (numpy's C parser), or None if it stops early."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            return np.fromstring(text, dtype=np.int64, sep=" ")
+        except (DeprecationWarning, ValueError):
+            return None
 
 
 def build_segs(values: np.ndarray, counts: np.ndarray, essay: np.ndarray, cls: np.ndarray,
@@ -142,31 +164,35 @@ def build_segs(values: np.ndarray, counts: np.ndarray, essay: np.ndarray, cls: n
     if n == 0:
         z = np.zeros(0, np.int64)
         return Segs(z, z, z, z, z, z, z, z, z)
-    seg = np.repeat(np.arange(n, dtype=np.int64), counts)
     v = values
+    ends_excl = np.cumsum(counts)
+    last = ends_excl - 1  # position of each segment's last token
     if len(v) > 1:
-        same = seg[1:] == seg[:-1]
-        if (same & (v[1:] <= v[:-1])).any():  # unsorted or duplicated somewhere: canonicalise
+        step = np.diff(v)
+        step[last[:-1]] = 1  # segment boundaries never count as disorder
+        if (step <= 0).any():  # unsorted or duplicated somewhere: canonicalise
+            seg = np.repeat(np.arange(n, dtype=np.int64), counts)
             order = np.lexsort((v, seg))
             v, seg = v[order], seg[order]
-            same = seg[1:] == seg[:-1]
-            dup = np.concatenate(([False], same & (v[1:] == v[:-1])))
-            if dup.any():
-                v, seg = v[~dup], seg[~dup]
-                same = seg[1:] == seg[:-1]
-        brk = np.concatenate(([True], ~same | (v[1:] != v[:-1] + 1)))
+            keep = np.concatenate(([True], (seg[1:] != seg[:-1]) | (v[1:] != v[:-1])))
+            v, seg = v[keep], seg[keep]
+            counts = np.bincount(seg, minlength=n).astype(np.int64)
+            ends_excl = np.cumsum(counts)
+            last = ends_excl - 1
+            step = np.diff(v)
+            step[last[:-1]] = 0
+        else:
+            step[last[:-1]] = 0
+        brk = np.concatenate(([True], step != 1))
     else:
         brk = np.ones(len(v), dtype=bool)
     starts = np.flatnonzero(brk)
-    ends = np.concatenate((starts[1:], [len(v)])) - 1
-    run_seg = seg[starts]
-    size = np.bincount(seg, minlength=n).astype(np.int64)
-    first = np.concatenate(([0], np.cumsum(size)[:-1]))
-    wmin = v[first] if n else np.zeros(0, np.int64)
-    wmax = v[first + size - 1] if n else np.zeros(0, np.int64)
+    run_seg = np.searchsorted(ends_excl, starts, side="right")
+    run_end = np.concatenate((starts[1:], [len(v)])) - 1
+    first = ends_excl - counts
     return Segs(np.asarray(essay, np.int64), np.asarray(cls, np.int64), np.asarray(row, np.int64),
-                size, wmin.astype(np.int64), wmax.astype(np.int64), run_seg.astype(np.int64),
-                v[starts].astype(np.int64), v[ends].astype(np.int64))
+                counts.astype(np.int64), v[first].astype(np.int64), v[last].astype(np.int64),
+                run_seg.astype(np.int64), v[starts].astype(np.int64), v[run_end].astype(np.int64))
 
 
 def segs_from_sets(sets, essay=None, cls=None, row=None) -> Segs:
@@ -279,52 +305,64 @@ def remove_overlaps(segs: Segs) -> tuple[Segs, np.ndarray]:
     return out, kept_input
 
 
-def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@dataclass
+class RunIndex:
+    """Ground-truth runs sorted by (essay·class cell, start), for interval look-ups."""
+
+    key: np.ndarray  # cell·W + start, ascending
+    end: np.ndarray  # running maximum of cell·W + end
+    lo: np.ndarray
+    hi: np.ndarray
+    seg: np.ndarray
+    n_classes: int
+
+
+_W = np.int64(MAX_WORD) + 2
+
+
+def run_index(gt: Segs, n_classes: int) -> RunIndex:
+    g_cls = gt.cls[gt.run_seg]
+    g_cell = gt.essay[gt.run_seg] * n_classes + g_cls
+    order = np.lexsort((gt.run_lo, g_cell))
+    order = order[g_cls[order] < n_classes]
+    gc = g_cell[order]
+    lo, hi = gt.run_lo[order], gt.run_hi[order]
+    return RunIndex(gc * _W + lo, np.maximum.accumulate(gc * _W + hi) if len(gc) else gc, lo, hi,
+                    gt.run_seg[order], n_classes)
+
+
+def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All (prediction, ground truth) pairs of one essay and one class that share words.
 
-    Returns ``(p, g, inter)``: segment positions and the intersection sizes, sorted by
-    (p, g). Classes with code >= ``n_classes`` never pair.
+    Returns ``(p, g, inter)``: segment positions and the intersection sizes, ordered by
+    ``p``. Classes with code >= ``n_classes`` never pair. ``index`` (from
+    :func:`run_index`) saves re-sorting the ground truth for every submission.
     """
     empty = (np.zeros(0, np.int64),) * 3
     if pred.n == 0 or gt.n == 0:
         return empty
-    W = np.int64(MAX_WORD) + 2
-    g_cell = gt.essay[gt.run_seg] * n_classes + gt.cls[gt.run_seg]
-    g_ok = gt.cls[gt.run_seg] < n_classes
-    g_order = np.lexsort((gt.run_lo, g_cell))
-    g_order = g_order[g_ok[g_order]]
-    gc = g_cell[g_order]
-    glo = gt.run_lo[g_order]
-    ghi = gt.run_hi[g_order]
-    gseg = gt.run_seg[g_order]
-    gkey = gc * W + glo
-    gend = np.maximum.accumulate(gc * W + ghi)
-
+    ix = index if index is not None and index.n_classes == n_classes else run_index(gt, n_classes)
     p_cls = pred.cls[pred.run_seg]
-    p_ok = p_cls < n_classes
-    pr = np.flatnonzero(p_ok)
+    pr = np.flatnonzero(p_cls < n_classes)
     p_cell = pred.essay[pred.run_seg[pr]] * n_classes + p_cls[pr]
     plo, phi = pred.run_lo[pr], pred.run_hi[pr]
-    hi_idx = np.searchsorted(gkey, p_cell * W + phi, side="right")
-    lo_idx = np.searchsorted(gend, p_cell * W + plo, side="left")
+    hi_idx = np.searchsorted(ix.key, p_cell * _W + phi, side="right")
+    lo_idx = np.searchsorted(ix.end, p_cell * _W + plo, side="left")
     cnt = np.maximum(hi_idx - lo_idx, 0)
     total = int(cnt.sum())
     if total == 0:
         return empty
     rep = np.repeat(np.arange(len(pr)), cnt)
-    starts = np.repeat(lo_idx - np.concatenate(([0], np.cumsum(cnt)[:-1])), cnt)
-    gi = starts + np.arange(total)
-    ov = np.minimum(phi[rep], ghi[gi]) - np.maximum(plo[rep], glo[gi]) + 1
+    gi = np.repeat(lo_idx - np.concatenate(([0], np.cumsum(cnt)[:-1])), cnt) + np.arange(total)
+    ov = np.minimum(phi[rep], ix.hi[gi]) - np.maximum(plo[rep], ix.lo[gi]) + 1
     ok = ov > 0
     p = pred.run_seg[pr[rep[ok]]]
-    g = gseg[gi[ok]]
+    g = ix.seg[gi[ok]]
     inter = ov[ok]
     if pred.multi or gt.multi:
         key = p * np.int64(gt.n) + g
         uk, inv = np.unique(key, return_inverse=True)
         inter = np.bincount(inv, weights=inter).astype(np.int64)
         p, g = uk // gt.n, uk % gt.n
-    else:
-        o = np.lexsort((g, p))
-        p, g, inter = p[o], g[o], inter[o]
-    return p.astype(np.int64), g.astype(np.int64), inter.astype(np.int64)
+    return p, g, inter
