@@ -225,7 +225,7 @@ def params_json(p: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Leaderboard keyword arguments as strict JSON values (α = ∞ written as "inf")."""
     p = dict(params() if p is None else p)
     p["attributes"] = list(p["attributes"])
-    if math.isinf(p["alpha"]):
+    if not isinstance(p["alpha"], str) and math.isinf(p["alpha"]):
         p["alpha"] = "inf"
     return p
 
@@ -852,7 +852,7 @@ def bump_chart(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
             x=SHORT_STAGE, y=ranks, mode="lines+markers+text", name=name,
             line=dict(color=colors.get(name), width=3), marker=dict(size=11),
             text=["", "", "", "", name], textposition="middle right",
-            customdata=np.array(scores), showlegend=True,
+            customdata=scores, showlegend=True,
             hovertemplate=f"<b>{name}</b><br>%{{x}}: rank %{{y}}<br>score %{{customdata:.4f}}<extra></extra>",
         ))
     fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.5])
@@ -897,8 +897,8 @@ def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
     labels = list(gs.labels)
     x = [f"{g}<br>n = {int(gs.sizes[g])}" for g in labels]
     fig = go.Figure(go.Heatmap(
-        z=scores[labels].to_numpy(dtype=float), x=x, y=order, colorscale="Viridis",
-        colorbar=dict(title="Score"), text=np.round(scores[labels].to_numpy(dtype=float), 3),
+        z=scores[labels].to_numpy(dtype=float).tolist(), x=x, y=order, colorscale="Viridis",
+        colorbar=dict(title="Score"), text=np.round(scores[labels].to_numpy(dtype=float), 3).tolist(),
         texttemplate="%{text}", hovertemplate="%{y}<br>%{x}<br>score %{z:.4f}<extra></extra>",
     ))
     fig.update_yaxes(autorange="reversed", title="Team")
@@ -940,11 +940,11 @@ def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -
                         subplot_titles=("Bias-aware score", "Rank"))
     for team, part in sweep.groupby("team", sort=True):
         c = colors.get(str(team))
-        fig.add_trace(go.Scatter(x=part["alpha"], y=part["score"], mode="lines", name=str(team),
+        fig.add_trace(go.Scatter(x=part["alpha"].tolist(), y=part["score"].tolist(), mode="lines", name=str(team),
                                  legendgroup=str(team), line=dict(color=c, width=2),
                                  hovertemplate=f"{team}<br>α %{{x:g}}: %{{y:.4f}}<extra></extra>"),
                       row=1, col=1)
-        fig.add_trace(go.Scatter(x=part["alpha"], y=part["rank"], mode="lines", name=str(team),
+        fig.add_trace(go.Scatter(x=part["alpha"].tolist(), y=part["rank"].tolist(), mode="lines", name=str(team),
                                  legendgroup=str(team), showlegend=False,
                                  line=dict(color=c, width=2, shape="hv"),
                                  hovertemplate=f"{team}<br>α %{{x:g}}: rank %{{y}}<extra></extra>"),
@@ -1033,7 +1033,7 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
 
 def boost_figure(eff: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
     fig = go.Figure(go.Bar(
-        x=eff["team"], y=eff["boost"] * 100.0,
+        x=eff["team"].tolist(), y=(eff["boost"] * 100.0).tolist(),
         marker_color=[colors.get(t) for t in eff["team"]],
         text=[f"{b * 100:.2f} %" for b in eff["boost"]], textposition="outside",
         hovertemplate="%{x}<br>boost %{y:.2f} %<extra></extra>",
