@@ -24,16 +24,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _progress_bar(stream=sys.stderr):
-    def show(done: int, total: int, name: str) -> None:
+class _ProgressBar:
+    """A one-line progress bar on stderr (``\r`` redraws); ``close`` ends the line."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.open = False
+
+    def __call__(self, done: int, total: int, name: str) -> None:
         width = 30
         filled = int(width * done / total) if total else width
         label = f" {name}" if name else ""
-        stream.write(f"\rscoring [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{label[:40]:<41}")
+        self.stream.write(f"\rscoring [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{label[:40]:<41}")
+        self.open = True
         if done >= total:
-            stream.write("\n")
-        stream.flush()
-    return show
+            self.close()
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
+
+
+_BAR = _ProgressBar()
 
 
 def _float(name):
@@ -110,7 +125,7 @@ def _leaderboard(args) -> str:
     if attrs and not args.demographics:
         raise InputError("--attributes", None, "needs --demographics")
     comp = load_competition(ground_truth=args.ground_truth, submissions=args.submissions,
-                            demographics=args.demographics, runtimes=args.runtimes, progress=_progress_bar())
+                            demographics=args.demographics, runtimes=args.runtimes, progress=_BAR)
     for line in comp.report:
         print(f"warning: {line}", file=sys.stderr)
     params = dict(w=args.w, quality=args.quality, threshold=args.threshold, alpha=alpha, attributes=tuple(attrs),
@@ -181,9 +196,11 @@ def main(argv=None) -> int:
         else:
             sys.stdout.write(text)
     except InputError as e:
+        _BAR.close()
         print(f"error: {e}", file=sys.stderr)
         return 2
     except OSError as e:
+        _BAR.close()
         print(f"error: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
