@@ -152,7 +152,10 @@ def _submission(rng: random.Random, gt_rows: list[dict[str, str]], essays: list[
                                  **_probs(rng)})
     if rows and rng.random() < 0.3:
         for _ in range(rng.randint(1, 2)):
-            rows.append(dict(rng.choice(rows)))  # duplicated rows
+            dup = dict(rng.choice(rows))  # a duplicated row, sometimes with other probabilities
+            if rng.random() < 0.5:
+                dup.update(_probs(rng))
+            rows.append(dup)
     if rng.random() < 0.1:
         rows.append({"id": "UNKNOWN-ESSAY", "class": rng.choice(classes), "predictionstring": "1 2 3",
                      **_probs(rng)})
@@ -193,6 +196,16 @@ def random_competition(seed: int) -> RandomCompetition:
         prob_cols = list(LABELS)
         if rng.random() < 0.3:
             prob_cols.reverse()
+        r = rng.random()
+        if r < 0.05:
+            prob_cols = []  # no probability column at all: d[E] = 0 (a warning, not an error)
+        elif r < 0.1:
+            prob_cols.append("Adequate")  # an extra probability column that is no label
+            for row in rows:
+                row["Adequate"] = "0"
+        for row in rows:
+            if rng.random() < 0.03:
+                row["id"] = f" {row['id']}  "  # cells are stripped
         submissions[name] = _frame(rows, ["id", "class", "predictionstring", *prob_cols])
 
     demographics = None
@@ -206,6 +219,8 @@ def random_competition(seed: int) -> RandomCompetition:
                 for a in ATTRIBUTES:
                     row[a] = rng.choice(ATTRIBUTE_VALUES[a]) if rng.random() > 0.08 else ""
                 demo_rows.append(row)
+        if rng.random() < 0.1:
+            demo_rows.append({"id": "NOT-IN-GROUND-TRUTH", "gender": "F", "ell_status": "Yes"})
         rng.shuffle(demo_rows)
         demographics = _frame(demo_rows, ["id", *ATTRIBUTES])
 
@@ -217,7 +232,7 @@ def random_competition(seed: int) -> RandomCompetition:
             if rng.random() < 0.8:
                 value = rng.choice((40, 45, 48, 50, 50.4, 5, 60, round(rng.uniform(1, 100), 1)))
                 runtimes_dict[name] = float(value)
-                rt_rows.append({"submission": name, "runtime": f"{value:g}"})
+                rt_rows.append({"submission": name, "runtime": f"{value:g}" if rng.random() < 0.9 else f" {value} "})
         if rng.random() < 0.15:
             rt_rows.append({"submission": "Ghost", "runtime": "12"})
         rng.shuffle(rt_rows)
@@ -239,7 +254,7 @@ def random_parameters(rng: random.Random, comp: RandomCompetition) -> dict:
         "w": rng.choice((0.0, 0.3, 0.5, 0.5, 0.75, 1.0)),
         "quality": rng.choice(("binary", "max", "iou")),
         "threshold": rng.choice((0.5, 0.5, 0.51, 0.6, 2 / 3, 0.75, 1.0)),
-        "alpha": rng.choice((0.0, 1.0, 50.0, 80.0, math.inf)),
+        "alpha": rng.choice((0.0, 1.0, 50.0, 80.0, 1000.0, math.inf)),
         "attributes": attributes,
         "band": rng.choice((0.0, 0.05, 0.3, 1.0, 10.0)),
         "max_boost": rng.choice((0.0, 0.05, 0.2)),
