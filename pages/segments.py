@@ -62,15 +62,23 @@ def essay_words(essay_id: str) -> list[str] | None:
 
 
 def _team_profiles() -> dict[str, str]:
+    """Team name -> one-sentence profile, from the folder's teams.json (the sample keeps its own)."""
     folder = _data_folder()
-    path = folder / "teams.json" if folder is not None else None
-    if path is None or not path.is_file():
+    if folder is None:
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    candidates = [folder / "teams.json"]
+    import sample_data
+
+    if folder.resolve() == Path(sample_data.SAMPLE_DIR).resolve():
+        candidates.append(Path(sample_data.TEAMS_PATH))
+    for path in candidates:
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+    return {}
 
 
 def _submission(comp, name: str) -> pd.DataFrame:
@@ -167,7 +175,7 @@ def essay_figure(
         ys += [y0, y0, y1, y1, y0, None]
         tx.append(col + 0.5)
         ty.append((y0 + y1) / 2)
-        tt.append(word if len(word) <= 12 else word[:11] + "…")
+        tt.append(word if len(word) <= 10 else word[:9] + "…")
         th.append(f"word {i}: {word}")
     fig.add_trace(
         go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#c9ced6", width=1), hoverinfo="skip", showlegend=False)

@@ -312,5 +312,9 @@ def test_pages_run_on_the_sample(sample, page):
         assert len(teams) >= 2
         at.selectbox(key="seg_team").set_value(teams[-1]).run()
         assert not at.exception
+        import sample_data
+
+        profile = sample_data.team_profiles()[teams[-1]]
+        assert any(c.value == f"**{teams[-1]}** — {profile}" for c in at.caption)
     if page == DATA:
         assert any("the sample competition" in m.value for m in at.markdown)
