@@ -887,10 +887,6 @@ def waterfall(lb: pd.DataFrame, team: str) -> go.Figure:
     return fig
 
 
-def _order(lb: pd.DataFrame) -> list[str]:
-    return [str(s) for s in lb["submission"]]
-
-
 def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
     """Every team's segment score per demographic group (rows in leaderboard order)."""
     scores = gs.scores.reindex(order)
@@ -958,18 +954,6 @@ def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -
                      range=[n + 0.5, 0.5])
     fig.update_xaxes(title="Softmin temperature α", row=2, col=1)
     fig.update_layout(title="How the bias-aware ranking moves with α", height=620, **_LAYOUT)
-    return fig
-
-
-def sizes_figure(gs: Any) -> go.Figure:
-    labels = list(gs.labels)
-    sizes = [int(gs.sizes[g]) for g in labels]
-    fig = go.Figure(go.Bar(x=labels, y=sizes, text=sizes, textposition="outside",
-                           marker_color="#4C78A8",
-                           hovertemplate="%{x}<br>%{y} essays<extra></extra>"))
-    fig.update_layout(title="Essays per group", height=320, margin=dict(l=10, r=10, t=50, b=10))
-    fig.update_yaxes(title="Essays")
-    fig.update_xaxes(title="Group")
     return fig
 
 
@@ -1100,14 +1084,12 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
         out["overtake_runtime"] = None
         return out
     lo, hi = float(runtime) * 1e-9, float(runtime)  # beats(lo) is True, beats(hi) is False
-    for _ in range(80):
+    while hi / lo > 1 + 1e-7:  # about 40 halvings of the log-range, each one engine call
         mid = math.sqrt(lo * hi)
         if beats(mid):
             lo = mid
         else:
             hi = mid
-        if hi / lo < 1 + 1e-9:
-            break
     out["overtake_runtime"] = lo
     return out
 
