@@ -46,10 +46,10 @@ CLASSES = ("Lead", "Position", "Claim", "Counterclaim", "Rebuttal", "Evidence", 
 LEAD, POSITION, CLAIM, COUNTER, REBUTTAL, EVIDENCE, CONCLUDING = range(7)
 LABELS = ("Effective", "Ineffective")
 
-DEFAULT_SEED = 2024
+DEFAULT_SEED = 23
 DEFAULT_ESSAYS = 500
 MIN_WORDS, MAX_WORDS = 250, 700
-SOFT_WORDS = 290  # essays longer than this are kept less and less often
+SOFT_WORDS = 260  # essays longer than this are kept less and less often
 
 # Stream keys for default_rng([seed, key, ...]).
 K_DEMO, K_STRUCT, K_SHARED, K_TEAM, K_EXTRA_TEAMS, K_IDS = 1, 2, 3, 4, 5, 6
@@ -98,10 +98,12 @@ class Team:
     dup: float = 0.0          # an extra, shifted copy overlapping the segment (sloppy post-processing)
     eff_mu: float = 1.0       # mean logit of the probability given to the right label
     eff_sd: float = 0.9
-    ell_factor: float = 1.25  # error rates are multiplied by this on ELL essays
+    ell_factor: float = 1.15  # error rates are multiplied by this on ELL essays
     ell_eff_drop: float = 0.0  # eff_mu is lowered by this on ELL essays
     shrink: tuple[float, float] = (0.0, 0.0)  # loose spans: fraction of words trimmed / added
-    hedge: float = 0.0        # emits a second class for uncertain segments (overlapping copies)
+    hedge: float = 0.0        # hedges: a second copy (other class or tighter span) of uncertain segments
+    blunder_modes: tuple[int, ...] = (0, 1, 2, 3)  # truncate at start/end, run over end/start
+    disjoint: bool = True     # post-processing makes the spans disjoint (one tag per word)
     uninformative: bool = False  # effectiveness probabilities carry no information
     trivial: bool = False     # the rule-based baseline
 
@@ -111,71 +113,67 @@ TEAMS: tuple[Team, ...] = (
         "deep-ensemble",
         "Ten large transformers averaged together: the most accurate model on the board, and by far "
         "the slowest to run.",
-        runtime=8640.0, miss=0.085, confuse=0.05, blunder=0.05, jitter=0.03, eff_mu=1.25, dup=0.01,
+        runtime=8640.0, miss=0.09, confuse=0.05, blunder=0.055, jitter=0.03, eff_mu=1.35, dup=0.01,
     ),
     Team(
         "quick-silver",
         "One distilled model, nearly as accurate as the best and five times faster: the efficiency "
         "boost lifts it to first place.",
-        runtime=1710.0, miss=0.095, confuse=0.055, blunder=0.055, jitter=0.035, eff_mu=1.2, dup=0.01,
+        runtime=1710.0, miss=0.097, confuse=0.057, blunder=0.062, jitter=0.032, eff_mu=1.28, dup=0.01,
     ),
     Team(
         "midnight-oil",
         "A careful, solid model with a slow pipeline: close to the top, but too slow for much of a "
         "boost.",
-        runtime=5230.0, miss=0.11, confuse=0.065, blunder=0.06, jitter=0.035, eff_mu=1.1, dup=0.015,
+        runtime=5230.0, miss=0.12, confuse=0.07, blunder=0.075, jitter=0.035, eff_mu=1.1, dup=0.015,
     ),
     Team(
         "double-dippers",
         "Overlap exploiter: emits a second copy of every uncertain segment with another class. First "
         "on the original FP1 metric, which rewards the hedge; overlap removal keeps only the first "
         "copy and it drops down the board.",
-        runtime=4410.0, miss=0.09, confuse=0.13, blunder=0.06, jitter=0.035, eff_mu=1.1, hedge=0.12,
-        dup=0.0,
+        runtime=4410.0, miss=0.04, confuse=0.12, blunder=0.10, jitter=0.03, eff_mu=1.1, hedge=0.02,
+        blunder_modes=(2, 3), disjoint=False,
     ),
     Team(
         "broad-strokes",
         "Sloppy boundaries: finds the right elements with the right class but trims or pads their "
         "spans. Max-overlap quality barely notices; IoU does.",
-        runtime=3050.0, miss=0.07, confuse=0.045, blunder=0.04, jitter=0.02, eff_mu=1.15,
+        runtime=3050.0, miss=0.08, confuse=0.05, blunder=0.05, jitter=0.02, eff_mu=1.15,
         shrink=(0.2, 0.44), dup=0.01,
     ),
     Team(
         "coin-flippers",
         "Good spans, uninformative effectiveness: every probability is close to a coin flip. Strong "
         "on segmentation alone, it falls as the segmentation weight w decreases.",
-        runtime=2620.0, miss=0.075, confuse=0.045, blunder=0.045, jitter=0.03, uninformative=True,
+        runtime=2620.0, miss=0.09, confuse=0.055, blunder=0.06, jitter=0.03, uninformative=True,
         dup=0.01,
     ),
     Team(
         "narrow-lens",
         "Biased: trained almost only on essays by native speakers. Strong on non-ELL essays, weak on "
         "English-language learners; it falls as the bias temperature alpha grows.",
-        runtime=4980.0, miss=0.075, confuse=0.045, blunder=0.045, jitter=0.03, eff_mu=1.25,
-        ell_factor=3.4, ell_eff_drop=0.9, dup=0.01,
-    ),
-    Team(
-        "steady-eddies",
-        "An ordinary mid-table model of moderate speed.",
-        runtime=2890.0, miss=0.14, confuse=0.08, blunder=0.08, jitter=0.04, eff_mu=0.95, dup=0.02,
+        runtime=4980.0, miss=0.085, confuse=0.055, blunder=0.055, jitter=0.03, eff_mu=1.25,
+        ell_factor=3.0, ell_eff_drop=0.8, dup=0.01,
     ),
     Team(
         "first-timers",
         "A first competition entry: fast-ish and clearly weaker than the rest.",
-        runtime=2140.0, miss=0.22, confuse=0.13, blunder=0.13, jitter=0.06, eff_mu=0.6, dup=0.03,
+        runtime=2140.0, miss=0.24, confuse=0.14, blunder=0.14, jitter=0.06, eff_mu=0.6, dup=0.03,
         gap_fp=0.1,
     ),
     Team(
         "print-statement",
-        "Trivial baseline: cuts every essay into fixed chunks by position, in seconds. Very fast and "
-        "very poor, so never eligible for the efficiency boost (the memo's safeguard).",
+        "Trivial baseline: labels the same fixed stretches of every essay (first tenth Lead, last tenth "
+        "Concluding Statement...) in seconds. Very fast and very poor, so never eligible for the "
+        "efficiency boost -- the memo's safeguard.",
         runtime=38.0, trivial=True,
     ),
 )
 
 EXTRA_NAMES = (
     "night-owls", "paper-cranes", "red-pandas", "tensor-tamers", "the-annotators", "byte-sized",
-    "grad-students", "late-submitters", "tokenizers", "attention-span", "zero-shot", "blue-ridge",
+    "grad-students", "steady-eddies", "late-submitters", "tokenizers", "attention-span", "zero-shot", "blue-ridge",
 )
 
 
@@ -232,13 +230,13 @@ class Demographics:
 
 def make_demographics(seed: int, n: int) -> Demographics:
     rng = np.random.default_rng([seed, K_DEMO])
-    ell = rng.random(n) < 0.14
+    ell = rng.random(n) < 0.18
     ell_i = ell.astype(int)
     econ = rng.random(n) < np.where(ell, 0.72, 0.38)
     gender = rng.random(n) < 0.51
     race = _categorical(rng, RACE_P, ell_i)
     grade = _categorical(rng, GRADE_P, np.zeros(n, dtype=int))
-    has_row = rng.random(n) >= 0.016
+    has_row = rng.random(n) >= 0.045
     cols = {
         "ell_status": np.where(ell, "Yes", "No"),
         "economically_disadvantaged": np.where(econ, "Yes", "No"),
@@ -391,7 +389,7 @@ def write_essay(rng, ell: bool) -> tuple[str, list[tuple[int, bool, int, int]]]:
         if para != last_para:
             paragraphs.append([])
             last_para = para
-        if pos > 0 and rng.random() < 0.4:
+        if pos > 0 and rng.random() < 0.5:
             filler = T.FILLER[int(rng.integers(len(T.FILLER)))]
             paragraphs[-1].append(filler)
             pos += len(filler.split())
@@ -443,7 +441,7 @@ def build_layout(seed: int, n_essays: int, demo: Demographics, with_text: bool) 
                     pos += n
                 total = pos + (int(rng.integers(0, 6)) if rng.random() < 0.3 else 0)
             # Student essays are mostly short with a long tail: accept long ones less often.
-            accept = math.exp(-max(0, total - SOFT_WORDS) / 110.0)
+            accept = math.exp(-max(0, total - SOFT_WORDS) / 80.0)
             if MIN_WORDS <= total <= MAX_WORDS and spans and rng.random() < accept:
                 break
         if with_text:
@@ -466,7 +464,7 @@ def build_layout(seed: int, n_essays: int, demo: Demographics, with_text: bool) 
 # Predictions
 
 
-RHO = 0.75  # weight of the shared per-segment difficulty in every chance event
+RHO = 0.96  # weight of the shared per-segment difficulty in every chance event
 _ND = NormalDist()
 
 
@@ -483,7 +481,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Shared:
-    """Per-segment normal draws shared by every team (how hard each segment is)."""
+    """Per-segment draws shared by every team: how hard each segment is (normals, mixed with
+    the team's own noise) and the shape of its typical mistakes (uniforms, used as they are)."""
 
     det: np.ndarray
     cls: np.ndarray
@@ -491,12 +490,20 @@ class Shared:
     be: np.ndarray
     blunder: np.ndarray
     eff: np.ndarray
+    split: np.ndarray
+    gap: np.ndarray
+    u_alt: np.ndarray
+    u_mode: np.ndarray
+    u_size: np.ndarray
+    u_cut: np.ndarray
+    u_cls2: np.ndarray
 
     @classmethod
     def draw(cls, seed: int, n: int) -> Shared:
         rng = np.random.default_rng([seed, K_SHARED])
-        z = rng.standard_normal((6, n))
-        return cls(*z)
+        z = rng.standard_normal((8, n))
+        u = rng.random((5, n))
+        return cls(*z, *u)
 
 
 @dataclass
@@ -505,7 +512,7 @@ class Predictions:
     start: np.ndarray
     end: np.ndarray
     cls: np.ndarray
-    p_eff: np.ndarray     # probability of "Effective", rounded to 4 decimals
+    p_eff: np.ndarray     # probability of "Effective", rounded to 3 decimals
 
 
 def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
@@ -523,7 +530,7 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
 
     detected = mix(shared.det) >= _threshold(team.miss * factor)
     confused = mix(shared.cls) < _threshold(team.confuse * factor)
-    alt = CONFUSIONS[lay.cls, rng.integers(0, 2, n)]
+    alt = CONFUSIONS[lay.cls, (shared.u_alt < 0.5).astype(int)]
     pcls = np.where(confused, alt, lay.cls)
 
     # Boundaries: small jitter, loose spans (shrink), or a blunder.
@@ -537,10 +544,12 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
         pad = rng.random(n) < 0.3
         s = np.where(pad, lay.start - left, lay.start + left)
         e = np.where(pad, lay.end + (cut - left), lay.end - (cut - left))
+    good_s, good_e = s, e
     blunder = mix(shared.blunder) < _threshold(team.blunder * factor)
-    mode = rng.integers(0, 4, n)
-    keep = np.rint(rng.uniform(0.2, 0.45, n) * length).astype(int)
-    grow = np.rint(rng.uniform(0.9, 1.6, n) * length).astype(int)
+    modes = np.array(team.blunder_modes)
+    mode = modes[np.minimum((shared.u_mode * len(modes)).astype(int), len(modes) - 1)]
+    keep = np.rint((0.2 + 0.25 * shared.u_size) * length).astype(int)
+    grow = np.rint((0.9 + 0.7 * shared.u_size) * length).astype(int)
     s = np.where(blunder & (mode == 0), lay.start, s)
     e = np.where(blunder & (mode == 0), lay.start + keep, e)
     s = np.where(blunder & (mode == 1), lay.end - keep, s)
@@ -549,9 +558,9 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
     s = np.where(blunder & (mode == 3), lay.start - grow, s)
 
     # Splits of long segments into two pieces.
-    split = detected & (length >= 25) & (rng.random(n) < team.split)
-    cut_at = s + np.rint(rng.uniform(0.3, 0.7, n) * (e - s)).astype(int)
-    cls2 = np.where(rng.random(n) < 0.5, pcls, alt)
+    split = detected & (length >= 25) & (mix(shared.split) < _threshold(np.full(n, team.split)))
+    cut_at = s + np.rint((0.3 + 0.4 * shared.u_cut) * (e - s)).astype(int)
+    cls2 = np.where(shared.u_cls2 < 0.5, pcls, alt)
 
     # Effectiveness probability for the right label.
     mu = team.eff_mu - np.where(ell_seg, team.ell_eff_drop, 0.0)
@@ -560,19 +569,21 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
 
     idx = np.flatnonzero(detected & ~split)
     sp = np.flatnonzero(split)
+    no = np.zeros(n, dtype=bool)
     parts = [
-        _cols(lay.essay[idx], s[idx], e[idx], pcls[idx], p_e[idx], lay.cls[idx]),
-        _cols(lay.essay[sp], s[sp], cut_at[sp], pcls[sp], p_e[sp], lay.cls[sp]),
-        _cols(lay.essay[sp], cut_at[sp], e[sp], cls2[sp], p_e[sp], lay.cls[sp]),
+        _cols(lay.essay[idx], s[idx], e[idx], pcls[idx], p_e[idx], lay.cls[idx],
+              good_s[idx], good_e[idx], blunder[idx]),
+        _cols(lay.essay[sp], s[sp], cut_at[sp], pcls[sp], p_e[sp], lay.cls[sp], s[sp], cut_at[sp], no[sp]),
+        _cols(lay.essay[sp], cut_at[sp], e[sp], cls2[sp], p_e[sp], lay.cls[sp], cut_at[sp], e[sp], no[sp]),
     ]
     # Filler stretches predicted as elements.
     first = np.r_[True, lay.essay[1:] != lay.essay[:-1]]
     prev_end = np.where(first, 0, np.r_[0, lay.end[:-1]])
-    g = np.flatnonzero((lay.start - prev_end >= 3) & (rng.random(n) < team.gap_fp))
+    g = np.flatnonzero((lay.start - prev_end >= 3) & (mix(shared.gap) < _threshold(np.full(n, team.gap_fp))))
     parts.append(_cols(
         lay.essay[g], prev_end[g], lay.start[g],
         np.array([CLAIM, EVIDENCE, POSITION])[rng.integers(0, 3, len(g))],
-        _sigmoid(rng.normal(0.3, 1.0, len(g))), np.full(len(g), -1),
+        _sigmoid(rng.normal(0.3, 1.0, len(g))), np.full(len(g), -1), prev_end[g], lay.start[g], no[g],
     ))
     p = _concat(parts)
 
@@ -581,23 +592,27 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
     p["start"] = np.clip(p["start"], 0, nw)
     p["end"] = np.clip(p["end"], 0, nw)
     p = _take(p, np.lexsort((p["end"], p["start"], p["essay"])))
-    big = int(lay.n_words.max()) + 1
-    run = np.maximum.accumulate(p["end"] + p["essay"] * big)
-    p["start"] = np.maximum(p["start"], np.r_[0, run[:-1]] - p["essay"] * big)
+    if team.disjoint:
+        big = int(lay.n_words.max()) + 1
+        run = np.maximum.accumulate(p["end"] + p["essay"] * big)
+        p["start"] = np.maximum(p["start"], np.r_[0, run[:-1]] - p["essay"] * big)
     p = _take(p, p["end"] - p["start"] >= 2)
     m = len(p["start"])
     p["rank"] = np.zeros(m, dtype=int)
 
-    # Overlapping extras. Hedge: a second copy of the same words with another class, written
-    # after the first -- mostly where the first class is wrong (the model's uncertain cases).
+    # Overlapping extras. Hedge: a second copy written after the first, for the model's
+    # uncertain cases (mostly those where the first is wrong): the other class on the same
+    # words, or the right span inside a run-over one.
     wrong = (p["true"] >= 0) & (p["cls"] != p["true"])
-    hedge = (wrong & (rng.random(m) < 0.85)) | (rng.random(m) < team.hedge)
+    unsure = (wrong | p["blunder"]) & (rng.random(m) < 0.95)
+    hedge = (unsure | (rng.random(m) < team.hedge)) if team.hedge > 0 else np.zeros(m, dtype=bool)
     h = _take(p, hedge)
-    h["cls"] = np.where(h["cls"] != h["true"], h["true"],
-                        CONFUSIONS[h["cls"], rng.integers(0, 2, len(h["cls"]))])
-    h["rank"] = np.full(len(h["cls"]), 1)
-    if team.hedge == 0:
-        h = _take(h, np.zeros(len(h["cls"]), dtype=bool))
+    k = len(h["cls"])
+    h["cls"] = np.where(h["cls"] != h["true"], np.maximum(h["true"], 0),
+                        np.where(h["blunder"], h["cls"], CONFUSIONS[h["cls"], rng.integers(0, 2, k)]))
+    h["start"] = np.where(h["blunder"], h["good_s"], h["start"])
+    h["end"] = np.where(h["blunder"], h["good_e"], h["end"])
+    h["rank"] = np.full(k, 1)
     # Sloppy post-processing: a duplicate shifted to overlap the next words.
     d = _take(p, rng.random(m) < team.dup)
     shift = np.maximum(2, np.rint((d["end"] - d["start"]) * rng.uniform(0.3, 0.6, len(d["end"]))).astype(int))
@@ -605,18 +620,22 @@ def simulate_team(lay: Layout, shared: Shared, team: Team, rng) -> Predictions:
     d["end"] = np.minimum(d["end"] + shift, lay.n_words[d["essay"]])
     d["rank"] = np.full(len(d["end"]), 2)
     p = _concat([p, h, d])
+    nw = lay.n_words[p["essay"]]
+    p["start"] = np.clip(p["start"], 0, nw)
+    p["end"] = np.clip(p["end"], 0, nw)
     p = _take(p, p["end"] - p["start"] >= 2)
     p = _take(p, np.lexsort((p["rank"], p["start"], p["essay"])))
 
     pp = p["p_eff"]
     if team.uninformative:
         pp = np.clip(rng.normal(0.5, 0.06, len(pp)), 0.02, 0.98)
-    pp = np.round(np.clip(pp, 0.0005, 0.9995), 4)
+    pp = np.round(np.clip(pp, 0.001, 0.999), 3)
     return Predictions(p["essay"], p["start"], p["end"], p["cls"], pp)
 
 
-def _cols(essay, start, end, cls, p_eff, true) -> dict:
-    return {"essay": essay, "start": start, "end": end, "cls": cls, "p_eff": p_eff, "true": true}
+def _cols(essay, start, end, cls, p_eff, true, good_s, good_e, blunder) -> dict:
+    return {"essay": essay, "start": start, "end": end, "cls": cls, "p_eff": p_eff, "true": true,
+            "good_s": good_s, "good_e": good_e, "blunder": blunder}
 
 
 def _concat(parts: list[dict]) -> dict:
@@ -628,24 +647,23 @@ def _take(p: dict, sel) -> dict:
 
 
 def trivial_predictions(lay: Layout) -> Predictions:
-    """Fixed chunks by position: Lead, Position, then Claim + Evidence blocks, Concluding."""
-    pe, ps, pt, pc = [], [], [], []
-    for i, nw in enumerate(lay.n_words.tolist()):
-        cuts = [(0, round(0.12 * nw), LEAD), (round(0.12 * nw), round(0.17 * nw), POSITION)]
-        pos, body_end = round(0.17 * nw), round(0.85 * nw)
-        while body_end - pos >= 30:
-            cuts.append((pos, pos + 12, CLAIM))
-            cuts.append((pos + 12, min(pos + 60, body_end), EVIDENCE))
-            pos = min(pos + 60, body_end)
-        cuts.append((body_end, nw, CONCLUDING))
-        for a, b, c in cuts:
-            if b - a >= 2:
-                pe.append(i)
-                ps.append(a)
-                pt.append(b)
-                pc.append(c)
-    n = len(pe)
-    return Predictions(np.array(pe), np.array(ps), np.array(pt), np.array(pc), np.full(n, 0.6))
+    """The same cut for every essay, by position only: the first tenth is the Lead, a short
+    stretch after it the Position, one Claim in the middle, the last tenth the Concluding
+    Statement; the same probabilities everywhere."""
+    nw = lay.n_words
+    cuts = [
+        (np.zeros_like(nw), np.rint(0.1 * nw), LEAD),
+        (np.rint(0.12 * nw), np.rint(0.16 * nw), POSITION),
+        (np.rint(0.45 * nw), np.rint(0.45 * nw) + 12, CLAIM),
+        (np.rint(0.9 * nw), nw, CONCLUDING),
+    ]
+    essays = np.arange(len(nw))
+    pe = np.concatenate([essays for _ in cuts])
+    ps = np.concatenate([c[0] for c in cuts]).astype(int)
+    pt = np.concatenate([c[1] for c in cuts]).astype(int)
+    pc = np.concatenate([np.full(len(nw), c[2]) for c in cuts])
+    order = np.lexsort((ps, pe))
+    return Predictions(pe[order], ps[order], pt[order], pc[order], np.full(len(pe), 0.6))
 
 
 # --------------------------------------------------------------------------------------
@@ -722,8 +740,8 @@ def generate(out: Path, *, n_essays: int = DEFAULT_ESSAYS, n_submissions: int = 
         rng = np.random.default_rng([seed, K_TEAM, k])
         pr = simulate_team(lay, shared, team, rng)
         ps = _ps_strings(ranges, pr.start, pr.end)
-        pe = [f"{p:.4f}" for p in pr.p_eff.tolist()]
-        pi = [f"{1 - p:.4f}" for p in pr.p_eff.tolist()]
+        pe = [f"{p:.3f}" for p in pr.p_eff.tolist()]
+        pi = [f"{1 - p:.3f}" for p in pr.p_eff.tolist()]
         lines = ["id,class,predictionstring,Effective,Ineffective"]
         lines += [
             f"{i},{c},{p},{a},{b}"
