@@ -99,7 +99,7 @@ def boost_arrays(scores: np.ndarray, runtimes: np.ndarray, band: float, max_boos
     if len(x) == 0:
         return eligible, boost
     best = np.nanmax(x) if np.isfinite(x).any() else np.nan
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         eligible = (~np.isnan(r)) & (x > 0) & (best / np.where(x > 0, x, 1) <= 1 + band + TIE)
     if eligible.any():
         s = r[eligible].min()

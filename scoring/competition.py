@@ -68,14 +68,56 @@ class Mode:
         return len(self.size)
 
 
+class Table:
+    """Every submission's predictions and overlapping pairs of one mode, concatenated.
+
+    This is all a slider needs (SPEC §3–§6), kept compact: per prediction its submission,
+    essay, class, size, smallest word and file row; per pair the (global) prediction id, the
+    ground-truth position, the intersection size and the probability of the ground truth's
+    label.
+    """
+
+    def __init__(self):
+        self._parts: list[Mode] = []
+
+    def append(self, m: Mode) -> None:
+        small = Mode(m.essay.astype(np.int32), m.cls.astype(np.int16), m.size.astype(np.int32),
+                     m.wmin.astype(np.int32), m.row.astype(np.int32), m.p.astype(np.int32),
+                     m.g.astype(np.int32), m.inter.astype(np.int32), m.d.astype(np.float64))
+        self._parts.append(small)
+
+    def freeze(self) -> None:
+        parts, self._parts = self._parts, []
+        n = [m.n for m in parts]
+        offs = np.concatenate(([0], np.cumsum(n))).astype(np.int64)
+
+        def cat(xs, dt):
+            return np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dt)
+
+        self.pred_sub = cat([np.full(m.n, k) for k, m in enumerate(parts)], np.int32)
+        self.pred_essay = cat([m.essay for m in parts], np.int32)
+        self.pred_cls = cat([m.cls for m in parts], np.int16)
+        self.pred_size = cat([m.size for m in parts], np.int32)
+        self.pred_wmin = cat([m.wmin for m in parts], np.int32)
+        self.pred_row = cat([m.row for m in parts], np.int32)
+        self.p = cat([m.p.astype(np.int64) + offs[k] for k, m in enumerate(parts)],
+                     np.int32 if offs[-1] < 2**31 else np.int64)
+        self.g = cat([m.g for m in parts], np.int32)
+        self.inter = cat([m.inter for m in parts], np.int32)
+        self.d = cat([m.d for m in parts], np.float64)
+        self.n_pred = int(offs[-1])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+
 @dataclass
 class Prepared:
     name: str
     source: object
     fp1: float
     overlap_removed: float
-    raw: Mode
-    removed: Mode
     notes: list[str] = field(default_factory=list)
 
 
@@ -194,12 +236,16 @@ def fp1_of(pred: Segs, gt: GroundTruth, mode: Mode) -> float:
     return fp1_from_pairs(pred, gt.segs, gt.groups, len(gt.classes), len(gt.essays), mode.p, mode.g, mode.inter)
 
 
-def prepare_submission(src, name: str, gt: GroundTruth) -> Prepared:
+def prepare_submission(src, name: str, gt: GroundTruth, tables: dict[bool, Table] | None = None) -> Prepared:
+    """Parse one submission, score its FP1 (raw and after removal) and append its pairs to ``tables``."""
     ps = parse_submission(src, name, gt)
     raw = _mode(ps.segs, ps.probs, gt)
     rem_segs, kept = remove_overlaps(ps.segs)
     removed = _mode(rem_segs, ps.probs[kept], gt)
-    return Prepared(name, src, fp1_of(ps.segs, gt, raw), fp1_of(rem_segs, gt, removed), raw, removed, ps.notes)
+    if tables is not None:
+        tables[False].append(raw)
+        tables[True].append(removed)
+    return Prepared(name, src, fp1_of(ps.segs, gt, raw), fp1_of(rem_segs, gt, removed), ps.notes)
 
 
 def _expand_submissions(submissions) -> list[tuple[str, object, str]]:
@@ -295,10 +341,11 @@ def _load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[
 class Competition:
     """A loaded, validated competition (see :func:`load_competition`)."""
 
-    def __init__(self, gt: GroundTruth, prepared: list[Prepared], demographics: pd.DataFrame,
-                 attributes: list[str], runtimes: dict[str, float], report: list[str]):
+    def __init__(self, gt: GroundTruth, prepared: list[Prepared], tables: dict[bool, Table],
+                 demographics: pd.DataFrame, attributes: list[str], runtimes: dict[str, float], report: list[str]):
         self.gt = gt
         self.prepared = prepared
+        self.tables = tables  # {overlap_removal: Table}
         self.demographics = demographics
         self.attributes = attributes
         self.runtimes = runtimes
@@ -356,10 +403,11 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
     gt = _load_ground_truth(ground_truth, source_name(ground_truth, "ground truth"), report)
     subs = _expand_submissions(submissions)
     prepared: list[Prepared] = []
+    tables = {True: Table(), False: Table()}
     for k, (name, src, disp) in enumerate(subs):
         if progress:
             progress(k, len(subs), name)
-        pr = prepare_submission(src, disp, gt)
+        pr = prepare_submission(src, disp, gt, tables)
         pr.name = name
         report.extend(pr.notes)
         prepared.append(pr)
@@ -371,4 +419,6 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
         demo, attrs = pd.DataFrame(index=pd.Index(gt.essays, name="id")), []
     names = [p.name for p in prepared]
     rt = _load_runtimes(runtimes, source_name(runtimes, "runtimes"), names, report) if runtimes is not None else {}
-    return Competition(gt, prepared, demo, attrs, rt, report)
+    for t in tables.values():
+        t.freeze()
+    return Competition(gt, prepared, tables, demo, attrs, rt, report)

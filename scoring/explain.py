@@ -97,8 +97,8 @@ def explain_essay(comp: Competition, name: str, essay_id: str, *, w: float = 0.5
     p, g, inter = overlapping_pairs(use, gsegs, len(classes))
     o_p, o_g, iou = overlaps(inter, use.size[p], gsegs.size[g])
     key = selection_key(quality, o_p, o_g, iou)
-    m = match(p, g, o_p, o_g, key, float(threshold), use.wmin[p], use.row[p], gsegs.wmin[g], gsegs.row[g],
-              use.n, gsegs.n)
+    m = match(p, g, o_p, o_g, key, float(threshold),
+              lambda c: (gsegs.wmin[g[c]], use.wmin[p[c]], use.row[p[c]], gsegs.row[g[c]]), use.n, gsegs.n)
     labels = comp.labels
     lab_idx = [labels.index(x) for x in g_rows["discourse_effectiveness"]]
     probs = p_rows[labels].to_numpy(dtype=float) if labels else np.zeros((len(p_rows), 0))

@@ -35,11 +35,13 @@ def selection_key(quality: str, o_p, o_g, iou):
     return iou if quality == "iou" else np.maximum(o_p, o_g)
 
 
-def match(p, g, o_p, o_g, key, threshold, pmin, prow, gmin, grow, n_p: int, n_g: int) -> np.ndarray:
-    """Positions (into the pair arrays) of the accepted pairs.
+def match(p, g, o_p, o_g, key, threshold, tiebreak, n_p: int, n_g: int) -> np.ndarray:
+    """Positions (into the pair arrays) of the accepted pairs, ascending.
 
-    ``p``/``g`` are prediction and ground-truth ids (< ``n_p`` / ``n_g``); ``pmin``, ``prow``,
-    ``gmin``, ``grow`` are per-pair tie-break values.
+    ``p``/``g`` are prediction and ground-truth ids (< ``n_p`` / ``n_g``); ``key`` is the
+    selection key; ``tiebreak(positions)`` returns the ground truth's smallest word, the
+    prediction's smallest word, the prediction's row and the ground truth's row of those
+    pairs (only asked for pairs in conflict).
     """
     cand = np.flatnonzero((o_p >= threshold - TOL) & (o_g >= threshold - TOL))
     if len(cand) == 0:
@@ -51,7 +53,8 @@ def match(p, g, o_p, o_g, key, threshold, pmin, prow, gmin, grow, n_p: int, n_g:
     if simple.all():
         return cand
     conf = cand[~simple]
-    order = np.lexsort((grow[conf], prow[conf], pmin[conf], gmin[conf], -key[conf]))
+    gmin, pmin, prow, grow = tiebreak(conf)
+    order = np.lexsort((grow, prow, pmin, gmin, -key[conf]))
     e = conf[order]
     ep, eg = p[e], g[e]
     alive = np.ones(len(e), dtype=bool)

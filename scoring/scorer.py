@@ -43,43 +43,6 @@ class GroupScores:
     labels: list[str]
 
 
-class _Pairs:
-    """All submissions' pairs of one mode, concatenated."""
-
-    def __init__(self, comp: Competition, mode: str):
-        gt = comp.gt
-        n_gt = gt.segs.n
-        C = len(gt.classes)
-        subs = [getattr(p, mode) for p in comp.prepared]
-        offs = np.concatenate(([0], np.cumsum([m.n for m in subs]))).astype(np.int64)
-        self.n_pred = int(offs[-1])
-        self.n_gt = n_gt * max(len(subs), 1)
-        def cat(xs, dt):
-            return (np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
-        # per prediction
-        self.pred_sub = cat([np.full(m.n, k) for k, m in enumerate(subs)], np.int32)
-        self.pred_essay = cat([m.essay for m in subs], np.int32)
-        self.pred_cls = cat([m.cls for m in subs], np.int32)
-        self.pred_in = self.pred_cls < C
-        # per pair
-        self.p = cat([m.p + offs[k] for k, m in enumerate(subs)], np.int64)
-        g_local = cat([m.g for m in subs], np.int64)
-        self.g = cat([m.g + k * n_gt for k, m in enumerate(subs)], np.int64)
-        self.inter = cat([m.inter for m in subs], np.int32)
-        psize = cat([m.size for m in subs], np.int32)[self.p]
-        gsize = gt.segs.size[g_local].astype(np.int32)
-        self.o_p, self.o_g, self.iou = overlaps(self.inter, psize, gsize)
-        self.maxo = np.maximum(self.o_p, self.o_g)
-        self.d = cat([m.d for m in subs], np.float64)
-        self.sub = self.pred_sub[self.p]
-        self.essay = self.pred_essay[self.p]
-        self.cls = self.pred_cls[self.p]
-        self.pmin = cat([m.wmin for m in subs], np.int64)[self.p]
-        self.prow = cat([m.row for m in subs], np.int64)[self.p]
-        self.gmin = gt.segs.wmin[g_local]
-        self.grow = gt.segs.row[g_local]
-
-
 def _check_unit(name: str, value, low_open: bool) -> float:
     try:
         v = float(value)
@@ -101,7 +64,7 @@ class Scorer:
         self.S = len(self.names)
         self.C = len(gt.classes)
         self.E = len(gt.essays)
-        self._pairs = {True: _Pairs(competition, "removed"), False: _Pairs(competition, "raw")}
+        self._tables = competition.tables
         self.fp1 = np.array([p.fp1 for p in competition.prepared], dtype=float)
         self.fp1_removed = np.array([p.overlap_removed for p in competition.prepared], dtype=float)
         self.runtime = np.array([competition.runtimes.get(n, np.nan) for n in self.names], dtype=float)
@@ -159,12 +122,22 @@ class Scorer:
         codes, uniques = pd.factorize(label.to_numpy(), sort=True)
         return codes.astype(np.int64), [str(u) for u in uniques], np.bincount(codes, minlength=len(uniques))
 
+    def _overlaps(self, removal: bool):
+        T, gsize = self._tables[removal], self.comp.gt.segs.size
+        return overlaps(T.inter, T.pred_size[T.p], gsize[T.g])
+
     def _matched(self, removal: bool, threshold: float, order_key: str) -> np.ndarray:
         def run():
-            P = self._pairs[removal]
-            key = P.iou if order_key == "iou" else P.maxo
-            return match(P.p, P.g, P.o_p, P.o_g, key, threshold, P.pmin, P.prow, P.gmin, P.grow,
-                         P.n_pred, P.n_gt)
+            T, gt = self._tables[removal], self.comp.gt.segs
+            o_p, o_g, iou = self._overlaps(removal)
+            key = iou if order_key == "iou" else np.maximum(o_p, o_g)
+            g_global = T.pred_sub[T.p].astype(np.int64) * gt.n + T.g
+
+            def tiebreak(c):
+                pc, gc = T.p[c], T.g[c]
+                return gt.wmin[gc], T.pred_wmin[pc], T.pred_row[pc], gt.row[gc]
+
+            return match(T.p, g_global, o_p, o_g, key, threshold, tiebreak, T.n_pred, gt.n * max(self.S, 1))
         return self._cached(("match", removal, threshold, order_key), run)
 
     def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...]):
@@ -172,25 +145,28 @@ class Scorer:
         order_key = "iou" if quality == "iou" else "max"
 
         def run():
-            P = self._pairs[removal]
+            T = self._tables[removal]
             m = self._matched(removal, threshold, order_key)
             gcode, labels, _ = self.groups(attrs)
             G, C, S = len(labels), self.C, self.S
             size = S * G * C
-            idx = (P.sub[m].astype(np.int64) * G + gcode[P.essay[m]]) * C + P.cls[m]
-            q = quality_values(quality, P.o_p[m], P.o_g[m], P.iou[m])
+            pm = T.p[m]
+            idx = (T.pred_sub[pm].astype(np.int64) * G + gcode[T.pred_essay[pm]]) * C + T.pred_cls[pm]
+            inter = T.inter[m]
+            psize, gsize = T.pred_size[pm], self.comp.gt.segs.size[T.g[m]]
+            q = quality_values(quality, *overlaps(inter, psize, gsize))
             M = np.bincount(idx, minlength=size).reshape(S, G, C).astype(float)
             Sq = np.bincount(idx, weights=q, minlength=size).reshape(S, G, C)
-            Sd = np.bincount(idx, weights=P.d[m], minlength=size).reshape(S, G, C)
+            Sd = np.bincount(idx, weights=T.d[m], minlength=size).reshape(S, G, C)
             NP = self._cached(("np", removal, attrs), lambda: self._np(removal, gcode, G))
             NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
             return M, Sq, Sd, NP, NG
         return self._cached(("sums", removal, threshold, quality, attrs), run)
 
     def _np(self, removal: bool, gcode: np.ndarray, G: int) -> np.ndarray:
-        P = self._pairs[removal]
-        k = P.pred_in
-        idx = (P.pred_sub[k].astype(np.int64) * G + gcode[P.pred_essay[k]]) * self.C + P.pred_cls[k]
+        T = self._tables[removal]
+        k = T.pred_cls < self.C
+        idx = (T.pred_sub[k].astype(np.int64) * G + gcode[T.pred_essay[k]]) * self.C + T.pred_cls[k]
         return np.bincount(idx, minlength=self.S * G * self.C).reshape(self.S, G, self.C).astype(float)
 
     @staticmethod
