@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-CLASS_POOL = ("Lead", "Claim", "Evidence", "Rebuttal", "Position")
+CLASS_POOL = ("Lead", "Claim", "Evidence", "Rebuttal", "Position", "Concluding Statement")
 LABELS = ("Effective", "Ineffective")
 ATTRIBUTES = ("gender", "ell_status")
-ATTRIBUTE_VALUES = {"gender": ("F", "M"), "ell_status": ("Yes", "No")}
+# "NA", "None" and "0" are plain text values (no NA magic, no type conversion)
+ATTRIBUTE_VALUES = {"gender": ("F", "M", "NA"), "ell_status": ("Yes", "No", "None", "0")}
 
 
 @dataclass
@@ -177,8 +178,12 @@ def random_competition(seed: int) -> RandomCompetition:
     rng = random.Random(seed)
     n_essays = rng.randint(1, 5)
     essays = [f"E{seed}_{i}" for i in range(n_essays)]
-    if rng.random() < 0.3:
+    r = rng.random()
+    if r < 0.2:
         essays = [e.lower() + "x" for e in essays]
+    elif r < 0.35:
+        # text ids that a type-guessing reader would mangle: "NA", "None", leading zeros
+        essays = ["NA", "None", "0012", "12", "nan"][:n_essays]
     classes = rng.sample(CLASS_POOL, rng.randint(2, 4))
     lengths = {e: rng.randint(10, 30) for e in essays}
     overlapping = rng.random() < 0.25

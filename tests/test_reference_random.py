@@ -7,8 +7,12 @@ computations written out next to them; nothing is pasted from a program's output
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -16,6 +20,8 @@ import randomcomp
 import reference as ref
 
 import scoring
+
+REPO = Path(__file__).resolve().parents[1]
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -308,3 +314,114 @@ def test_engine_matches_reference(seed):
     scorer = scoring.Scorer(engine_comp)
     for params in parameter_sets(seed, comp):
         compare(comp, scorer, params)
+
+
+# --------------------------------------------------------------------------------------------
+# the same comparison through CSV files (the reader: text cells, no NA magic) and the CLI
+# --------------------------------------------------------------------------------------------
+
+
+def write_competition(comp: randomcomp.RandomCompetition, folder: Path) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    subs_dir = folder / "submissions"
+    subs_dir.mkdir()
+    paths = {"ground_truth": folder / "gt.csv", "submissions": [], "demographics": None, "runtimes": None}
+    comp.ground_truth.to_csv(paths["ground_truth"], index=False)
+    for name, df in comp.submissions.items():
+        path = subs_dir / f"{name}.csv"
+        df.to_csv(path, index=False)
+        paths["submissions"].append(path)
+    if comp.demographics is not None:
+        paths["demographics"] = folder / "demographics.csv"
+        comp.demographics.to_csv(paths["demographics"], index=False)
+    if comp.runtimes is not None:
+        paths["runtimes"] = folder / "runtimes.csv"
+        comp.runtimes.to_csv(paths["runtimes"], index=False)
+    return paths
+
+
+@pytest.mark.parametrize("seed", range(1, N_COMPETITIONS, 8))
+def test_engine_matches_reference_from_csv_files(seed, tmp_path):
+    comp = randomcomp.random_competition(seed)
+    paths = write_competition(comp, tmp_path)
+    engine_comp = scoring.load_competition(ground_truth=paths["ground_truth"], submissions=paths["submissions"],
+                                           demographics=paths["demographics"], runtimes=paths["runtimes"])
+    assert engine_comp.submission_names == list(comp.submissions)
+    scorer = scoring.Scorer(engine_comp)
+    for params in parameter_sets(seed, comp):
+        compare(comp, scorer, params)
+
+
+@pytest.mark.parametrize("seed", [2, 11, 29, 47])
+def test_cli_json_matches_reference(seed, tmp_path):
+    comp = randomcomp.random_competition(seed)
+    paths = write_competition(comp, tmp_path)
+    params = parameter_sets(seed, comp)[0]
+    cmd = [sys.executable, "-m", "scoring", "leaderboard", "--ground-truth", str(paths["ground_truth"]),
+           "--submissions", str(tmp_path / "submissions"),
+           "--w", repr(params["w"]), "--quality", params["quality"], "--threshold", repr(params["threshold"]),
+           "--alpha", "inf" if math.isinf(params["alpha"]) else repr(params["alpha"]),
+           "--band", repr(params["band"]), "--max-boost", repr(params["max_boost"]),
+           "--window", repr(params["window"]), "--format", "json"]
+    if paths["demographics"] is not None:
+        cmd += ["--demographics", str(paths["demographics"])]
+        if params["attributes"]:
+            cmd += ["--attributes", ",".join(params["attributes"])]
+    if paths["runtimes"] is not None:
+        cmd += ["--runtimes", str(paths["runtimes"])]
+    if not params["overlap_removal"]:
+        cmd.append("--no-overlap-removal")
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)  # strict JSON: no NaN/Infinity tokens
+    expected = ref.leaderboard(comp.ground_truth, comp.submissions, comp.demographics, comp.runtimes, **params)
+    assert sorted(r["submission"] for r in data["leaderboard"]) == sorted(expected)
+    for row in data["leaderboard"]:
+        exp = expected[row["submission"]]
+        for col in STAGE_COLUMNS:
+            assert abs(row[col] - exp[col]) <= 1e-9, (seed, row["submission"], col)
+        for col in RANK_COLUMNS:
+            assert row[col] == exp[col], (seed, row["submission"], col)
+        assert row["eligible"] == exp["eligible"]
+        assert row["groups"].keys() == exp["groups"].keys()
+        for label, value in exp["groups"].items():
+            assert abs(row["groups"][label] - value) <= 1e-9, (seed, row["submission"], label)
+
+
+# --------------------------------------------------------------------------------------------
+# the per-essay explanation (pages rely on it) against the reference's matching
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3, N_COMPETITIONS, 10))
+def test_explain_essay_matches_reference(seed):
+    comp = randomcomp.random_competition(seed)
+    params = parameter_sets(seed, comp)[0]
+    kw = {k: params[k] for k in ("w", "quality", "threshold", "overlap_removal")}
+    engine_comp = scoring.load_competition(ground_truth=comp.ground_truth, submissions=comp.submissions,
+                                           demographics=comp.demographics, runtimes=comp.runtimes)
+    rc = ref.load(comp.ground_truth, comp.submissions, comp.demographics, comp.runtimes)
+    for name, preds in rc.submissions.items():
+        removed = ref.remove_overlaps_predictions(preds)
+        removed_by_row = {p.row: p for p in removed}
+        scored = removed if params["overlap_removal"] else preds
+        for essay in rc.essays:
+            ex = scoring.explain_essay(engine_comp, name, essay, **kw)
+            expected = {}
+            for cls in sorted({g.cls for g in rc.ground_truth if g.essay == essay}):
+                g_ec = [g for g in rc.ground_truth if g.essay == essay and g.cls == cls]
+                p_ec = [p for p in scored if p.essay == essay and p.cls == cls]
+                matched, _, _ = ref.match_essay_class(g_ec, p_ec, w=params["w"], quality=params["quality"],
+                                                      threshold=params["threshold"])
+                for g, p, tp in matched:
+                    expected[(cls, g.row, p.row)] = float(tp)
+            got = {(m["class"], int(m["gt_row"]), int(m["pred_row"])): float(m["tp"])
+                   for _, m in ex["matches"].iterrows()}
+            where = f"seed={seed} {name} essay={essay} {kw}"
+            assert got.keys() == expected.keys(), where
+            for key, tp in expected.items():
+                assert abs(got[key] - tp) <= 1e-9, (where, key)
+            # after_removal: the canonical string after §2, empty when discarded
+            for _, p in ex["predictions"].iterrows():
+                kept = removed_by_row.get(int(p["row"]))
+                assert p["after_removal"] == ("" if kept is None else ref.canonical(kept.words)), (where, p["row"])
