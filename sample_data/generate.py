@@ -440,8 +440,9 @@ def build_layout(seed: int, n_essays: int, demo: Demographics, with_text: bool) 
                     spans.append((c, e, pos, pos + n))
                     pos += n
                 total = pos + (int(rng.integers(0, 6)) if rng.random() < 0.3 else 0)
-            # Student essays are mostly short with a long tail: accept long ones less often.
-            accept = math.exp(-max(0, total - SOFT_WORDS) / 80.0)
+            # The sample keeps its files small: long essays are accepted less often there
+            # (student essays are mostly short with a long tail anyway).
+            accept = math.exp(-max(0, total - SOFT_WORDS) / 80.0) if with_text else 1.0
             if MIN_WORDS <= total <= MAX_WORDS and spans and rng.random() < accept:
                 break
         if with_text:
