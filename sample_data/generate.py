@@ -46,6 +46,10 @@ CLASSES = ("Lead", "Position", "Claim", "Counterclaim", "Rebuttal", "Evidence", 
 LEAD, POSITION, CLAIM, COUNTER, REBUTTAL, EVIDENCE, CONCLUDING = range(7)
 LABELS = ("Effective", "Ineffective")
 
+# The committed sample's seed. The teams' stories hold for most seeds (26 of seeds 1-40 pass every
+# story check); the fragile one is the fast team's, which must land within 5 % of the leader after
+# the bias stage but below it. 23 was picked for the widest margins; tests/test_sample_data.py
+# asserts every story on the committed files.
 DEFAULT_SEED = 23
 DEFAULT_ESSAYS = 500
 MIN_WORDS, MAX_WORDS = 250, 700
