@@ -163,14 +163,14 @@ for ex in TABLE1:
     rows.append(
         {
             "Example": ex["ex"],
-            "Prediction words": _span(p),
-            "Ground-truth words": _span(g),
+            "Prediction": _span(p),
+            "Ground truth": _span(g),
             "o_P": inter / len(p),
             "o_G": inter / len(g),
             "IoU": inter / len(p | g),
             "d[E]": ex["d"],
-            "Max-overlap: engine": engine["max"],
-            "Max-overlap: memo says": memo["max"],
+            "Max: engine": engine["max"],
+            "Max: memo says": memo["max"],
             "IoU: engine": engine["iou"],
             "IoU: memo says": memo["iou"],
             "Agrees": OK
@@ -187,7 +187,7 @@ st.dataframe(
     column_config={
         c: st.column_config.NumberColumn(c, format="%.3f")
         for c in table1.columns
-        if c not in ("Example", "Prediction words", "Ground-truth words", "Agrees")
+        if c not in ("Example", "Prediction", "Ground truth", "Agrees")
     },
 )
 

@@ -82,7 +82,7 @@ def test_worked_examples_agree_with_the_memo(tiny):
     memo_max = {"a": 0.85, "b": 0.65, "c": 0.75, "d": 0.0, "e": 1.0}  # memo Table 1
     memo_iou = {"a": 0.809, "b": 0.609, "c": 0.669, "d": 0.0, "e": 0.8}
     for ex in memo_max:
-        assert table1.loc[ex, "Max-overlap: engine"] == pytest.approx(memo_max[ex], abs=5e-4)
+        assert table1.loc[ex, "Max: engine"] == pytest.approx(memo_max[ex], abs=5e-4)
         assert table1.loc[ex, "IoU: engine"] == pytest.approx(memo_iou[ex], abs=5e-4)
     tables = [d.value for d in at.dataframe if "Agrees" in d.value.columns]
     assert len(tables) == 5  # overlap removal, Table 1, softmin, Tables 2 and 3
@@ -103,7 +103,7 @@ def test_worked_examples_w_slider_recomputes_table_1(tiny):
     assert not at.exception
     table1 = frame_with(at, "IoU: engine").set_index("Example")
     # (a): 0.3 * 0.9 + 0.7 * 0.8 = 0.83 (max); 0.3 * 9/11 + 0.7 * 0.8 = 0.805454... (IoU)
-    assert table1.loc["a", "Max-overlap: engine"] == pytest.approx(0.83)
+    assert table1.loc["a", "Max: engine"] == pytest.approx(0.83)
     assert table1.loc["a", "IoU: engine"] == pytest.approx(0.3 * 9 / 11 + 0.56)
     # (e): 0.3 * 0.6 + 0.7 * 1 = 0.88 (IoU); (d) is still no match
     assert table1.loc["e", "IoU: engine"] == pytest.approx(0.88)

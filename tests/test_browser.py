@@ -156,6 +156,20 @@ def _assert_no_exception(page, where: str) -> None:
     assert errors.count() == 0, f"{where} shows an exception: {errors.first.inner_text()[:800]}"
 
 
+def _full_screenshot(page, path: Path) -> None:
+    """Screenshot of the whole page: Streamlit scrolls inside its main block, not the window,
+    so the viewport is stretched to the content's height for the picture."""
+    size = page.viewport_size
+    height = page.evaluate(
+        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stMainBlockContainer"]']
+            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
+    )
+    page.set_viewport_size({"width": size["width"], "height": int(min(max(height + 80, size["height"]), 12_000))})
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
 def _table_text(page) -> str:
     return page.locator(TABLE).first.inner_text()
 
@@ -213,12 +227,11 @@ def test_every_page_renders_without_exception(browser, sample_app):
             _assert_no_exception(page, f"page {title!r}")
             main_text = page.locator('[data-testid="stMain"]').inner_text()
             assert "Traceback" not in main_text, f"page {title!r} prints a traceback"
-            shot = SHOTS / f"{stem}.png"
-            page.screenshot(path=str(shot), full_page=True)
-            assert shot.stat().st_size > 10_000, f"screenshot of {title!r} is suspiciously small"
             if stem == "leaderboard":  # the README's picture: the first screenful
-                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(ROOT / "docs" / "screenshot.png"))
+            shot = SHOTS / f"{stem}.png"
+            _full_screenshot(page, shot)
+            assert shot.stat().st_size > 10_000, f"screenshot of {title!r} is suspiciously small"
     finally:
         page.close()
 
