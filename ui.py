@@ -774,9 +774,12 @@ def stage_column_config(table: pd.DataFrame) -> dict[str, Any]:
     cfg: dict[str, Any] = {"Team": st.column_config.TextColumn("Team", pinned=True)}
     for _, _, words in STAGES:
         cfg[words] = st.column_config.NumberColumn(words, format="%.4f")
-        cfg[f"{words} · rank"] = st.column_config.TextColumn("Rank", help="▲/▼: places gained/lost "
-                                                            "against the previous stage")
-    cfg["Boost"] = st.column_config.NumberColumn("Boost", format="%.2f %%")
+        cfg[f"{words} · rank"] = st.column_config.TextColumn(
+            "Rank", width="small", help=f"Rank on “{words}”; ▲/▼: places gained/lost against the previous stage"
+        )
+    cfg["Eligible for boost"] = st.column_config.TextColumn("Eligible", width="small",
+                                                            help="Eligible for the efficiency boost")
+    cfg["Boost"] = st.column_config.NumberColumn("Boost", format="%.2f %%", width="small")
     return cfg
 
 
