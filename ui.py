@@ -1025,7 +1025,7 @@ def boost_figure(eff: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
         text=[f"{b * 100:.2f} %" for b in eff["boost"]], textposition="outside",
         hovertemplate="%{x}<br>boost %{y:.2f} %<extra></extra>",
     ))
-    fig.update_layout(title="Boost per team", height=340, showlegend=False,
+    fig.update_layout(title="Boost per team", height=280, showlegend=False,
                       margin=dict(l=10, r=10, t=50, b=10))
     fig.update_yaxes(title="Boost (%)", rangemode="tozero")
     fig.update_xaxes(title="Team")

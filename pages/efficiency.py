@@ -40,11 +40,9 @@ table = eff.rename(columns={"team": "Team", "score": "Bias-aware score", "runtim
                             "eligible": "Eligible", "boost": "Boost", "final": "Final score",
                             "rank": "Final rank"})
 table["Boost"] = table["Boost"] * 100.0
-left, right = st.columns([2, 3]) if runtimes else (st.container(), None)
-if right is not None:
-    with right:
-        st.plotly_chart(ui.boost_figure(eff, colors), key="eff_boosts")
-left.dataframe(table, hide_index=True, key="eff_table", column_config={
+if runtimes:
+    st.plotly_chart(ui.boost_figure(eff, colors), key="eff_boosts")
+st.dataframe(table, hide_index=True, key="eff_table", column_config={
     "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
