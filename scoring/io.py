@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError
-from .segments import TokenError, build_segs, parse_wordlists
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
 GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
@@ -171,11 +170,12 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
 
 def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
     """Parse the predictionstring column into :class:`Segs` or raise InputError with the row."""
+    from .segments import TokenError, parse_segs
+
     try:
-        values, counts = parse_wordlists(strings)
+        return parse_segs(strings, essay, cls, rows)
     except TokenError as e:
         raise InputError(name, int(rows[e.index]) + 2, e.problem) from None
-    return build_segs(values, counts, essay, cls, rows)
 
 
 def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:

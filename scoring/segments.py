@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -103,6 +104,100 @@ def _arrow(strings):
         return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
     except ImportError:  # pragma: no cover - pyarrow comes with pandas/streamlit
         return None
+
+
+_RANGE_CAP = 1 << 20  # canonical-range fast path for word indices below this
+
+
+@lru_cache(maxsize=4)
+def _number_line(k: int) -> tuple[bytes, np.ndarray]:
+    """``b"0 1 2 ... k-1 "`` and the offset of each number in it."""
+    digits = np.ones(k, dtype=np.int64)
+    for p in range(1, 8):
+        digits += np.arange(k) >= 10**p
+    offs = np.concatenate(([0], np.cumsum(digits + 1)))
+    return (" ".join(map(str, range(k))) + " ").encode("ascii"), offs
+
+
+def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which strings are exactly the canonical text of a contiguous range ``"a a+1 ... b"``.
+
+    Returns ``(mask, a, b)``. The check is exact: each string is compared byte for byte with
+    the canonical text of its range, taken as a zero-copy view into one line of numbers, so
+    those rows need no token parsing at all. Strings that fail go through
+    :func:`parse_wordlists`. Without pyarrow (or on any surprise) every mask entry is False.
+    """
+    n = len(strings)
+    none = (np.zeros(n, dtype=bool), np.zeros(n, np.int64), np.zeros(n, np.int64))
+    arr = _arrow(strings)
+    if arr is None or n == 0:
+        return none
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        head = pc.utf8_slice_codeunits(arr, 0, 10)
+        tail = pc.utf8_slice_codeunits(arr, -10)
+        a = pc.struct_field(pc.extract_regex(head, r"^(?P<a>[0-9]{1,7})(?: |$)"), [0])
+        b = pc.struct_field(pc.extract_regex(tail, r"(?:^| )(?P<b>[0-9]{1,7})$"), [0])
+        a = np.asarray(pc.fill_null(pc.cast(a, pa.int64()), -1), dtype=np.int64)
+        b = np.asarray(pc.fill_null(pc.cast(b, pa.int64()), -1), dtype=np.int64)
+        ok = (a >= 0) & (b >= a) & (b < _RANGE_CAP)
+        if not ok.any():
+            return none
+        k = 1 << max(10, int(b[ok].max() + 2).bit_length())
+        line, offs = _number_line(k)
+        aa, bb = np.where(ok, a, 0), np.where(ok, b, 0)
+        start = offs[aa]
+        length = np.where(ok, offs[bb + 1] - start - 1, 0)
+        # Arrow string_view layout: int32 length, then 12 inline bytes, or a 4-byte prefix,
+        # buffer index and offset for longer strings.
+        views = np.zeros((n, 16), dtype=np.uint8)
+        views[:, :4] = length.astype("<i4").view(np.uint8).reshape(n, 4)
+        lb = np.frombuffer(line, dtype=np.uint8)
+        inline = length <= 12
+        ii = np.flatnonzero(inline)
+        cols = np.arange(12)
+        take = np.minimum(start[ii, None] + cols, len(lb) - 1)
+        views[ii, 4:] = np.where(cols < length[ii, None], lb[take], 0)
+        li = np.flatnonzero(~inline)
+        views[li, 4:8] = lb[start[li, None] + np.arange(4)]
+        views[li, 12:] = start[li].astype("<i4").view(np.uint8).reshape(-1, 4)
+        expected = pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), pa.py_buffer(line)])
+        eq = pc.equal(arr.cast(pa.string_view()), expected)
+        mask = np.asarray(pc.fill_null(eq, False), dtype=bool) & ok
+        return mask, a, b
+    except Exception:  # pragma: no cover - an older pyarrow: the general parser does it all
+        return none
+
+
+def parse_segs(strings, essay, cls, row) -> Segs:
+    """Parse (stripped, non-empty) predictionstrings into canonical :class:`Segs`.
+
+    Raises :class:`TokenError` with the position of the first bad string.
+    """
+    essay, cls, row = (np.asarray(x, dtype=np.int64) for x in (essay, cls, row))
+    n = len(row)
+    canon, a, b = canonical_ranges(strings)
+    if canon.all():
+        return Segs(essay, cls, row, b - a + 1, a, b, np.arange(n, dtype=np.int64), a, b)
+    other = np.flatnonzero(~canon)
+    sub = strings.iloc[other] if hasattr(strings, "iloc") else [strings[i] for i in other]
+    try:
+        values, counts = parse_wordlists(sub)
+    except TokenError as e:
+        raise TokenError(int(other[e.index]), e.problem) from None
+    part = build_segs(values, counts, essay[other], cls[other], row[other])
+    if len(other) == n:
+        return part
+    ci = np.flatnonzero(canon)
+    size, wmin, wmax = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+    size[ci], wmin[ci], wmax[ci] = b[ci] - a[ci] + 1, a[ci], b[ci]
+    size[other], wmin[other], wmax[other] = part.size, part.wmin, part.wmax
+    run_seg = np.concatenate((ci, other[part.run_seg]))
+    order = np.argsort(run_seg, kind="stable")
+    return Segs(essay, cls, row, size, wmin, wmax, run_seg[order],
+                np.concatenate((a[ci], part.run_lo))[order], np.concatenate((b[ci], part.run_hi))[order])
 
 
 def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
