@@ -17,9 +17,12 @@ def gt_groups(gt: Segs) -> np.ndarray:
     gid = np.empty(n, dtype=np.int64)
     s_idx = np.flatnonzero(single)
     if len(s_idx):
-        keys = np.stack([gt.essay[s_idx], gt.cls[s_idx], gt.wmin[s_idx], gt.wmax[s_idx]], axis=1)
-        _, inv = np.unique(keys, axis=0, return_inverse=True)
-        gid[s_idx] = inv.ravel()
+        e, c, lo, hi = gt.essay[s_idx], gt.cls[s_idx], gt.wmin[s_idx], gt.wmax[s_idx]
+        order = np.lexsort((hi, lo, c, e))
+        e, c, lo, hi = e[order], c[order], lo[order], hi[order]
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = (e[1:] != e[:-1]) | (c[1:] != c[:-1]) | (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+        gid[s_idx[order]] = np.cumsum(new) - 1
     m_idx = np.flatnonzero(~single)
     if len(m_idx):
         base = int(gid[s_idx].max()) + 1 if len(s_idx) else 0

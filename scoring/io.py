@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -56,17 +57,12 @@ def read_table(src, name: str) -> pd.DataFrame:
             df[c] = col.where(col.notna(), "").astype(str).str.strip()
         return df.reset_index(drop=True)
     data = _source_bytes(src, name)
-    if not data.strip():
+    if re.search(rb"\S", data) is None:
         raise InputError(name, None, "the file is empty")
     if b"\x00" in data[:65536]:
         raise InputError(name, None, "not a CSV text file (it contains binary data)")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
     header = _header(data)
     dup = sorted({c for c in header if header.count(c) > 1})
     if dup:
@@ -115,6 +111,11 @@ def _read_arrow(data: bytes, header: list[str]) -> pd.DataFrame | None:
 
 
 def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
     try:
         df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
                          skip_blank_lines=True, encoding="utf-8")

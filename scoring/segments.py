@@ -119,6 +119,30 @@ def _number_line(k: int) -> tuple[bytes, np.ndarray]:
     return (" ".join(map(str, range(k))) + " ").encode("ascii"), offs
 
 
+def _edge_token(data: np.ndarray, start: np.ndarray, end: np.ndarray, *, first: bool, width: int = 8) -> np.ndarray:
+    """The first (or last) space-delimited token of each string as an int, -1 if not all digits."""
+    length = end - start
+    cols = np.arange(width)
+    pos = start[:, None] + cols if first else end[:, None] - 1 - cols
+    inside = cols < length[:, None]
+    byte = np.where(inside, data[np.clip(pos, 0, len(data) - 1)], 32)
+    digit = byte.astype(np.int64) - 48
+    isdig = (digit >= 0) & (digit <= 9)
+    k = np.argmin(isdig, axis=1)  # digits before the first non-digit (the byte there must be a space)
+    full = isdig.all(axis=1)
+    k = np.where(full, width, k)
+    stop = byte[np.arange(len(k)), np.minimum(k, width - 1)]
+    ok = (k > 0) & ~full & (stop == 32)
+    val = np.zeros(len(k), dtype=np.int64)
+    if first:
+        for j in range(width):
+            val = np.where(j < k, val * 10 + digit[:, j], val)
+    else:
+        for j in range(width - 1, -1, -1):
+            val = np.where(j < k, val * 10 + digit[:, j], val)
+    return np.where(ok, val, -1)
+
+
 def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which strings are exactly the canonical text of a contiguous range ``"a a+1 ... b"``.
 
@@ -136,12 +160,16 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        head = pc.utf8_slice_codeunits(arr, 0, 10)
-        tail = pc.utf8_slice_codeunits(arr, -10)
-        a = pc.struct_field(pc.extract_regex(head, r"^(?P<a>[0-9]{1,7})(?: |$)"), [0])
-        b = pc.struct_field(pc.extract_regex(tail, r"(?:^| )(?P<b>[0-9]{1,7})$"), [0])
-        a = np.asarray(pc.fill_null(pc.cast(a, pa.int64()), -1), dtype=np.int64)
-        b = np.asarray(pc.fill_null(pc.cast(b, pa.int64()), -1), dtype=np.int64)
+        if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+            return none
+        offs_buf, data_buf = arr.buffers()[1], arr.buffers()[2]
+        odt = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+        offsets = np.frombuffer(offs_buf, dtype=odt)[arr.offset: arr.offset + n + 1].astype(np.int64)
+        data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+        if len(data) == 0:
+            return none
+        a = _edge_token(data, offsets[:-1], offsets[1:], first=True)
+        b = _edge_token(data, offsets[:-1], offsets[1:], first=False)
         ok = (a >= 0) & (b >= a) & (b < _RANGE_CAP)
         if not ok.any():
             return none
