@@ -26,6 +26,7 @@ from .io import (
     RUNTIME_COLUMNS,
     SUB_COLUMNS,
     codes,
+    empty_cells,
     first_empty,
     parse_number_column,
     parse_segments,
@@ -205,9 +206,11 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
         notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
                      "so only w·quality scores")
         probs_all = np.zeros((len(df), n_lab))
-    empty = (df["predictionstring"] == "").to_numpy(dtype=bool)
-    if empty.any():
+    empty = empty_cells(df["predictionstring"])
+    if empty is not None:
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
+    else:
+        empty = np.zeros(len(df), dtype=bool)
     essay_all = codes(df["id"], gt.essays)
     unknown = (essay_all < 0) & ~empty
     if unknown.any():

@@ -75,7 +75,8 @@ def read_table(src, name: str) -> pd.DataFrame:
 
 
 def _header(data: bytes) -> list[str]:
-    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+    cut = data.find(b"\n")
+    first = (data if cut < 0 else data[:cut]).decode("utf-8", "replace").rstrip("\r")
     try:
         return next(csv.reader([first]))
     except (csv.Error, StopIteration):
@@ -93,7 +94,7 @@ def _read_arrow(data: bytes, header: list[str]) -> pd.DataFrame | None:
 
         tbl = pcsv.read_csv(
             io.BytesIO(data),
-            read_options=pcsv.ReadOptions(use_threads=False, block_size=1 << 26),
+            read_options=pcsv.ReadOptions(use_threads=True, block_size=1 << 26),
             parse_options=pcsv.ParseOptions(newlines_in_values=False),
             convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header},
                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
@@ -104,7 +105,7 @@ def _read_arrow(data: bytes, header: list[str]) -> pd.DataFrame | None:
         cols = {}
         for i, c in enumerate(header):
             col = pc.utf8_trim_whitespace(tbl.column(i))
-            cols[c.strip()] = pd.Series(pd.arrays.ArrowStringArray(col, dtype=_STR), copy=False)
+            cols[c.strip()] = pd.Series(pd.arrays.ArrowStringArray(col.combine_chunks(), dtype=_STR), copy=False)
         return pd.DataFrame(cols, copy=False)
     except Exception:  # any parse problem: the pandas path gives the precise message
         return None
@@ -162,9 +163,25 @@ def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
             raise InputError(name, 1, f"missing column {c!r} (columns found: {found}){extra}")
 
 
+def empty_cells(col: pd.Series) -> np.ndarray | None:
+    """Boolean mask of the empty cells of a text column, or None when there are none."""
+    from .segments import _arrow
+
+    arr = _arrow(col)
+    if arr is not None:
+        import pyarrow.compute as pc
+
+        eq = pc.equal(pc.utf8_length(arr), 0)
+        if not pc.any(eq).as_py():
+            return None
+        return np.asarray(eq, dtype=bool)
+    empty = (col == "").to_numpy(dtype=bool)
+    return empty if empty.any() else None
+
+
 def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = None) -> None:
-    empty = (df[column] == "").to_numpy()
-    if empty.any():
+    empty = empty_cells(df[column])
+    if empty is not None:
         i = int(np.flatnonzero(empty)[0])
         raise InputError(name, i + 2, f"{what or column!r} is empty")
 

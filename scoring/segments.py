@@ -121,26 +121,27 @@ def _number_line(k: int) -> tuple[bytes, np.ndarray]:
 
 def _edge_token(data: np.ndarray, start: np.ndarray, end: np.ndarray, *, first: bool, width: int = 8) -> np.ndarray:
     """The first (or last) space-delimited token of each string as an int, -1 if not all digits."""
+    n = len(start)
     length = end - start
-    cols = np.arange(width)
-    pos = start[:, None] + cols if first else end[:, None] - 1 - cols
-    inside = cols < length[:, None]
-    byte = np.where(inside, data[np.clip(pos, 0, len(data) - 1)], 32)
-    digit = byte.astype(np.int64) - 48
-    isdig = (digit >= 0) & (digit <= 9)
-    k = np.argmin(isdig, axis=1)  # digits before the first non-digit (the byte there must be a space)
-    full = isdig.all(axis=1)
-    k = np.where(full, width, k)
-    stop = byte[np.arange(len(k)), np.minimum(k, width - 1)]
-    ok = (k > 0) & ~full & (stop == 32)
-    val = np.zeros(len(k), dtype=np.int64)
-    if first:
-        for j in range(width):
-            val = np.where(j < k, val * 10 + digit[:, j], val)
-    else:
-        for j in range(width - 1, -1, -1):
-            val = np.where(j < k, val * 10 + digit[:, j], val)
-    return np.where(ok, val, -1)
+    running = np.ones(n, dtype=bool)  # still inside the leading run of digits
+    stop_ok = np.zeros(n, dtype=bool)  # the run ended at a space or at the string's edge
+    val = np.zeros(n, dtype=np.int64)
+    k = np.zeros(n, dtype=np.int64)
+    last = len(data) - 1
+    for j in range(width):
+        pos = start + j if first else end - 1 - j
+        inside = j < length
+        byte = data[np.clip(pos, 0, last)]
+        d = byte.astype(np.int64) - 48
+        isd = inside & (d >= 0) & (d <= 9)
+        stop_ok |= running & ~isd & (~inside | (byte == 32))
+        running &= isd
+        if first:
+            val = np.where(running, val * 10 + d, val)
+        else:
+            val = np.where(running, val + d * 10**j, val)
+        k += running
+    return np.where((k > 0) & stop_ok, val, -1)
 
 
 def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
