@@ -248,9 +248,13 @@ def prepare_submission(src, name: str, gt: GroundTruth) -> tuple[Prepared, Mode,
     """Parse one submission and reduce it to its FP1 scores and its pairs (raw, after removal)."""
     ps = parse_submission(src, name, gt)
     raw = _mode(ps.segs, ps.probs, gt)
+    fp1 = fp1_of(ps.segs, gt, raw)
     rem_segs, kept = remove_overlaps(ps.segs)
+    if len(kept) == ps.segs.n and np.array_equal(rem_segs.size, ps.segs.size):
+        # nothing overlapped (removal only ever drops or shrinks): both modes are the same
+        return Prepared(name, src, fp1, fp1, ps.notes), raw, raw
     removed = _mode(rem_segs, ps.probs[kept], gt)
-    return Prepared(name, src, fp1_of(ps.segs, gt, raw), fp1_of(rem_segs, gt, removed), ps.notes), raw, removed
+    return Prepared(name, src, fp1, fp1_of(rem_segs, gt, removed), ps.notes), raw, removed
 
 
 def _prepared_in_order(subs, gt: GroundTruth, workers: int):

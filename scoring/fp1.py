@@ -53,14 +53,22 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     cand = (2 * inter >= psz) & (2 * inter >= gsz)
     cp, cg, ci = p[cand], g[cand], inter[cand]
     grp = groups[cg]
-    maxo = np.maximum(ci / pred.size[cp], ci / gt.size[cg])
-    order = np.lexsort((pred.row[cp], -maxo, grp))
-    grp_sorted = grp[order]
-    first = np.concatenate(([True], grp_sorted[1:] != grp_sorted[:-1])) if len(order) else np.zeros(0, bool)
-    best_pred = cp[order][first]
-    best_grp = grp_sorted[first]
+    # a group with one candidate takes it; only groups with several need the ordering
+    n_groups = int(groups.max()) + 1 if len(groups) else 0
+    per_group = np.bincount(grp, minlength=n_groups)
+    alone = per_group[grp] == 1
+    best_pred, best_grp = cp[alone], grp[alone]
+    if not alone.all():
+        many = ~alone
+        mp, mg = cp[many], grp[many]
+        maxo = np.maximum(ci[many] / pred.size[mp], ci[many] / gt.size[cg[many]])
+        order = np.lexsort((pred.row[mp], -maxo, mg))
+        ms = mg[order]
+        first = np.concatenate(([True], ms[1:] != ms[:-1]))
+        best_pred = np.concatenate((best_pred, mp[order][first]))
+        best_grp = np.concatenate((best_grp, ms[first]))
     # class of each group = class of any of its ground truths
-    grp_cls = np.zeros(int(groups.max()) + 1 if len(groups) else 0, dtype=np.int64)
+    grp_cls = np.zeros(n_groups, dtype=np.int64)
     grp_cls[groups] = gt.cls
     tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
 

@@ -198,11 +198,20 @@ def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
 
 def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:
     """Numbers from text; raise for the first empty or non-numeric cell."""
+    from .segments import _arrow
+
+    arr = _arrow(col)
     try:
-        vals = col.astype("float64").to_numpy(dtype=float)
+        if arr is not None:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            vals = np.asarray(pc.cast(arr, pa.float64()), dtype=float)  # correctly rounded parser
+        else:
+            vals = col.astype("float64").to_numpy(dtype=float)
         if not np.isnan(vals).any():
             return vals
-    except (ValueError, TypeError):
+    except Exception:  # not all numbers: find the first bad cell below
         pass
     s = col.to_numpy(dtype=object)
     rows = np.arange(len(s)) if rows is None else rows
