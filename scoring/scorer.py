@@ -15,6 +15,7 @@ probabilities, before and after overlap removal, and both FP1 scores. A call to
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,17 +72,22 @@ class Scorer:
         self._gt_essay = gt.segs.essay
         self._gt_cls = gt.segs.cls
         self._cache: OrderedDict = OrderedDict()
+        self._lock = threading.RLock()
         self._cache_size = cache_size
 
     # ---- caching -------------------------------------------------------------------------
     def _cached(self, key, fn):
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        # one Scorer may serve several sessions (threads) at once: guard the LRU map; the
+        # values are pure functions of the key, so two threads computing one is harmless
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
         val = fn()
-        self._cache[key] = val
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[key] = val
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
         return val
 
     # ---- parameter validation ------------------------------------------------------------
