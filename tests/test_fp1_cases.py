@@ -8,8 +8,8 @@ comments (SPEC §2 applied to the predictions first).
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
+from frames import gt_frame, sub_frame
 
 import scoring
 
@@ -39,16 +39,6 @@ CASES = {
     "superset_pred": ([("a", "1 2 3"), ("a", "1 2 3 4")], [("a", "1 2 3")], (1, 1, 0), 2 / 3, (1, 0, 0)),
     "no_predictions": ([], [("a", "1 2")], (0, 1, 1), 0.0, (0, 1, 1)),
 }
-
-
-def gt_frame(rows) -> pd.DataFrame:
-    return pd.DataFrame([(e, c, ps, "Effective") for e, c, ps in rows],
-                        columns=["id", "discourse_type", "predictionstring", "discourse_effectiveness"], dtype=object)
-
-
-def sub_frame(rows) -> pd.DataFrame:
-    return pd.DataFrame([(e, c, ps, "1", "0") for e, c, ps in rows],
-                        columns=["id", "class", "predictionstring", "Effective", "Ineffective"], dtype=object)
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 import randomcomp
 import reference as ref
+from frames import gt_frame, sub_frame, text, words
 
 import scoring
 
@@ -26,30 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 # --------------------------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------------------------
-
-
-def words(lo: int, hi: int) -> list[int]:
-    """Words lo..hi inclusive (the memo's 'from word lo to hi')."""
-    return list(range(lo, hi + 1))
-
-
-def text(ws) -> str:
-    return " ".join(map(str, ws))
-
-
-def gt_frame(rows) -> pd.DataFrame:
-    """rows: (essay, class, predictionstring, label)."""
-    return pd.DataFrame(rows, columns=["id", "discourse_type", "predictionstring", "discourse_effectiveness"],
-                        dtype=object)
-
-
-def sub_frame(rows) -> pd.DataFrame:
-    """rows: (essay, class, predictionstring, p_effective)."""
-    return pd.DataFrame(
-        [(e, c, ps, f"{p:g}", f"{1 - p:g}") for e, c, ps, p in rows],
-        columns=["id", "class", "predictionstring", "Effective", "Ineffective"],
-        dtype=object,
-    )
 
 
 def f1(tp, fp, fn) -> float:

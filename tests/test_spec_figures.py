@@ -17,34 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from frames import gt_frame, sub_frame, text, words
 
 import scoring
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def words(lo: int, hi: int) -> list[int]:
-    return list(range(lo, hi + 1))
-
-
-def text(ws) -> str:
-    return " ".join(map(str, ws))
-
-
-def gt_frame(rows) -> pd.DataFrame:
-    """rows: (essay, class, predictionstring[, label])."""
-    rows = [r if len(r) == 4 else (*r, "Effective") for r in rows]
-    return pd.DataFrame(rows, columns=["id", "discourse_type", "predictionstring", "discourse_effectiveness"],
-                        dtype=object)
-
-
-def sub_frame(rows) -> pd.DataFrame:
-    """rows: (essay, class, predictionstring[, p_effective as text])."""
-    out = []
-    for r in rows:
-        p = r[3] if len(r) == 4 else "1"
-        out.append((r[0], r[1], r[2], p, repr(1 - float(p)) if len(r) == 4 else "0"))
-    return pd.DataFrame(out, columns=["id", "class", "predictionstring", "Effective", "Ineffective"], dtype=object)
 
 
 def board(gt_df, subs, demographics=None, runtimes=None, **params) -> pd.DataFrame:
