@@ -135,18 +135,19 @@ def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool =
     for c in ("id", "discourse_type", "discourse_effectiveness"):
         first_empty(df, c, name)
     rows = np.arange(len(df))
-    empty = (df["predictionstring"] == "").to_numpy()
-    if empty.any():
+    empty = empty_cells(df["predictionstring"])
+    if empty is not None:
         report.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped "
                       f"(first: row {int(np.flatnonzero(empty)[0]) + 2})")
         df, rows = df[~empty].reset_index(drop=True), rows[~empty]
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
     essay_codes, essays = pd.factorize(df["id"], sort=False)
+    essays = [str(e) for e in essays.tolist()]
     classes = sorted(df["discourse_type"].unique().tolist())
     labels = sorted(df["discourse_effectiveness"].unique().tolist())
-    cls = pd.Categorical(df["discourse_type"], categories=classes).codes.astype(np.int64)
-    lab = pd.Categorical(df["discourse_effectiveness"], categories=labels).codes.astype(np.int64)
+    cls = codes(df["discourse_type"], classes)
+    lab = codes(df["discourse_effectiveness"], labels)
     segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name)
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
     runs = run_index(segs, len(classes))
@@ -156,11 +157,12 @@ def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool =
         touched = np.unique(np.concatenate((p[other], g[other])))
         report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
                       "of the same class in the same essay (kept and scored)")
-    table = pd.DataFrame({"id": df["id"].to_numpy(), "discourse_type": df["discourse_type"].to_numpy(),
-                          "discourse_effectiveness": df["discourse_effectiveness"].to_numpy(),
+    table = pd.DataFrame({"id": df["id"].reset_index(drop=True),
+                          "discourse_type": df["discourse_type"].reset_index(drop=True),
+                          "discourse_effectiveness": df["discourse_effectiveness"].reset_index(drop=True),
                           "row": rows + 2})
-    return GroundTruth(name, table, segs, [str(e) for e in essays], classes, labels, lab,
-                       gt_groups(segs), {str(e): i for i, e in enumerate(essays)}, runs)
+    return GroundTruth(name, table, segs, essays, classes, labels, lab,
+                       gt_groups(segs), {e: i for i, e in enumerate(essays)}, runs)
 
 
 @dataclass
