@@ -15,6 +15,7 @@ Streamlit caches (``st.cache_data`` / ``st.cache_resource``) are only used in th
 from __future__ import annotations
 
 import colorsys
+import csv
 import hashlib
 import io
 import json
@@ -22,12 +23,13 @@ import math
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import plotly.colors
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
@@ -783,6 +785,11 @@ def stage_column_config(table: pd.DataFrame) -> dict[str, Any]:
     return cfg
 
 
+def number_columns(columns: Iterable[str], fmt: str = "%.3f") -> dict[str, Any]:
+    """``st.dataframe`` column config showing each of ``columns`` as a number in ``fmt``."""
+    return {c: st.column_config.NumberColumn(c, format=fmt) for c in columns}
+
+
 def escape_cell(value: Any) -> Any:
     """Neutralise spreadsheet formulas: text starting with = + - @ (or tab/CR) gets a ``'``."""
     if isinstance(value, str) and value and value[0] in "=+-@\t\r":
@@ -1098,27 +1105,358 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
 
 
 # --------------------------------------------------------------------------------------
+# Segments: essay text, per-session submissions, word indices, the word chart
+# --------------------------------------------------------------------------------------
+
+
+def _default_folder() -> Path | None:
+    """The folder of the active competition when it is a folder (the sample or LAB_DATA_DIR)."""
+    return Path(data_dir()) if using_sample() else None
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def read_essays(path: str, mtime: float) -> dict[str, list[str]]:
+    """essay id -> list of words, from an ``essays.csv`` with columns ``id`` and a text column.
+
+    ``mtime`` only keys the cache, so an edited file is read again.
+    """
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields = reader.fieldnames or []
+        text_col = next((c for c in ("text", "essay_text", "full_text") if c in fields), None)
+        if "id" not in fields or text_col is None:
+            return {}
+        return {row["id"].strip(): (row[text_col] or "").split() for row in reader}
+
+
+def essay_words(essay_id: str) -> list[str] | None:
+    """The words of one essay from the default data's ``essays.csv``; ``None`` when there is no
+    text (an upload, no ``essays.csv``, or an essay it does not list)."""
+    folder = _default_folder()
+    if folder is None:
+        return None
+    path = folder / "essays.csv"
+    if not path.is_file():
+        return None
+    return read_essays(str(path), path.stat().st_mtime).get(essay_id)
+
+
+def _session_memo(state_key: str, key: Any, limit: int, compute: Callable[[], Any]) -> Any:
+    """``compute()`` memoised in ``st.session_state[state_key]``, emptied when it holds ``limit``."""
+    memo = st.session_state.setdefault(state_key, {})
+    if key not in memo:
+        if len(memo) >= limit:
+            memo.clear()
+        memo[key] = compute()
+    return memo[key]
+
+
+def session_submission(comp: scoring.Competition, name: str) -> pd.DataFrame:
+    """The canonical submission frame (``comp.read_submission``), memoised per session."""
+    return _session_memo("seg_memo", (id(comp), name), 4, lambda: comp.read_submission(name))
+
+
+def word_indices(predictionstring: str) -> list[int]:
+    """The sorted, distinct word indices of a predictionstring."""
+    return sorted({int(t) for t in str(predictionstring).split()})
+
+
+def span_text(words: Sequence[int]) -> str:
+    """Word indices as runs: ``"4–9, 12"``; ``"—"`` when there are none."""
+    if not words:
+        return "—"
+    words = sorted(words)
+    runs, start, prev = [], words[0], words[0]
+    for i in words[1:]:
+        if i != prev + 1:
+            runs.append((start, prev))
+            start = i
+        prev = i
+    runs.append((start, prev))
+    return ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
+
+
+def changed_essays(sub: pd.DataFrame) -> set[str]:
+    """Essays in which overlap removal trims or discards some prediction of ``sub``."""
+    changed = set()
+    for essay_id, group in sub.sort_values("row").groupby("id", sort=False):
+        strings = [word_indices(s) for s in group["predictionstring"]]
+        after = scoring.remove_overlaps(strings)
+        if any(a is None or list(a) != s for a, s in zip(after, strings, strict=True)):
+            changed.add(essay_id)
+    return changed
+
+
+def session_changed_essays(comp: scoring.Competition, name: str, sub: pd.DataFrame) -> set[str]:
+    """:func:`changed_essays` of submission ``name``, memoised per session (the last one only)."""
+    return _session_memo("seg_changed_memo", (id(comp), name), 1, lambda: changed_essays(sub))
+
+
+def class_colours(classes: Iterable[str]) -> dict[str, str]:
+    """A colour per discourse type, by sorted name."""
+    palette = plotly.colors.qualitative.Safe + plotly.colors.qualitative.Bold
+    return {c: palette[i % len(palette)] for i, c in enumerate(sorted(classes))}
+
+
+ESSAY_WORDS_PER_LINE = 16
+_LANE = 0.22  # height of one segment bar (data units); a word cell is 1 unit high
+_CELL = 0.78
+_GAP = 0.35
+_PX_PER_UNIT = 30
+
+
+def segment_lanes(segments: list[dict]) -> list[int]:
+    """A lane per segment so that segments sharing a word never share a lane."""
+    lanes: list[set[int]] = []
+    out = []
+    for seg in segments:
+        words = set(seg["words"])
+        for k, used in enumerate(lanes):
+            if not used & words:
+                used |= words
+                out.append(k)
+                break
+        else:
+            lanes.append(set(words))
+            out.append(len(lanes) - 1)
+    return out
+
+
+def _runs_on_lines(words: list[int]) -> Iterator[tuple[int, int, int]]:
+    """Yield (line, first column, last column) for each run of consecutive words within a line."""
+    if not words:
+        return
+    start = prev = words[0]
+    for i in [*words[1:], None]:
+        if i is not None and i == prev + 1 and i // ESSAY_WORDS_PER_LINE == prev // ESSAY_WORDS_PER_LINE:
+            prev = i
+            continue
+        yield start // ESSAY_WORDS_PER_LINE, start % ESSAY_WORDS_PER_LINE, prev % ESSAY_WORDS_PER_LINE
+        if i is not None:
+            start = prev = i
+
+
+def essay_figure(
+    words: list[str], gt: list[dict], preds: list[dict], colours: dict[str, str], n_gt_lanes: int, n_pred_lanes: int
+) -> go.Figure:
+    """Words in a grid; ground-truth bars above each line of words, prediction bars below.
+
+    ``gt`` / ``preds``: dicts with ``words`` (sorted word indices), ``cls``, ``lane`` (see
+    :func:`segment_lanes`), ``hover``.
+    """
+    n_lines = max(1, math.ceil(len(words) / ESSAY_WORDS_PER_LINE))
+    line_h = n_gt_lanes * _LANE + _CELL + n_pred_lanes * _LANE + _GAP
+
+    def top(line: int) -> float:
+        return -line * line_h
+
+    fig = go.Figure()
+    # word cells
+    xs, ys = [], []
+    tx, ty, tt, th = [], [], [], []
+    for i, word in enumerate(words):
+        line, col = divmod(i, ESSAY_WORDS_PER_LINE)
+        y1 = top(line) - n_gt_lanes * _LANE - 0.04
+        y0 = y1 - _CELL + 0.08
+        x0, x1 = col + 0.03, col + 0.97
+        xs += [x0, x1, x1, x0, x0, None]
+        ys += [y0, y0, y1, y1, y0, None]
+        tx.append(col + 0.5)
+        ty.append((y0 + y1) / 2)
+        tt.append(word if len(word) <= 10 else word[:9] + "…")
+        th.append(f"word {i}: {word}")
+    fig.add_trace(
+        go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#c9ced6", width=1), hoverinfo="skip", showlegend=False)
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=tx,
+            y=ty,
+            mode="text",
+            text=tt,
+            hovertext=th,
+            hoverinfo="text",
+            textfont=dict(size=11, color="#1f2933"),
+            showlegend=False,
+        )
+    )
+
+    shown_in_legend: set[str] = set()
+    hx, hy, ht = [], [], []
+    for kind, segments in (("gt", gt), ("pred", preds)):
+        by_class: dict[str, tuple[list, list]] = {}
+        for seg in segments:
+            bx, by = by_class.setdefault(seg["cls"], ([], []))
+            for line, c0, c1 in _runs_on_lines(seg["words"]):
+                if kind == "gt":
+                    y1 = top(line) - seg["lane"] * _LANE - 0.02
+                else:
+                    y1 = top(line) - n_gt_lanes * _LANE - _CELL - seg["lane"] * _LANE - 0.02
+                y0 = y1 - _LANE + 0.05
+                x0, x1 = c0 + 0.03, c1 + 0.97
+                bx += [x0, x1, x1, x0, x0, None]
+                by += [y0, y0, y1, y1, y0, None]
+                hx.append((x0 + x1) / 2)
+                hy.append((y0 + y1) / 2)
+                ht.append(seg["hover"])
+        for cls, (bx, by) in sorted(by_class.items()):
+            fig.add_trace(
+                go.Scatter(
+                    x=bx,
+                    y=by,
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=colours.get(cls, "#888888"),
+                    line=dict(color=colours.get(cls, "#888888"), width=1),
+                    opacity=1.0 if kind == "gt" else 0.75,
+                    name=cls,
+                    legendgroup=cls,
+                    showlegend=cls not in shown_in_legend,
+                    hoverinfo="skip",
+                )
+            )
+            shown_in_legend.add(cls)
+    fig.add_trace(
+        go.Scatter(
+            x=hx, y=hy, mode="markers", marker=dict(size=14, opacity=0), hovertext=ht, hoverinfo="text", showlegend=False
+        )
+    )
+    tickvals = [top(line) - n_gt_lanes * _LANE - _CELL / 2 for line in range(n_lines)]
+    fig.update_layout(
+        height=int(n_lines * line_h * _PX_PER_UNIT) + 90,
+        margin=dict(l=10, r=10, t=40, b=10),
+        plot_bgcolor="white",
+        xaxis=dict(visible=False, range=[-0.1, ESSAY_WORDS_PER_LINE + 0.1], fixedrange=True),
+        yaxis=dict(
+            range=[top(n_lines - 1) - line_h + _GAP * 0.5, 0.1],
+            tickvals=tickvals,
+            ticktext=[f"word {line * ESSAY_WORDS_PER_LINE}" for line in range(n_lines)],
+            showgrid=False,
+            zeroline=False,
+            fixedrange=True,
+        ),
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", title_text="Discourse type: "),
+        hoverlabel=dict(bgcolor="white"),
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------------------
+# Worked examples: figures of the memo's examples
+# --------------------------------------------------------------------------------------
+
+
+def overlap_removal_figure(
+    segments: Mapping[str, tuple[int, int]], after: Sequence[Iterable[int] | None]
+) -> go.Figure:
+    """Each segment's words as submitted and after overlap removal, in processing order.
+
+    ``segments``: name -> (first word, last word), in the listing order; ``after``: the words
+    each keeps (``scoring.remove_overlaps``, same order), ``None`` when discarded.
+    """
+    names = list(segments)
+    fig = go.Figure()
+    order = sorted(names, key=lambda n: segments[n][0])
+    for label, colour, getter in (
+        ("Submitted", "#f2c14e", lambda n, k: segments[n]),
+        ("After removal", "#2a9d8f", lambda n, k: None if k is None else (min(k), max(k))),
+    ):
+        ys, bases, widths, texts = [], [], [], []
+        for n, kept in zip(names, after, strict=True):
+            span = getter(n, kept)
+            if span is None:
+                continue
+            ys.append(n)
+            bases.append(span[0] - 0.5)
+            widths.append(span[1] - span[0] + 1)
+            texts.append(f"{span[0]}–{span[1]}")
+        fig.add_trace(
+            go.Bar(
+                y=ys,
+                x=widths,
+                base=bases,
+                orientation="h",
+                name=label,
+                marker_color=colour,
+                text=texts,
+                textposition="inside",
+                hovertemplate="Segment %{y}: words %{text}<extra>" + label + "</extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="group",
+        height=320,
+        margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(title="Word index", range=[0, 100]),
+        yaxis=dict(title="Segment (in processing order)", categoryorder="array", categoryarray=order[::-1]),
+        legend=dict(orientation="h", y=1.12),
+    )
+    return fig
+
+
+def segment_pairs_figure(pairs: Sequence[tuple[str, Sequence[int], Sequence[int]]]) -> go.Figure:
+    """One row per ground truth and one per prediction of each ``(label, gt words, pred words)``.
+
+    The words of each segment are a contiguous run (a ``range``).
+    """
+    fig = go.Figure()
+    for i, (ex, gt, pred) in enumerate(pairs):
+        for words, colour, label in ((gt, "#57a773", "Ground truth"), (pred, "#f2c14e", "Prediction")):
+            fig.add_trace(
+                go.Bar(
+                    y=[f"({ex}) {label}"],
+                    x=[len(words)],
+                    base=[min(words) - 0.5],
+                    orientation="h",
+                    marker_color=colour,
+                    name=label,
+                    showlegend=i == 0,
+                    legendgroup=label,
+                    hovertemplate=f"({ex}) {label}: words {min(words)}–{max(words)}<extra></extra>",
+                )
+            )
+    fig.update_layout(
+        barmode="overlay",
+        height=360,
+        margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(title="Word index", dtick=1, range=[-0.5, 13.5]),
+        yaxis=dict(autorange="reversed"),
+        legend=dict(orientation="h", y=1.1),
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------------------
 # Small extras used by the core pages
 # --------------------------------------------------------------------------------------
 
 
 def team_profiles() -> dict[str, str]:
-    """Team name -> one-sentence profile (``teams.json`` of the default data), if any."""
-    if not using_sample():
-        return {}
-    path = data_dir() / "teams.json"
-    if not os.environ.get("LAB_DATA_DIR"):
-        try:
-            import sample_data
+    """Team name -> one-sentence profile, from the default data's ``teams.json`` (never an upload).
 
-            path = Path(getattr(sample_data, "TEAMS_PATH", path))
-        except ImportError:
-            pass
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    The folder's own ``teams.json`` comes first; the sample keeps its profiles beside its
+    competition folder (``sample_data.TEAMS_PATH``), used whenever the folder is the sample's
+    (by default or through ``LAB_DATA_DIR``).
+    """
+    folder = _default_folder()
+    if folder is None:
         return {}
-    return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
+    candidates = [folder / "teams.json"]
+    try:
+        import sample_data
+
+        if folder.resolve() == Path(sample_data.SAMPLE_DIR).resolve():
+            candidates.append(Path(sample_data.TEAMS_PATH))
+    except (ImportError, AttributeError):
+        pass
+    for path in candidates:
+        if path.is_file():
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
+    return {}
 
 
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 import scoring
@@ -72,43 +71,7 @@ for name, (a, b), kept in zip(names, MEMO_SEGMENTS.values(), after, strict=True)
 overlap_table = pd.DataFrame(rows)
 st.dataframe(overlap_table, hide_index=True, width="stretch", key="ex_overlap_table")
 
-fig = go.Figure()
-order = sorted(names, key=lambda n: MEMO_SEGMENTS[n][0])
-for label, colour, getter in (
-    ("Submitted", "#f2c14e", lambda n, k: MEMO_SEGMENTS[n]),
-    ("After removal", "#2a9d8f", lambda n, k: None if k is None else (min(k), max(k))),
-):
-    ys, bases, widths, texts = [], [], [], []
-    for n, kept in zip(names, after, strict=True):
-        span = getter(n, kept)
-        if span is None:
-            continue
-        ys.append(n)
-        bases.append(span[0] - 0.5)
-        widths.append(span[1] - span[0] + 1)
-        texts.append(f"{span[0]}–{span[1]}")
-    fig.add_trace(
-        go.Bar(
-            y=ys,
-            x=widths,
-            base=bases,
-            orientation="h",
-            name=label,
-            marker_color=colour,
-            text=texts,
-            textposition="inside",
-            hovertemplate="Segment %{y}: words %{text}<extra>" + label + "</extra>",
-        )
-    )
-fig.update_layout(
-    barmode="group",
-    height=320,
-    margin=dict(l=10, r=10, t=30, b=10),
-    xaxis=dict(title="Word index", range=[0, 100]),
-    yaxis=dict(title="Segment (in processing order)", categoryorder="array", categoryarray=order[::-1]),
-    legend=dict(orientation="h", y=1.12),
-)
-st.plotly_chart(fig, key="ex_overlap_chart")
+st.plotly_chart(ui.overlap_removal_figure(MEMO_SEGMENTS, after), key="ex_overlap_chart")
 
 # --------------------------------------------------------------------------------------------
 # 2. Fractional true positives (memo §2.5, Table 1)
@@ -184,38 +147,14 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     key="ex_table1",
-    column_config={
-        c: st.column_config.NumberColumn(c, format="%.3f")
-        for c in table1.columns
-        if c not in ("Example", "Prediction", "Ground truth", "Agrees")
-    },
+    column_config=ui.number_columns(
+        c for c in table1.columns if c not in ("Example", "Prediction", "Ground truth", "Agrees")
+    ),
 )
 
-fig = go.Figure()
-for i, ex in enumerate(TABLE1):
-    for words, colour, label in ((ex["gt"], "#57a773", "Ground truth"), (ex["pred"], "#f2c14e", "Prediction")):
-        fig.add_trace(
-            go.Bar(
-                y=[f"({ex['ex']}) {label}"],
-                x=[len(words)],
-                base=[min(words) - 0.5],
-                orientation="h",
-                marker_color=colour,
-                name=label,
-                showlegend=i == 0,
-                legendgroup=label,
-                hovertemplate=f"({ex['ex']}) {label}: words {_span(words)}<extra></extra>",
-            )
-        )
-fig.update_layout(
-    barmode="overlay",
-    height=360,
-    margin=dict(l=10, r=10, t=30, b=10),
-    xaxis=dict(title="Word index", dtick=1, range=[-0.5, 13.5]),
-    yaxis=dict(autorange="reversed"),
-    legend=dict(orientation="h", y=1.1),
+st.plotly_chart(
+    ui.segment_pairs_figure([(ex["ex"], ex["gt"], ex["pred"]) for ex in TABLE1]), key="ex_table1_chart"
 )
-st.plotly_chart(fig, key="ex_table1_chart")
 
 # --------------------------------------------------------------------------------------------
 # 3. Bias aggregation (memo §3)
