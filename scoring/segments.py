@@ -75,9 +75,22 @@ class Segs:
 
     def strings(self) -> list[str]:
         """Canonical predictionstrings (sorted unique indices joined by single spaces)."""
+        if self.n == 0:
+            return []
+        top = int(self.run_hi.max()) + 2
+        if top < _RANGE_CAP:  # every run is a slice of one line of numbers
+            line, offs = _number_line(1 << max(10, top.bit_length()))
+            text = line.decode("ascii")
+            starts, ends = offs[self.run_lo].tolist(), (offs[self.run_hi + 1] - 1).tolist()
+            runs = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+        else:
+            runs = [" ".join(map(str, range(a, b + 1))) for a, b in zip(self.run_lo.tolist(), self.run_hi.tolist(),
+                                                                        strict=True)]
+        if not self.multi:
+            return runs
         parts: list[list[str]] = [[] for _ in range(self.n)]
-        for s, a, b in zip(self.run_seg.tolist(), self.run_lo.tolist(), self.run_hi.tolist(), strict=True):
-            parts[s].append(" ".join(map(str, range(a, b + 1))))
+        for seg, r in zip(self.run_seg.tolist(), runs, strict=True):
+            parts[seg].append(r)
         return [" ".join(p) for p in parts]
 
 
