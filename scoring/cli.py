@@ -14,7 +14,7 @@ import pandas as pd
 from .aggregate import check_alpha, efficiency_boost
 from .competition import load_competition
 from .errors import InputError
-from .io import parse_number_column, read_table, require_columns, source_name
+from .io import cell, parse_number_column, read_table, require_columns, source_name
 from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
 
 
@@ -147,22 +147,22 @@ def _leaderboard(args) -> str:
 
 def _boost(args) -> str:
     sname, rname = source_name(args.scores, "scores"), source_name(args.runtimes, "runtimes")
-    sc = read_table(args.scores, sname)
+    sc = read_table(args.scores, sname, numeric=lambda c: c == "score")
     require_columns(sc, ["submission", "score"], sname)
     _unique(sc, sname)
     scores = parse_number_column(sc["score"], sname, "score")
     bad = ~np.isfinite(scores) | (scores < 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(sname, i + 2, f"score must be a finite number >= 0, got {sc['score'].iloc[i]!r}")
-    rt = read_table(args.runtimes, rname)
+        raise InputError(sname, i + 2, f"score must be a finite number >= 0, got {cell(sc['score'], i)}")
+    rt = read_table(args.runtimes, rname, numeric=lambda c: c == "runtime")
     require_columns(rt, ["submission", "runtime"], rname)
     _unique(rt, rname)
     runtimes = parse_number_column(rt["runtime"], rname, "runtime")
     bad = ~np.isfinite(runtimes) | (runtimes <= 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(rname, i + 2, f"runtime must be a finite number of seconds > 0, got {rt['runtime'].iloc[i]!r}")
+        raise InputError(rname, i + 2, f"runtime must be a finite number of seconds > 0, got {cell(rt['runtime'], i)}")
     unknown = sorted(set(rt["submission"]) - set(sc["submission"]))
     if unknown:
         print(f"warning: {rname}: {len(unknown)} row(s) for unknown submissions ignored", file=sys.stderr)

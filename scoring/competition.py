@@ -25,6 +25,7 @@ from .io import (
     GT_COLUMNS,
     RUNTIME_COLUMNS,
     SUB_COLUMNS,
+    cell,
     codes,
     empty_cells,
     first_empty,
@@ -176,7 +177,7 @@ class ParsedSubmission:
 
 def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
     """Validate one submission file and parse its predictions (SPEC §1)."""
-    df = read_table(src, name)
+    df = read_table(src, name, numeric=lambda c: c not in SUB_COLUMNS)
     require_columns(df, SUB_COLUMNS, name)
     first_empty(df, "id", name)
     first_empty(df, "class", name)
@@ -196,7 +197,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
             bad = (v < 0) | (v > 1)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise InputError(name, i + 2, f"probability {df[c].iloc[i]!r} in column {c!r} is outside [0, 1]")
+                raise InputError(name, i + 2, f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]")
             total += v
             parsed[c] = v
         off = np.abs(total - 1.0) > PROB_SUM_TOL
@@ -347,7 +348,7 @@ def _load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tu
 
 
 def _load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[str, float]:
-    df = read_table(src, name)
+    df = read_table(src, name, numeric=lambda c: c == "runtime")
     require_columns(df, RUNTIME_COLUMNS, name)
     first_empty(df, "submission", name)
     dup = df["submission"].duplicated(keep="first").to_numpy()
@@ -361,7 +362,7 @@ def _load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[
     bad = ~np.isfinite(vals) | (vals <= 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(name, i + 2, f"runtime must be a finite number of seconds > 0, got {df['runtime'].iloc[i]!r}")
+        raise InputError(name, i + 2, f"runtime must be a finite number of seconds > 0, got {cell(df['runtime'], i)}")
     rt = dict(zip(df["submission"].tolist(), vals.tolist(), strict=True))
     unknown = [k for k in rt if k not in names]
     if unknown:

@@ -47,8 +47,13 @@ def _source_bytes(src, name: str) -> bytes:
     raise InputError(name, None, f"expected a path, bytes, a file or a DataFrame, got {type(src).__name__}")
 
 
-def read_table(src, name: str) -> pd.DataFrame:
-    """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing."""
+def read_table(src, name: str, numeric=None) -> pd.DataFrame:
+    """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
+
+    ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
+    those may come back as float columns straight from the CSV parser. Every other column is
+    text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``).
+    """
     if isinstance(src, pd.DataFrame):
         df = src.copy()
         df.columns = [str(c).strip() for c in df.columns]
@@ -56,20 +61,27 @@ def read_table(src, name: str) -> pd.DataFrame:
             col = df[c]
             df[c] = col.where(col.notna(), "").astype(str).str.strip()
         return df.reset_index(drop=True)
-    data = _source_bytes(src, name)
-    if re.search(rb"\S", data) is None:
-        raise InputError(name, None, "the file is empty")
-    if b"\x00" in data[:65536]:
+    path = Path(src) if isinstance(src, (str, Path)) else None
+    if path is not None and path.is_file():  # checks on the head; pandas reads the path itself (faster)
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+        data = None
+        if re.search(rb"\S", head) is None and re.search(rb"\S", path.read_bytes()) is None:
+            raise InputError(name, None, "the file is empty")
+    else:
+        data = _source_bytes(src, name)
+        head = data[:65536]
+        if re.search(rb"\S", data) is None:
+            raise InputError(name, None, "the file is empty")
+    if b"\x00" in head:
         raise InputError(name, None, "not a CSV text file (it contains binary data)")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    header = _header(data)
+    header = _header(head.removeprefix(b"\xef\xbb\xbf"))
     dup = sorted({c for c in header if header.count(c) > 1})
     if dup:
         raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
-    df = _read_arrow(data, header)
+    df = _read_fast(path if data is None else io.BytesIO(data), header, numeric or (lambda c: False))
     if df is None:
-        df = _read_pandas(data, name)
+        df = _read_pandas(path.read_bytes() if data is None else data, name)
     df.columns = [str(c).strip() for c in df.columns]
     return df
 
@@ -83,35 +95,38 @@ def _header(data: bytes) -> list[str]:
         return []
 
 
-def _read_arrow(data: bytes, header: list[str]) -> pd.DataFrame | None:
-    """Fast path: pyarrow's CSV reader, every column as text, cells stripped; None on trouble."""
+def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
+    """Fast path: pandas' C parser with its own typing, accepted only when every text column
+    came back as (arrow) text and only ``numeric`` columns as numbers; else None, and the
+    all-text path reads the file (and words any problem with its row)."""
+    from .segments import _arrow
+
     if not header:
         return None
     try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.csv as pcsv
-
-        tbl = pcsv.read_csv(
-            io.BytesIO(data),
-            read_options=pcsv.ReadOptions(use_threads=True, block_size=1 << 26),
-            parse_options=pcsv.ParseOptions(newlines_in_values=False),
-            convert_options=pcsv.ConvertOptions(column_types={h: pa.string() for h in header},
-                                                strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                                null_values=[]),
-        )
-        if tbl.column_names != header:
-            return None
-        cols = {}
-        for i, c in enumerate(header):
-            col = pc.utf8_trim_whitespace(tbl.column(i))
-            cols[c.strip()] = pd.Series(pd.arrays.ArrowStringArray(col.combine_chunks(), dtype=_STR), copy=False)
-        return pd.DataFrame(cols, copy=False)
-    except Exception:  # any parse problem: the pandas path gives the precise message
+        df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8")
+    except Exception:  # any parse problem: the all-text path gives the precise message
         return None
+    if [str(c) for c in df.columns] != header:
+        return None
+    import pyarrow.compute as pc
+
+    for c in df.columns:
+        col = df[c]
+        if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+            if not numeric(str(c).strip()):
+                return None
+            df[c] = col.astype(float)
+            continue
+        arr = _arrow(col)
+        if arr is None:
+            return None
+        df[c] = pd.Series(pd.arrays.ArrowStringArray(pc.utf8_trim_whitespace(arr), dtype=_STR), copy=False)
+    return df
 
 
 def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -134,6 +149,12 @@ def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
     for c in df.columns:
         df[c] = df[c].astype(str).str.strip()
     return df
+
+
+def cell(col: pd.Series, i: int) -> str:
+    """A cell for a message, quoted: text as written, numbers as read."""
+    v = col.iloc[i]
+    return repr(v if isinstance(v, str) else format(float(v), "g"))
 
 
 def codes(col: pd.Series, categories) -> np.ndarray:
@@ -200,6 +221,8 @@ def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.n
     """Numbers from text; raise for the first empty or non-numeric cell."""
     from .segments import _arrow
 
+    if pd.api.types.is_float_dtype(col.dtype):  # parsed by the CSV reader
+        return col.to_numpy(dtype=float)
     arr = _arrow(col)
     try:
         if arr is not None:

@@ -183,15 +183,22 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if len(data) == 0:
             return none
         a = _edge_token(data, offsets[:-1], offsets[1:], first=True)
-        b = _edge_token(data, offsets[:-1], offsets[1:], first=False)
-        ok = (a >= 0) & (b >= a) & (b < _RANGE_CAP)
+        size = offsets[1:] - offsets[:-1]
+        ok = (a >= 0) & (a < _RANGE_CAP)
         if not ok.any():
             return none
-        k = 1 << max(10, int(b[ok].max() + 2).bit_length())
+        # the range a..b whose text is as long as the string: its end is where the line of
+        # numbers reaches the string's length (if no number ends exactly there, no range fits)
+        k = 1 << max(10, int((a[ok] + size[ok]).max() + 2).bit_length())
         line, offs = _number_line(k)
-        aa, bb = np.where(ok, a, 0), np.where(ok, b, 0)
+        aa = np.where(ok, a, 0)
         start = offs[aa]
-        length = np.where(ok, offs[bb + 1] - start - 1, 0)
+        stop = start + size + 1
+        b = np.searchsorted(offs, stop) - 1
+        ok &= (b < len(offs) - 1) & (offs[np.minimum(b + 1, len(offs) - 1)] == stop) & (b >= aa)
+        if not ok.any():
+            return none
+        length = np.where(ok, size, 0)
         # Arrow string_view layout: int32 length, then 12 inline bytes, or a 4-byte prefix,
         # buffer index and offset for longer strings.
         views = np.zeros((n, 16), dtype=np.uint8)
