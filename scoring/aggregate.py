@@ -79,7 +79,7 @@ def check_alpha(alpha) -> float:
     return a
 
 
-def _check_nonneg(name: str, value, positive: bool = False) -> float:
+def check_nonneg(name: str, value, positive: bool = False) -> float:
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -125,9 +125,9 @@ def efficiency_boost(scores, runtimes, *, band: float = 0.05, max_boost: float =
     >>> round(float(t.loc[t.submission == "Blue", "final_score"].iloc[0]), 8)
     0.60615625
     """
-    band = _check_nonneg("band", band)
-    max_boost = _check_nonneg("max_boost", max_boost)
-    window = _check_nonneg("window", window, positive=True)
+    band = check_nonneg("band", band)
+    max_boost = check_nonneg("max_boost", max_boost)
+    window = check_nonneg("window", window, positive=True)
     sc = pd.Series(scores, dtype=float)
     rt = pd.Series(runtimes, dtype=float).reindex(sc.index)
     if sc.isna().any() or (sc < 0).any() or not np.isfinite(sc.to_numpy()).all():

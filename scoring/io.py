@@ -10,8 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .errors import InputError
+from .segments import TokenError, arrow_array, parse_segs
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
 GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
@@ -99,8 +102,6 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
     """Fast path: pandas' C parser with its own typing, accepted only when every text column
     came back as (arrow) text and only ``numeric`` columns as numbers; else None, and the
     all-text path reads the file (and words any problem with its row)."""
-    from .segments import _arrow
-
     if not header:
         return None
     try:
@@ -109,7 +110,6 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
         return None
     if [str(c) for c in df.columns] != header:
         return None
-    import pyarrow.compute as pc
 
     for c in df.columns:
         col = df[c]
@@ -118,7 +118,7 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
                 return None
             df[c] = col.astype(float)
             continue
-        arr = _arrow(col)
+        arr = arrow_array(col)
         if arr is None:
             return None
         df[c] = pd.Series(pd.arrays.ArrowStringArray(pc.utf8_trim_whitespace(arr), dtype=_STR), copy=False)
@@ -159,12 +159,8 @@ def cell(col: pd.Series, i: int) -> str:
 
 def codes(col: pd.Series, categories) -> np.ndarray:
     """Position of each cell's value in ``categories`` (-1 when absent), as int64."""
-    from .segments import _arrow
-
-    arr = _arrow(col)
+    arr = arrow_array(col)
     if arr is not None:
-        import pyarrow as pa
-        import pyarrow.compute as pc
 
         idx = pc.index_in(arr, value_set=pa.array([str(c) for c in categories], type=arr.type))
         return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
@@ -186,11 +182,8 @@ def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
 
 def empty_cells(col: pd.Series) -> np.ndarray | None:
     """Boolean mask of the empty cells of a text column, or None when there are none."""
-    from .segments import _arrow
-
-    arr = _arrow(col)
+    arr = arrow_array(col)
     if arr is not None:
-        import pyarrow.compute as pc
 
         eq = pc.equal(pc.utf8_length(arr), 0)
         if not pc.any(eq).as_py():
@@ -209,8 +202,6 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
 
 def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
     """Parse the predictionstring column into :class:`Segs` or raise InputError with the row."""
-    from .segments import TokenError, parse_segs
-
     try:
         return parse_segs(strings, essay, cls, rows)
     except TokenError as e:
@@ -219,15 +210,11 @@ def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
 
 def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:
     """Numbers from text; raise for the first empty or non-numeric cell."""
-    from .segments import _arrow
-
     if pd.api.types.is_float_dtype(col.dtype):  # parsed by the CSV reader
         return col.to_numpy(dtype=float)
-    arr = _arrow(col)
+    arr = arrow_array(col)
     try:
         if arr is not None:
-            import pyarrow as pa
-            import pyarrow.compute as pc
 
             vals = np.asarray(pc.cast(arr, pa.float64()), dtype=float)  # correctly rounded parser
         else:

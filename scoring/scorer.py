@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .aggregate import boost_arrays, check_alpha, rank_scores, softmin_matrix
+from .aggregate import boost_arrays, check_alpha, check_nonneg, rank_scores, softmin_matrix
 from .competition import MISSING, Competition
 from .errors import parameter_error
 from .matching import QUALITIES, match, overlaps, quality_values
@@ -211,10 +211,9 @@ class Scorer:
         quality = self._quality(quality)
         alpha = check_alpha(alpha)
         attrs = self._attributes(attributes)
-        from .aggregate import _check_nonneg
-        band = _check_nonneg("band", band)
-        max_boost = _check_nonneg("max_boost", max_boost)
-        window = _check_nonneg("window", window, positive=True)
+        band = check_nonneg("band", band)
+        max_boost = check_nonneg("max_boost", max_boost)
+        window = check_nonneg("window", window, positive=True)
         removal = bool(overlap_removal)
 
         seg, grp = self._segment_and_groups(w, quality, threshold, attrs, removal)

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
 _TOKEN = re.compile(r"[0-9]+")
@@ -106,17 +108,12 @@ def _first_bad_token(strings) -> tuple[int, str]:
     raise AssertionError("no bad token found")  # pragma: no cover - guarded by the caller
 
 
-def _arrow(strings):
-    """The pyarrow array behind a pandas string Series, or None."""
-    try:
-        import pyarrow as pa
-
-        arr = getattr(getattr(strings, "array", None), "_pa_array", None)
-        if arr is None:
-            return None
-        return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
-    except ImportError:  # pragma: no cover - pyarrow comes with pandas/streamlit
+def arrow_array(strings):
+    """The pyarrow array behind a pandas (arrow-backed) string Series, or None."""
+    arr = getattr(getattr(strings, "array", None), "_pa_array", None)
+    if arr is None:
         return None
+    return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
 
 
 _RANGE_CAP = 1 << 20  # canonical-range fast path for word indices below this
@@ -169,12 +166,10 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     n = len(strings)
     none = (np.zeros(n, dtype=bool), np.zeros(n, np.int64), np.zeros(n, np.int64))
-    arr = _arrow(strings)
+    arr = arrow_array(strings)
     if arr is None or n == 0:
         return none
     try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
 
         if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
             return none
@@ -261,13 +256,12 @@ def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
     >>> v.tolist(), c.tolist()
     ([1, 2, 3, 7, 5], [3, 2])
     """
-    arr = _arrow(strings)
+    arr = arrow_array(strings)
     strings = strings.tolist() if hasattr(strings, "tolist") else list(strings)
     n = len(strings)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     if arr is not None:
-        import pyarrow.compute as pc
 
         # single-spaced strings: tokens = spaces + 1, no sentinels needed
         if not pc.any(pc.match_substring(arr, "  ")).as_py():
