@@ -716,8 +716,27 @@ def current_team_colors() -> dict[str, str]:
     return team_colors(current_competition().submission_names)
 
 
+def ensure_app_entry() -> None:
+    """Make sure this run goes through ``app.py`` (navigation, shared sidebar).
+
+    Until the first ``st.navigation`` call of a freshly started server, Streamlit treats an
+    app with a folder named ``pages/`` the legacy way and runs a deep-linked page (say
+    ``/demographics?alpha=80``) *alone* — no sidebar, no parameters. This switches that mode
+    off and reruns, so the same URL is served through ``app.py``. Called by ``app.py`` and by
+    :func:`page_header`, which every page calls first.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a Streamlit without the legacy mode
+        return
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def page_header(title: str, explanation: str) -> None:
     """Page title plus one short paragraph explaining what the page shows."""
+    ensure_app_entry()
     st.title(title)
     st.markdown(explanation)
     if not using_sample():

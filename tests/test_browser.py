@@ -267,3 +267,25 @@ def test_slider_updates_leaderboard_on_benchmark(browser):
             assert stats["median_s"] < 20.0, f"slider → table update takes {stats['median_s']:.2f} s on the benchmark"
         finally:
             page.close()
+
+
+def test_deep_link_on_a_fresh_server_goes_through_the_app(browser):
+    """A shared link is often the first request a freshly started server sees. Streamlit's legacy
+    ``pages/`` mode would run that page alone (no sidebar, no parameters); the app must serve
+    it through ``app.py`` with the link's parameters applied."""
+    with serve() as base:  # a fresh server: nobody has visited "/" yet
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(60_000)
+        try:
+            page.goto(base + "/demographics?w=0.3&alpha=80&attributes=gender")
+            _wait_idle(page)
+            page.wait_for_selector('[data-testid="stMain"] h1:has-text("Demographics")')
+            _assert_no_exception(page, "the deep-linked Demographics page")
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            assert "Metric parameters" in sidebar.inner_text(), "the page ran without app.py's sidebar"
+            w = sidebar.locator('input[type="range"][aria-label="Segmentation weight w"]')
+            assert w.get_attribute("aria-valuetext") == "0.30"
+            assert "gender=F" in page.locator('[data-testid="stMain"]').inner_text()
+            assert "w=0.3" in page.url and "alpha=80" in page.url
+        finally:
+            page.close()
