@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from .aggregate import check_alpha, efficiency_boost
 from .competition import load_competition
 from .errors import InputError
-from .io import cell, parse_number_column, read_table, require_columns, source_name
+from .io import read_named_numbers, source_name
 from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
 
 
@@ -147,44 +146,18 @@ def _leaderboard(args) -> str:
 
 def _boost(args) -> str:
     sname, rname = source_name(args.scores, "scores"), source_name(args.runtimes, "runtimes")
-    sc = read_table(args.scores, sname, numeric=lambda c: c == "score")
-    require_columns(sc, ["submission", "score"], sname)
-    _unique(sc, sname)
-    scores = parse_number_column(sc["score"], sname, "score")
-    bad = ~np.isfinite(scores) | (scores < 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(sname, i + 2, f"score must be a finite number >= 0, got {cell(sc['score'], i)}")
-    rt = read_table(args.runtimes, rname, numeric=lambda c: c == "runtime")
-    require_columns(rt, ["submission", "runtime"], rname)
-    _unique(rt, rname)
-    runtimes = parse_number_column(rt["runtime"], rname, "runtime")
-    bad = ~np.isfinite(runtimes) | (runtimes <= 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(rname, i + 2, f"runtime must be a finite number of seconds > 0, got {cell(rt['runtime'], i)}")
-    unknown = sorted(set(rt["submission"]) - set(sc["submission"]))
+    scores = read_named_numbers(args.scores, sname, "score", positive=False)
+    runtimes = read_named_numbers(args.runtimes, rname, "runtime", positive=True)
+    unknown = sorted(set(runtimes) - set(scores))
     if unknown:
         print(f"warning: {rname}: {len(unknown)} row(s) for unknown submissions ignored", file=sys.stderr)
-    table = efficiency_boost(pd.Series(scores, index=sc["submission"].tolist()),
-                             pd.Series(runtimes, index=rt["submission"].tolist()),
-                             band=args.band, max_boost=args.max_boost, window=args.window)
+    table = efficiency_boost(scores, runtimes, band=args.band, max_boost=args.max_boost, window=args.window)
     table = table[["submission", "score", "eligible", "boost", "final_score", "rank"]]
     if args.format == "csv":
         return table.to_csv(index=False, float_format="%.10g")
     rows = [{k: (v if k == "submission" else _json_number(v)) for k, v in r.items()} for r in table.to_dict("records")]
     params = {"band": args.band, "max_boost": args.max_boost, "window": args.window}
     return json.dumps({"parameters": params, "boost": rows}, indent=2, allow_nan=False) + "\n"
-
-
-def _unique(df, name):
-    dup = df["submission"].duplicated().to_numpy()
-    if (df["submission"] == "").any():
-        i = int(np.flatnonzero((df["submission"] == "").to_numpy())[0])
-        raise InputError(name, i + 2, "'submission' is empty")
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise InputError(name, i + 2, f"duplicate submission {df['submission'].iloc[i]!r}")
 
 
 def main(argv=None) -> int:

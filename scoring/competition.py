@@ -23,16 +23,18 @@ from .errors import InputError
 from .fp1 import fp1_from_pairs, gt_groups
 from .io import (
     GT_COLUMNS,
-    RUNTIME_COLUMNS,
     SUB_COLUMNS,
     cell,
     codes,
     empty_cells,
+    first_duplicate,
     first_empty,
     parse_number_column,
     parse_segments,
+    read_named_numbers,
     read_table,
     require_columns,
+    row_of,
     source_name,
 )
 from .segments import RunIndex, Segs, overlapping_pairs, remove_overlaps, run_index
@@ -136,10 +138,11 @@ def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool =
     for c in ("id", "discourse_type", "discourse_effectiveness"):
         first_empty(df, c, name)
     rows = np.arange(len(df))
+    lines = df.attrs["rows"]
     empty = empty_cells(df["predictionstring"])
     if empty is not None:
         report.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped "
-                      f"(first: row {int(np.flatnonzero(empty)[0]) + 2})")
+                      f"(first: row {row_of(df, int(np.flatnonzero(empty)[0]))})")
         df, rows = df[~empty].reset_index(drop=True), rows[~empty]
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
@@ -149,7 +152,7 @@ def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool =
     labels = sorted(df["discourse_effectiveness"].unique().tolist())
     cls = codes(df["discourse_type"], classes)
     lab = codes(df["discourse_effectiveness"], labels)
-    segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name)
+    segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name, lines)
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
     runs = run_index(segs, len(classes))
     p, g, _ = overlapping_pairs(segs, segs, len(classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
@@ -161,7 +164,7 @@ def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool =
     table = pd.DataFrame({"id": df["id"].reset_index(drop=True),
                           "discourse_type": df["discourse_type"].reset_index(drop=True),
                           "discourse_effectiveness": df["discourse_effectiveness"].reset_index(drop=True),
-                          "row": rows + 2})
+                          "row": lines[rows]})
     return GroundTruth(name, table, segs, essays, classes, labels, lab,
                        gt_groups(segs), {e: i for i, e in enumerate(essays)}, runs)
 
@@ -193,17 +196,18 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
         total = np.zeros(len(df))
         parsed = {}
         for c in prob_cols:
-            v = parse_number_column(df[c], name, f"probability in column {c!r}")
+            v = parse_number_column(df[c], name, f"probability in column {c!r}", df.attrs["rows"])
             bad = (v < 0) | (v > 1)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise InputError(name, i + 2, f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]")
+                raise InputError(name, row_of(df, i),
+                                 f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]")
             total += v
             parsed[c] = v
         off = np.abs(total - 1.0) > PROB_SUM_TOL
         if off.any():
             i = int(np.flatnonzero(off)[0])
-            raise InputError(name, i + 2, f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
+            raise InputError(name, row_of(df, i), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
         probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((len(df), 0))
     else:
         notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
@@ -218,7 +222,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
     unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
-                     f"(first: row {int(np.flatnonzero(unknown)[0]) + 2})")
+                     f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
     C = len(gt.classes)
     cls_all = codes(df["class"], gt.classes)
     cls_all[cls_all < 0] = C
@@ -228,7 +232,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
     else:
         idx = np.arange(len(df))
         strings = df["predictionstring"]
-    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name)
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"])
     known = np.flatnonzero(essay_all[idx] >= 0)
     if len(known) != segs.n:
         segs = segs.take(known)
@@ -325,11 +329,7 @@ def _load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tu
     df = read_table(src, name)
     require_columns(df, ["id"], name)
     first_empty(df, "id", name)
-    dup = df["id"].duplicated(keep="first").to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        first = int(np.flatnonzero((df["id"] == df["id"].iloc[i]).to_numpy())[0])
-        raise InputError(name, i + 2, f"duplicate id {df['id'].iloc[i]!r} (first on row {first + 2})")
+    first_duplicate(df, "id", name, "id")
     attrs = [c for c in df.columns if c != "id"]
     if not attrs:
         report.append(f"{name}: no attribute columns besides 'id'")
@@ -348,22 +348,7 @@ def _load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tu
 
 
 def _load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[str, float]:
-    df = read_table(src, name, numeric=lambda c: c == "runtime")
-    require_columns(df, RUNTIME_COLUMNS, name)
-    first_empty(df, "submission", name)
-    dup = df["submission"].duplicated(keep="first").to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise InputError(name, i + 2, f"duplicate submission {df['submission'].iloc[i]!r}")
-    empty = (df["runtime"] == "").to_numpy()
-    if empty.any():
-        raise InputError(name, int(np.flatnonzero(empty)[0]) + 2, "runtime is empty")
-    vals = parse_number_column(df["runtime"], name, "runtime")
-    bad = ~np.isfinite(vals) | (vals <= 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(name, i + 2, f"runtime must be a finite number of seconds > 0, got {cell(df['runtime'], i)}")
-    rt = dict(zip(df["submission"].tolist(), vals.tolist(), strict=True))
+    rt = read_named_numbers(src, name, "runtime", positive=True)
     unknown = [k for k in rt if k not in names]
     if unknown:
         report.append(f"{name}: {len(unknown)} row(s) for unknown submissions ignored ({', '.join(unknown[:5])})")
@@ -418,7 +403,7 @@ class Competition:
         ps = parse_submission(self._sources[name], name, self.gt)
         kept = ps.table.iloc[ps.kept]
         out = pd.DataFrame({"id": kept["id"].to_numpy(), "class": kept["class"].to_numpy(),
-                            "predictionstring": ps.segs.strings(), "row": ps.segs.row + 2})
+                            "predictionstring": ps.segs.strings(), "row": ps.table.attrs["rows"][ps.segs.row]})
         for j, lab in enumerate(self.gt.labels):
             out[lab] = ps.probs[:, j]
         return out

@@ -14,12 +14,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import InputError
-from .segments import TokenError, arrow_array, parse_segs
+from .segments import Segs, TokenError, arrow_array, parse_segs
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
 GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
 SUB_COLUMNS = ["id", "class", "predictionstring"]
-RUNTIME_COLUMNS = ["submission", "runtime"]
 
 
 def source_name(src, default: str) -> str:
@@ -55,7 +54,9 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
 
     ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
     those may come back as float columns straight from the CSV parser. Every other column is
-    text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``).
+    text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``). Blank lines are
+    skipped; a line with more or fewer fields than the header is an error naming its row.
+    :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
     """
     if isinstance(src, pd.DataFrame):
         df = src.copy()
@@ -63,30 +64,75 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
         for c in df.columns:
             col = df[c]
             df[c] = col.where(col.notna(), "").astype(str).str.strip()
-        return df.reset_index(drop=True)
+        df = df.reset_index(drop=True)
+        df.attrs["rows"] = np.arange(len(df)) + 2
+        return df
     path = Path(src) if isinstance(src, (str, Path)) else None
-    if path is not None and path.is_file():  # checks on the head; pandas reads the path itself (faster)
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-        data = None
-        if re.search(rb"\S", head) is None and re.search(rb"\S", path.read_bytes()) is None:
-            raise InputError(name, None, "the file is empty")
-    else:
-        data = _source_bytes(src, name)
-        head = data[:65536]
-        if re.search(rb"\S", data) is None:
-            raise InputError(name, None, "the file is empty")
-    if b"\x00" in head:
+    data = _source_bytes(src, name)
+    if re.search(rb"\S", data) is None:
+        raise InputError(name, None, "the file is empty")
+    if b"\x00" in data[:65536]:
         raise InputError(name, None, "not a CSV text file (it contains binary data)")
-    header = _header(head.removeprefix(b"\xef\xbb\xbf"))
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    header = _header(data)
     dup = sorted({c for c in header if header.count(c) > 1})
     if dup:
         raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
-    df = _read_fast(path if data is None else io.BytesIO(data), header, numeric or (lambda c: False))
+    rows = _record_rows(data, len(header), name)
+    # pandas reads a path faster than the same bytes from memory
+    df = _read_fast(path if path is not None else io.BytesIO(data), header, numeric or (lambda c: False))
     if df is None:
-        df = _read_pandas(path.read_bytes() if data is None else data, name)
+        df = _read_pandas(data, name)
     df.columns = [str(c).strip() for c in df.columns]
+    df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
     return df
+
+
+def row_of(df: pd.DataFrame, i: int) -> int:
+    """The spreadsheet row number (header = 1) of row ``i`` of a table from :func:`read_table`."""
+    rows = df.attrs.get("rows")
+    return int(rows[i]) if rows is not None and i < len(rows) else int(i) + 2
+
+
+def _record_rows(data: bytes, n_fields: int, name: str) -> np.ndarray | None:
+    """Spreadsheet row of every non-blank record after the header; raise for a record whose
+    number of fields differs from the header's. None when the text cannot be scanned cheaply
+    (pandas then reports what it finds)."""
+    if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
+        buf = np.frombuffer(data, dtype=np.uint8)
+        ends = np.flatnonzero(buf == 10)
+        if len(ends) == 0 or ends[-1] != len(buf) - 1:
+            ends = np.append(ends, len(buf))
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        commas = np.concatenate(([0], np.cumsum(buf == 44)))
+        n_commas = commas[np.minimum(ends, len(buf))] - commas[starts]
+        length = ends - starts
+        cr = (length > 0) & (buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13)
+        blank = (length - cr) == 0
+        bad = ~blank & (n_commas + 1 != n_fields)
+        bad[0] = False  # the header itself
+        if bad.any():
+            line = int(np.flatnonzero(bad)[0])
+            _field_error(name, line + 1, int(n_commas[line]) + 1, n_fields)
+        lines = np.flatnonzero(~blank) + 1
+        return lines[1:]
+    try:
+        # a spreadsheet numbers records (a quoted cell may span lines), blank ones included
+        rows = []
+        for number, rec in enumerate(csv.reader(io.StringIO(data.decode("utf-8"), newline="")), start=1):
+            if number == 1 or not rec:
+                continue
+            if len(rec) != n_fields:
+                _field_error(name, number, len(rec), n_fields)
+            rows.append(number)
+        return np.array(rows, dtype=np.int64)
+    except (UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _field_error(name: str, row: int, got: int, expected: int):
+    raise InputError(name, row, f"the row has {got} field{'s' if got != 1 else ''} but the header has {expected} "
+                                f"(a stray or missing comma?)")
 
 
 def _header(data: bytes) -> list[str]:
@@ -105,7 +151,7 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
     if not header:
         return None
     try:
-        df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8")
+        df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8", index_col=False)
     except Exception:  # any parse problem: the all-text path gives the precise message
         return None
     if [str(c) for c in df.columns] != header:
@@ -134,7 +180,7 @@ def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
         raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
     try:
         df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
-                         skip_blank_lines=True, encoding="utf-8")
+                         skip_blank_lines=True, encoding="utf-8", index_col=False)
     except pd.errors.ParserError as e:
         msg = str(e).strip().splitlines()[-1]
         row = None
@@ -149,6 +195,31 @@ def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
     for c in df.columns:
         df[c] = df[c].astype(str).str.strip()
     return df
+
+
+def first_duplicate(df: pd.DataFrame, column: str, name: str, what: str) -> None:
+    """Raise for the first repeated value of ``column``, naming both rows."""
+    dup = df[column].duplicated(keep="first").to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero((df[column] == df[column].iloc[i]).to_numpy())[0])
+        raise InputError(name, row_of(df, i), f"duplicate {what} {df[column].iloc[i]!r} (first on row {row_of(df, first)})")
+
+
+def read_named_numbers(src, name: str, column: str, *, positive: bool) -> dict[str, float]:
+    """A ``submission,<column>`` file (runtimes, scores): names unique and non-empty, every
+    value a finite number, > 0 when ``positive`` else >= 0. Returns name -> value in file order."""
+    df = read_table(src, name, numeric=lambda c: c == column)
+    require_columns(df, ["submission", column], name)
+    first_empty(df, "submission", name)
+    first_duplicate(df, "submission", name, "submission")
+    vals = parse_number_column(df[column], name, column, df.attrs["rows"])
+    bad = ~np.isfinite(vals) | ((vals <= 0) if positive else (vals < 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        limit = "> 0" if positive else ">= 0"
+        raise InputError(name, row_of(df, i), f"{column} must be a finite number {limit}, got {cell(df[column], i)}")
+    return dict(zip(df["submission"].tolist(), vals.tolist(), strict=True))
 
 
 def cell(col: pd.Series, i: int) -> str:
@@ -197,19 +268,23 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
     empty = empty_cells(df[column])
     if empty is not None:
         i = int(np.flatnonzero(empty)[0])
-        raise InputError(name, i + 2, f"{what or column!r} is empty")
+        raise InputError(name, row_of(df, i), f"{what or column!r} is empty")
 
 
-def parse_segments(strings: pd.Series, essay, cls, rows, name: str):
-    """Parse the predictionstring column into :class:`Segs` or raise InputError with the row."""
+def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines) -> Segs:
+    """Parse the predictionstring column into :class:`Segs` or raise InputError with the row.
+
+    ``rows`` are the strings' positions in their table (kept as each segment's ``row``),
+    ``lines`` the table's spreadsheet row numbers (for messages)."""
     try:
         return parse_segs(strings, essay, cls, rows)
     except TokenError as e:
-        raise InputError(name, int(rows[e.index]) + 2, e.problem) from None
+        raise InputError(name, int(lines[rows[e.index]]), e.problem) from None
 
 
-def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.ndarray:
-    """Numbers from text; raise for the first empty or non-numeric cell."""
+def parse_number_column(col: pd.Series, name: str, what: str, lines) -> np.ndarray:
+    """Numbers from text; raise for the first empty or non-numeric cell (``lines``: the
+    spreadsheet row of each cell, as ``read_table`` records them)."""
     if pd.api.types.is_float_dtype(col.dtype):  # parsed by the CSV reader
         return col.to_numpy(dtype=float)
     arr = arrow_array(col)
@@ -224,14 +299,13 @@ def parse_number_column(col: pd.Series, name: str, what: str, rows=None) -> np.n
     except Exception:  # not all numbers: find the first bad cell below
         pass
     s = col.to_numpy(dtype=object)
-    rows = np.arange(len(s)) if rows is None else rows
     empty = col.to_numpy() == ""
     if empty.any():
         i = int(np.flatnonzero(empty)[0])
-        raise InputError(name, int(rows[i]) + 2, f"{what} is missing (empty cell)")
+        raise InputError(name, int(lines[i]), f"{what} is missing (empty cell)")
     vals = pd.to_numeric(pd.Series(s), errors="coerce").to_numpy(dtype=float)
     bad = np.isnan(vals)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(name, int(rows[i]) + 2, f"{what} {str(s[i])[:30]!r} is not a number")
+        raise InputError(name, int(lines[i]), f"{what} {str(s[i])[:30]!r} is not a number")
     return vals

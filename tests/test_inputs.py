@@ -285,3 +285,35 @@ def test_missing_demographics_fall_into_missing_group(tmp_path):
     gs = scoring.Scorer(comp).group_scores(attributes=["ell_status", "gender"])
     assert gs.labels == ["ell_status=(missing) & gender=(missing)", "ell_status=Yes & gender=(missing)"]
     assert gs.sizes.tolist() == [1, 1]
+
+
+def test_trailing_comma_is_an_error_not_a_shifted_column(tmp_path):
+    # every data row has one field more than the header: pandas would silently make the first
+    # column an index and shift the others
+    gt = "\n".join(line + "," if i else line for i, line in enumerate(GT.strip().splitlines())) + "\n"
+    expect_error(write_comp(tmp_path, gt=gt), "gt.csv", 2, "5 fields", "header has 4")
+
+
+def test_extra_field_in_demographics_is_an_error(tmp_path):
+    expect_error(write_comp(tmp_path, demo="id,ell_status,gender\ne1,Yes,F\ne2,No,M,extra\n"),
+                 "demo.csv", 3, "4 fields", "header has 3")
+
+
+def test_short_row_is_an_error(tmp_path):
+    expect_error(write_comp(tmp_path, subs={"alpha": SUB + "e2,Claim\n"}), "alpha.csv", 5, "2 fields", "header has 5")
+
+
+def test_row_numbers_count_blank_lines_like_a_spreadsheet(tmp_path):
+    # header (1), a good row (2), two blank lines (3, 4), the bad row is row 5
+    sub = "id,class,predictionstring,Effective,Ineffective\ne1,Claim,0 1 2,0.5,0.5\n\n\ne1,Lead,20 x,0.5,0.5\n"
+    expect_error(write_comp(tmp_path, subs={"alpha": sub}), "alpha.csv", 5, "'x'")
+
+
+def test_quoted_cells_and_multiline_records(tmp_path):
+    # a quoted id with a comma, and a quoted cell spanning two lines: the three data rows are
+    # rows 2-4, so a spreadsheet shows the multi-line record as row 5 (records, not lines)
+    gt = GT.replace("e2,Claim", '"e,2",Claim')
+    sub = SUB.replace("e2,Claim", '"e,2",Claim') + '"e1",Lead,"20\n21 y",0.5,0.5\n'
+    expect_error(write_comp(tmp_path, gt=gt, subs={"alpha": sub}), "alpha.csv", 5, "'y'")
+    comp = load(write_comp(tmp_path, gt=gt, subs={"alpha": SUB.replace("e2,Claim", '"e,2",Claim')}))
+    assert comp.essays == ["e1", "e,2"]
