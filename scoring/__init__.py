@@ -6,11 +6,13 @@ Pure numpy/pandas; never imports Streamlit. The public API is listed in ``docs/a
 from .aggregate import efficiency_boost, rank_scores, softmin
 from .competition import Competition, load_competition
 from .errors import InputError
-from .explain import explain_essay, fp1_score, fractional_tp, remove_overlaps
+from .explain import explain_essay, fp1_score, fractional_tp, load_ground_truth, remove_overlaps
+from .export import json_value, leaderboard_document
 from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, GroupScores, Scorer
 
 __all__ = [
     "DEFAULTS", "LEADERBOARD_COLUMNS", "Competition", "GroupScores", "InputError", "Scorer",
-    "efficiency_boost", "explain_essay", "fp1_score", "fractional_tp", "load_competition",
+    "efficiency_boost", "explain_essay", "fp1_score", "fractional_tp", "json_value", "leaderboard_document",
+    "load_competition", "load_ground_truth",
     "rank_scores", "remove_overlaps", "softmin",
 ]

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
-
-import numpy as np
 
 from .aggregate import check_alpha, efficiency_boost
 from .competition import load_competition
 from .errors import InputError
+from .export import json_value, leaderboard_document
 from .io import read_named_numbers, source_name
 from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
 
@@ -109,15 +107,6 @@ def _output_args(p):
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
 
 
-def _json_number(x):
-    if isinstance(x, (bool, np.bool_)):
-        return bool(x)
-    if isinstance(x, (int, np.integer)):
-        return int(x)
-    x = float(x)
-    return "inf" if math.isinf(x) else x
-
-
 def _leaderboard(args) -> str:
     alpha = check_alpha(args.alpha)
     attrs = [a.strip() for a in args.attributes.split(",") if a.strip()]
@@ -134,14 +123,7 @@ def _leaderboard(args) -> str:
     lb = scorer.leaderboard(**params)
     if args.format == "csv":
         return lb[LEADERBOARD_COLUMNS].to_csv(index=False, float_format="%.10g")
-    group_cols = [c for c in lb.columns if c not in LEADERBOARD_COLUMNS]
-    rows = []
-    for rec in lb.to_dict("records"):
-        row = {k: (rec[k] if k == "submission" else _json_number(rec[k])) for k in LEADERBOARD_COLUMNS}
-        row["groups"] = {g: _json_number(rec[g]) for g in group_cols}
-        rows.append(row)
-    out_params = {**params, "alpha": _json_number(alpha), "attributes": list(attrs)}
-    return json.dumps({"parameters": out_params, "leaderboard": rows}, indent=2, allow_nan=False) + "\n"
+    return json.dumps(leaderboard_document(lb, params), indent=2, allow_nan=False) + "\n"
 
 
 def _boost(args) -> str:
@@ -155,7 +137,7 @@ def _boost(args) -> str:
     table = table[["submission", "score", "eligible", "boost", "final_score", "rank"]]
     if args.format == "csv":
         return table.to_csv(index=False, float_format="%.10g")
-    rows = [{k: (v if k == "submission" else _json_number(v)) for k, v in r.items()} for r in table.to_dict("records")]
+    rows = [{k: json_value(v) for k, v in r.items()} for r in table.to_dict("records")]
     params = {"band": args.band, "max_boost": args.max_boost, "window": args.window}
     return json.dumps({"parameters": params, "boost": rows}, indent=2, allow_nan=False) + "\n"
 

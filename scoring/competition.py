@@ -35,6 +35,7 @@ from .io import (
     read_table,
     require_columns,
     row_of,
+    source_bytes,
     source_name,
 )
 from .segments import RunIndex, Segs, overlapping_pairs, remove_overlaps, run_index
@@ -128,6 +129,7 @@ class Prepared:
     fp1: float
     overlap_removed: float
     notes: list[str] = field(default_factory=list)
+    changed: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # essays removal changed
 
 
 def _load_ground_truth(src, name: str, report: list[str], check_overlaps: bool = True) -> GroundTruth:
@@ -257,11 +259,13 @@ def prepare_submission(src, name: str, gt: GroundTruth) -> tuple[Prepared, Mode,
     raw = _mode(ps.segs, ps.probs, gt)
     fp1 = fp1_of(ps.segs, gt, raw)
     rem_segs, kept = remove_overlaps(ps.segs)
-    if len(kept) == ps.segs.n and np.array_equal(rem_segs.size, ps.segs.size):
-        # nothing overlapped (removal only ever drops or shrinks): both modes are the same
+    touched = np.ones(ps.segs.n, dtype=bool)  # dropped or trimmed by the removal
+    touched[kept] = rem_segs.size != ps.segs.size[kept]
+    if not touched.any():  # nothing overlapped: both modes are the same
         return Prepared(name, src, fp1, fp1, ps.notes), raw, raw
     removed = _mode(rem_segs, ps.probs[kept], gt)
-    return Prepared(name, src, fp1, fp1_of(rem_segs, gt, removed), ps.notes), raw, removed
+    changed = np.unique(ps.segs.essay[touched]).astype(np.int32)
+    return Prepared(name, src, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed), raw, removed
 
 
 def _prepared_in_order(subs, gt: GroundTruth, workers: int):
@@ -286,6 +290,10 @@ def _prepared_in_order(subs, gt: GroundTruth, workers: int):
             if nxt is not None:
                 queue.append(pool.submit(prepare_submission, nxt[1], nxt[2], gt))
             yield result
+
+
+def _is_stream(src) -> bool:
+    return not isinstance(src, (str, Path, bytes, bytearray, memoryview, pd.DataFrame)) and hasattr(src, "read")
 
 
 def _expand_submissions(submissions) -> list[tuple[str, object, str]]:
@@ -317,6 +325,8 @@ def _expand_submissions(submissions) -> list[tuple[str, object, str]]:
                     raise InputError("submissions", None, f"a submission without a name ({type(item).__name__}); "
                                      "pass a dict {name: source}")
                 out.append((Path(nm).stem, item, nm))
+    # a file handle can be read once: keep its bytes, so the submission can be re-read later
+    out = [(n, source_bytes(src, disp) if _is_stream(src) else src, disp) for n, src, disp in out]
     seen: dict[str, str] = {}
     for name, _, disp in out:
         if name in seen:
@@ -395,6 +405,11 @@ class Competition:
         return pd.DataFrame({"id": t["id"], "discourse_type": t["discourse_type"],
                              "predictionstring": self.gt.segs.strings(),
                              "discourse_effectiveness": t["discourse_effectiveness"], "row": t["row"]})
+
+    def removal_changed_essays(self, name: str) -> list[str]:
+        """Essay ids in which overlap removal dropped or trimmed a prediction of ``name``."""
+        pr = self.prepared[self.submission_names.index(name)]
+        return [self.gt.essays[e] for e in pr.changed.tolist()]
 
     def read_submission(self, name: str) -> pd.DataFrame:
         """Re-read one submission: ``id, class, predictionstring`` (canonical), ``row``, label columns."""

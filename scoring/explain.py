@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .competition import Competition, GroundTruth, _load_ground_truth, _mode, fp1_of, parse_submission
-from .errors import parameter_error
-from .matching import QUALITIES, match, overlaps, quality_values, selection_key
+from .io import source_name
+from .matching import check_segment_params, match, overlaps, quality_values, selection_key
 from .segments import overlapping_pairs, segs_from_sets
 from .segments import remove_overlaps as _remove_overlaps_segs
 
@@ -34,12 +34,6 @@ def remove_overlaps(segments) -> list[tuple[int, ...] | None]:
     return out
 
 
-def _check_quality(quality):
-    if quality not in QUALITIES:
-        raise parameter_error("quality", "one of binary, max, iou", quality)
-    return quality
-
-
 def fractional_tp(pred, gt, *, d: float, w: float = 0.5, quality: str = "iou", threshold: float = 0.51) -> float:
     """Fractional true positive of one prediction against one ground truth (SPEC §3).
 
@@ -53,7 +47,7 @@ def fractional_tp(pred, gt, *, d: float, w: float = 0.5, quality: str = "iou", t
     >>> round(fractional_tp(range(0, 10), range(1, 11), d=0.8, quality="iou"), 3)
     0.809
     """
-    _check_quality(quality)
+    w, quality, threshold = check_segment_params(w, quality, threshold)
     P, G = set(int(x) for x in pred), set(int(x) for x in gt)
     inter = len(P & G)
     if not P or not G or inter == 0:
@@ -75,7 +69,7 @@ def explain_essay(comp: Competition, name: str, essay_id: str, *, w: float = 0.5
     ``matches`` (``class, gt_row, pred_row, o_p, o_g, iou, quality, d, tp``). Pass
     ``submission`` (from :meth:`Competition.read_submission`) to avoid re-reading the file.
     """
-    _check_quality(quality)
+    w, quality, threshold = check_segment_params(w, quality, threshold)
     sub = comp.read_submission(name) if submission is None else submission
     gtab = comp.ground_truth
     g_rows = gtab[gtab["id"] == essay_id].reset_index(drop=True)
@@ -113,19 +107,27 @@ def explain_essay(comp: Competition, name: str, essay_id: str, *, w: float = 0.5
     return {"ground_truth": g_rows, "predictions": preds, "matches": matches}
 
 
-def fp1_score(ground_truth: pd.DataFrame, submission: pd.DataFrame) -> float:
-    """The original Feedback Prize 2021 metric (SPEC §3) from two DataFrames.
+def load_ground_truth(src) -> GroundTruth:
+    """Parse and validate a ground truth once (path, bytes, file or DataFrame), e.g. to score
+    many submissions with :func:`fp1_score`. ``discourse_effectiveness`` may be absent here."""
+    if isinstance(src, pd.DataFrame) and "discourse_effectiveness" not in src.columns:
+        src = src.assign(discourse_effectiveness="-")
+    return _load_ground_truth(src, source_name(src, "ground truth"), [], check_overlaps=False)
+
+
+def fp1_score(ground_truth, submission) -> float:
+    """The original Feedback Prize 2021 metric (SPEC §3), as its public reference computes it.
+
+    ``ground_truth`` is a DataFrame (or any source) or the result of
+    :func:`load_ground_truth`; ``submission`` a DataFrame or source.
 
     >>> gt = pd.DataFrame({"id": ["a"], "discourse_type": ["Claim"], "predictionstring": ["1 2 3"],
     ...                    "discourse_effectiveness": ["Effective"]})
     >>> fp1_score(gt, pd.DataFrame({"id": ["a"], "class": ["Claim"], "predictionstring": ["1 2"]}))
     1.0
     """
-    gt = ground_truth
-    if "discourse_effectiveness" not in gt.columns:
-        gt = gt.assign(discourse_effectiveness="-")
-    gtd = _load_ground_truth(gt, "ground truth", [], check_overlaps=False)
-    return fp1_for(gtd, submission)
+    gt = ground_truth if isinstance(ground_truth, GroundTruth) else load_ground_truth(ground_truth)
+    return fp1_for(gt, submission)
 
 
 def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:

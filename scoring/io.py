@@ -31,7 +31,7 @@ def source_name(src, default: str) -> str:
     return default
 
 
-def _source_bytes(src, name: str) -> bytes:
+def source_bytes(src, name: str) -> bytes:
     if isinstance(src, (str, Path)):
         p = Path(src)
         if not p.exists():
@@ -68,7 +68,7 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
         df.attrs["rows"] = np.arange(len(df)) + 2
         return df
     path = Path(src) if isinstance(src, (str, Path)) else None
-    data = _source_bytes(src, name)
+    data = source_bytes(src, name)
     if re.search(rb"\S", data) is None:
         raise InputError(name, None, "the file is empty")
     if b"\x00" in data[:65536]:

@@ -10,10 +10,34 @@ result.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from .errors import parameter_error
 
 TOL = 1e-12
 QUALITIES = ("binary", "max", "iou")
+
+
+def check_segment_params(w, quality, threshold) -> tuple[float, str, float]:
+    """Validate ``w`` ∈ [0, 1], ``quality`` ∈ binary/max/iou and ``threshold`` ∈ (0, 1].
+
+    >>> check_segment_params(0.5, "iou", 0.51)
+    (0.5, 'iou', 0.51)
+    """
+    def unit(name, value, low_open):
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise parameter_error(name, "a number", value) from None
+        if math.isnan(v) or not ((0 < v <= 1) if low_open else (0 <= v <= 1)):
+            raise parameter_error(name, "a number in (0, 1]" if low_open else "a number in [0, 1]", value)
+        return v
+
+    if quality not in QUALITIES:
+        raise parameter_error("quality", "one of binary, max, iou", quality)
+    return unit("w", w, False), quality, unit("threshold", threshold, True)
 
 
 def overlaps(inter, psize, gsize):

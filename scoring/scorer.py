@@ -14,7 +14,6 @@ probabilities, before and after overlap removal, and both FP1 scores. A call to
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ import pandas as pd
 from .aggregate import boost_arrays, check_alpha, check_nonneg, rank_scores, softmin_matrix
 from .competition import MISSING, Competition
 from .errors import parameter_error
-from .matching import QUALITIES, match, overlaps, quality_values
+from .matching import check_segment_params, match, overlaps, quality_values, selection_key
 
 LEADERBOARD_COLUMNS = ["submission", "fp1", "fp1_rank", "overlap_removed", "overlap_removed_rank",
                        "segment_score", "segment_score_rank", "bias_score", "bias_score_rank",
@@ -44,21 +43,42 @@ class GroupScores:
     labels: list[str]
 
 
-def _check_unit(name: str, value, low_open: bool) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise parameter_error(name, "a number", value) from None
-    ok = (0 < v <= 1) if low_open else (0 <= v <= 1)
-    if not ok or math.isnan(v):
-        raise parameter_error(name, "a number in (0, 1]" if low_open else "a number in [0, 1]", value)
-    return v
+CACHE_SIZES = {"match": 8, "sums": 32, "np": 8, "groups": 32}
+
+
+class _LRU:
+    """A small thread-safe LRU map with hit/miss counts. One Scorer may serve several sessions
+    (threads) at once; values are pure functions of their key, so two threads computing the
+    same entry is harmless."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key, fn):
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                self.hits += 1
+                return self.items[key]
+            self.misses += 1
+        val = fn()
+        with self.lock:
+            self.items[key] = val
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return val
+
+    def info(self) -> dict[str, int]:
+        return {"hits": self.hits, "misses": self.misses, "entries": len(self.items)}
 
 
 class Scorer:
     """Precomputes a competition so that :meth:`leaderboard` is cheap (see module doc)."""
 
-    def __init__(self, competition: Competition, *, cache_size: int = 16):
+    def __init__(self, competition: Competition):
         self.comp = competition
         gt = competition.gt
         self.names = competition.submission_names
@@ -71,24 +91,15 @@ class Scorer:
         self.runtime = np.array([competition.runtimes.get(n, np.nan) for n in self.names], dtype=float)
         self._gt_essay = gt.segs.essay
         self._gt_cls = gt.segs.cls
-        self._cache: OrderedDict = OrderedDict()
-        self._lock = threading.RLock()
-        self._cache_size = cache_size
+        # one LRU per level, so cheap entries never push out a matching (the costly level)
+        self._caches = {level: _LRU(size) for level, size in CACHE_SIZES.items()}
 
-    # ---- caching -------------------------------------------------------------------------
-    def _cached(self, key, fn):
-        # one Scorer may serve several sessions (threads) at once: guard the LRU map; the
-        # values are pure functions of the key, so two threads computing one is harmless
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        val = fn()
-        with self._lock:
-            self._cache[key] = val
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return val
+    def cache_info(self) -> dict[str, dict[str, int]]:
+        """Hits, misses and entries per cache level (``match``, ``sums``, ``np``, ``groups``)."""
+        return {level: c.info() for level, c in self._caches.items()}
+
+    def _cached(self, level: str, key, fn):
+        return self._caches[level].get(key, fn)
 
     # ---- parameter validation ------------------------------------------------------------
     def _attributes(self, attributes) -> tuple[str, ...]:
@@ -105,28 +116,35 @@ class Scorer:
             raise parameter_error("attributes", "distinct attribute names", ",".join(attrs))
         return attrs
 
-    @staticmethod
-    def _quality(quality) -> str:
-        if quality not in QUALITIES:
-            raise parameter_error("quality", "one of binary, max, iou", quality)
-        return quality
-
     # ---- stages --------------------------------------------------------------------------
     def groups(self, attributes: Sequence[str] = ()) -> tuple[np.ndarray, list[str], np.ndarray]:
         """(group code per essay, group labels, group sizes) for the cross product of ``attributes``."""
         attrs = self._attributes(attributes)
-        return self._cached(("groups", attrs), lambda: self._groups(attrs))
+        return self._cached("groups", attrs, lambda: self._groups(attrs))
 
     def _groups(self, attrs):
         if not attrs:
             return np.zeros(self.E, dtype=np.int64), ["all essays"], np.array([self.E])
         demo = self.comp.demographics
-        label = None
-        for a in attrs:
-            part = a + "=" + demo[a].fillna(MISSING).astype(str)
-            label = part if label is None else label + " & " + part
-        codes, uniques = pd.factorize(label.to_numpy(), sort=True)
-        return codes.astype(np.int64), [str(u) for u in uniques], np.bincount(codes, minlength=len(uniques))
+        # a group is a tuple of values (never its label text: "a=1 & b=2" can be spelled by
+        # two different tuples); groups are ordered by their values, attribute by attribute
+        parts = [pd.factorize(demo[a].fillna(MISSING).astype(str).to_numpy(), sort=True) for a in attrs]
+        combo = np.zeros(self.E, dtype=np.int64)
+        for codes, uniques in parts:
+            combo = combo * len(uniques) + codes
+        used, codes = np.unique(combo, return_inverse=True)
+        labels, seen = [], set()
+        for u in used.tolist():
+            values = []
+            for (_, uniques), a in zip(reversed(parts), reversed(attrs), strict=True):
+                u, r = divmod(u, len(uniques))
+                values.append(f"{a}={uniques[r]}")
+            label = " & ".join(reversed(values))
+            while label in seen:  # only for values that themselves contain " & "
+                label += " ′"
+            seen.add(label)
+            labels.append(label)
+        return codes.ravel().astype(np.int64), labels, np.bincount(codes.ravel(), minlength=len(used))
 
     def _overlaps(self, removal: bool):
         T, gsize = self._tables[removal], self.comp.gt.segs.size
@@ -136,7 +154,7 @@ class Scorer:
         def run():
             T, gt = self._tables[removal], self.comp.gt.segs
             o_p, o_g, iou = self._overlaps(removal)
-            key = iou if order_key == "iou" else np.maximum(o_p, o_g)
+            key = selection_key(order_key, o_p, o_g, iou)
             g_global = T.pred_sub[T.p].astype(np.int64) * gt.n + T.g
 
             def tiebreak(c):
@@ -144,7 +162,7 @@ class Scorer:
                 return gt.wmin[gc], T.pred_wmin[pc], T.pred_row[pc], gt.row[gc]
 
             return match(T.p, g_global, o_p, o_g, key, threshold, tiebreak, T.n_pred, gt.n * max(self.S, 1))
-        return self._cached(("match", removal, threshold, order_key), run)
+        return self._cached("match", (removal, threshold, order_key), run)
 
     def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...]):
         """Arrays (S, G, C): matched M, Σquality, Σprobability, predictions NP; and NG (G, C)."""
@@ -164,10 +182,10 @@ class Scorer:
             M = np.bincount(idx, minlength=size).reshape(S, G, C).astype(float)
             Sq = np.bincount(idx, weights=q, minlength=size).reshape(S, G, C)
             Sd = np.bincount(idx, weights=T.d[m], minlength=size).reshape(S, G, C)
-            NP = self._cached(("np", removal, attrs), lambda: self._np(removal, gcode, G))
+            NP = self._cached("np", (removal, attrs), lambda: self._np(removal, gcode, G))
             NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
             return M, Sq, Sd, NP, NG
-        return self._cached(("sums", removal, threshold, quality, attrs), run)
+        return self._cached("sums", (removal, threshold, quality, attrs), run)
 
     def _np(self, removal: bool, gcode: np.ndarray, G: int) -> np.ndarray:
         T = self._tables[removal]
@@ -194,9 +212,7 @@ class Scorer:
 
     def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True) -> GroupScores:
         """Segment score of every submission on every group of ``attributes`` (SPEC §4)."""
-        w = _check_unit("w", w, False)
-        threshold = _check_unit("threshold", threshold, True)
-        quality = self._quality(quality)
+        w, quality, threshold = check_segment_params(w, quality, threshold)
         attrs = self._attributes(attributes)
         _, grp = self._segment_and_groups(w, quality, threshold, attrs, bool(overlap_removal))
         _, labels, sizes = self.groups(attrs)
@@ -206,9 +222,7 @@ class Scorer:
     def leaderboard(self, *, w=0.5, quality="iou", threshold=0.51, alpha=50.0, attributes=(),
                     band=0.05, max_boost=0.05, window=0.2, overlap_removal=True) -> pd.DataFrame:
         """The five-stage leaderboard (SPEC §6) as a DataFrame; see ``LEADERBOARD_COLUMNS``."""
-        w = _check_unit("w", w, False)
-        threshold = _check_unit("threshold", threshold, True)
-        quality = self._quality(quality)
+        w, quality, threshold = check_segment_params(w, quality, threshold)
         alpha = check_alpha(alpha)
         attrs = self._attributes(attributes)
         band = check_nonneg("band", band)
