@@ -59,12 +59,8 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
     """
     if isinstance(src, pd.DataFrame):
-        df = src.copy()
-        df.columns = [str(c).strip() for c in df.columns]
-        for c in df.columns:
-            col = df[c]
-            df[c] = col.where(col.notna(), "").astype(str).str.strip()
-        df = df.reset_index(drop=True)
+        # cells become (arrow) text, as if read from a file; a missing cell is ''
+        df = pd.DataFrame({str(c).strip(): _text_column(src.iloc[:, i]) for i, c in enumerate(src.columns)})
         df.attrs["rows"] = np.arange(len(df)) + 2
         return df
     path = Path(src) if isinstance(src, (str, Path)) else None
@@ -86,6 +82,16 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     df.columns = [str(c).strip() for c in df.columns]
     df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
     return df
+
+
+def _text_column(col: pd.Series) -> pd.Series:
+    arr = arrow_array(col)
+    if arr is None or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        values = col.to_numpy(dtype=object)
+        arr = pa.array(["" if v is None or (isinstance(v, float) and v != v) else str(v) for v in values],
+                       type=pa.large_string())
+    arr = pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
+    return pd.Series(pd.arrays.ArrowStringArray(arr, dtype=_STR), copy=False)
 
 
 def row_of(df: pd.DataFrame, i: int) -> int:
@@ -230,12 +236,9 @@ def cell(col: pd.Series, i: int) -> str:
 
 def codes(col: pd.Series, categories) -> np.ndarray:
     """Position of each cell's value in ``categories`` (-1 when absent), as int64."""
-    arr = arrow_array(col)
-    if arr is not None:
-
-        idx = pc.index_in(arr, value_set=pa.array([str(c) for c in categories], type=arr.type))
-        return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
-    return pd.Index(categories).get_indexer(col).astype(np.int64)
+    arr = arrow_array(col)  # every text column of read_table is arrow-backed
+    idx = pc.index_in(arr, value_set=pa.array([str(c) for c in categories], type=arr.type))
+    return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
 
 
 def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
@@ -253,15 +256,8 @@ def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
 
 def empty_cells(col: pd.Series) -> np.ndarray | None:
     """Boolean mask of the empty cells of a text column, or None when there are none."""
-    arr = arrow_array(col)
-    if arr is not None:
-
-        eq = pc.equal(pc.utf8_length(arr), 0)
-        if not pc.any(eq).as_py():
-            return None
-        return np.asarray(eq, dtype=bool)
-    empty = (col == "").to_numpy(dtype=bool)
-    return empty if empty.any() else None
+    eq = pc.equal(pc.utf8_length(arrow_array(col)), 0)  # every text column of read_table is arrow-backed
+    return np.asarray(eq, dtype=bool) if pc.any(eq).as_py() else None
 
 
 def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = None) -> None:
@@ -287,16 +283,11 @@ def parse_number_column(col: pd.Series, name: str, what: str, lines) -> np.ndarr
     spreadsheet row of each cell, as ``read_table`` records them)."""
     if pd.api.types.is_float_dtype(col.dtype):  # parsed by the CSV reader
         return col.to_numpy(dtype=float)
-    arr = arrow_array(col)
-    try:
-        if arr is not None:
-
-            vals = np.asarray(pc.cast(arr, pa.float64()), dtype=float)  # correctly rounded parser
-        else:
-            vals = col.astype("float64").to_numpy(dtype=float)
+    try:  # arrow's string -> float cast is a correctly rounded parser
+        vals = np.asarray(pc.cast(arrow_array(col), pa.float64()), dtype=float)
         if not np.isnan(vals).any():
             return vals
-    except Exception:  # not all numbers: find the first bad cell below
+    except pa.ArrowInvalid:  # not all numbers: find the first bad cell below
         pass
     s = col.to_numpy(dtype=object)
     empty = col.to_numpy() == ""
