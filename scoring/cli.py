@@ -12,6 +12,7 @@ from .competition import load_competition
 from .errors import InputError
 from .export import json_value, leaderboard_document
 from .io import read_named_numbers, source_name
+from .matching import QUALITIES
 from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
 
 
@@ -74,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="demographic attributes whose cross product forms the groups (default: none)")
     lb.add_argument("--runtimes", metavar="CSV", help="submission, runtime in seconds (default: none, nobody eligible)")
     lb.add_argument("--w", type=_float("--w"), default=d["w"], help=f"segmentation weight in [0, 1] (default {d['w']})")
-    lb.add_argument("--quality", choices=["binary", "max", "iou"], default=d["quality"],
+    lb.add_argument("--quality", choices=list(QUALITIES), default=d["quality"],
                     help=f"overlap quality of a match (default {d['quality']})")
     lb.add_argument("--threshold", type=_float("--threshold"), default=d["threshold"],
                     help=f"overlap threshold t in (0, 1] for o_P and o_G (default {d['threshold']})")

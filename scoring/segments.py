@@ -8,6 +8,7 @@ O(words). Every table of segments is a :class:`Segs`.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -287,8 +288,6 @@ def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
 
 def _fromstring(text: str) -> np.ndarray | None:
     """All integers of a whitespace-separated text (numpy's C parser), or None if it stops early."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         try:
