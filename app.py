@@ -15,6 +15,7 @@ import ui
 HERE = Path(__file__).resolve().parent
 
 ui.ensure_app_entry()
+ui.begin_run()  # the active data is resolved (at most) once per run
 st.set_page_config(page_title="Leaderboard Lab", page_icon=":material/leaderboard:", layout="wide")
 
 # Sections: each metric family gets its own group of pages; "Your data" is shared.

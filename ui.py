@@ -389,22 +389,44 @@ class InvalidDataDir(RuntimeError):
     """The default data folder (sample or LAB_DATA_DIR) cannot be loaded."""
 
 
+class _Entry:
+    """One loaded competition and its :class:`scoring.Scorer`, built on first use.
+
+    The Scorer lives in the same store entry as the competition it pins, so the two are
+    evicted together and never held twice.
+    """
+
+    def __init__(self, comp: scoring.Competition) -> None:
+        self.comp = comp
+        self._scorer: scoring.Scorer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def scorer(self) -> scoring.Scorer:
+        if self._scorer is None:
+            with self._lock:
+                if self._scorer is None:
+                    with st.spinner("Preparing the scorer…"):
+                        self._scorer = scoring.Scorer(self.comp)
+        return self._scorer
+
+
 class _Store:
-    """A small thread-safe LRU map, content hash -> loaded object."""
+    """A small thread-safe LRU map, content hash -> :class:`_Entry`."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: OrderedDict[str, Any] = OrderedDict()
+        self.items: OrderedDict[str, _Entry] = OrderedDict()
         self.lock = threading.RLock()
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> _Entry | None:
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
             return None
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: _Entry) -> None:
         with self.lock:
             self.items[key] = value
             self.items.move_to_end(key)
@@ -483,7 +505,10 @@ def _dir_digest(signature: tuple) -> str:
 
 
 def bundle_digest(bundle: Mapping[str, Any]) -> str:
-    """Content hash of an upload bundle (file names matter: they name the submissions)."""
+    """Content hash of an upload bundle (file names matter: they name the submissions).
+
+    Computed once per upload, by :func:`use_bundle`; the session keeps it.
+    """
     h = hashlib.sha256(b"bundle\0")
 
     def add(role: str, item: tuple[str, bytes] | None) -> None:
@@ -492,7 +517,7 @@ def bundle_digest(bundle: Mapping[str, Any]) -> str:
             h.update(b"none\0")
             return
         name, data = item
-        h.update(str(name).encode() + b"\0" + hashlib.sha256(bytes(data)).digest())
+        h.update(str(name).encode() + b"\0" + hashlib.sha256(data).digest())
 
     add("ground_truth", bundle.get("ground_truth"))
     for item in bundle.get("submissions") or []:
@@ -515,49 +540,52 @@ def _progress_loader(loader: Callable[[Callable], scoring.Competition]) -> scori
         bar.empty()
 
 
-def _load_cached(digest: str, loader: Callable[[Callable], scoring.Competition]) -> scoring.Competition:
+def _load_cached(digest: str, loader: Callable[[Callable], scoring.Competition]) -> _Entry:
     store = _competition_store()
-    comp = store.get(digest)
-    if comp is None:
-        comp = _progress_loader(loader)
-        store.put(digest, comp)
-    return comp
+    entry = store.get(digest)
+    if entry is None:
+        entry = _Entry(_progress_loader(loader))
+        store.put(digest, entry)
+    return entry
 
 
 def _submission_name(filename: str) -> str:
     return Path(str(filename)).stem
 
 
-def load_bundle(bundle: Mapping[str, Any]) -> scoring.Competition:
-    """Load uploaded files ``{role: (filename, bytes)}``; raises ``scoring.InputError``."""
-    if not bundle.get("ground_truth"):
-        raise scoring.InputError("ground truth", None, "no file uploaded")
-    subs = list(bundle.get("submissions") or [])
-    if not subs:
-        raise scoring.InputError("submissions", None, "no file uploaded")
-    digest = bundle_digest(bundle)
-
+def _bundle_loader(bundle: Mapping[str, Any]) -> Callable[[Callable], scoring.Competition]:
     def loader(progress: Callable) -> scoring.Competition:
-        names = [_submission_name(n) for n, _ in subs]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise scoring.InputError(f"{dupes[0]}.csv", None, f"duplicate submission name '{dupes[0]}'")
+        # (name, source) pairs, not a dict: the engine reports a duplicate name with its file
         return scoring.load_competition(
             ground_truth=_named_bytes(bundle["ground_truth"]),
-            submissions={_submission_name(n): _named_bytes((n, b)) for n, b in subs},
+            submissions=[(_submission_name(n), _named_bytes((n, b))) for n, b in bundle["submissions"]],
             demographics=_named_bytes(bundle.get("demographics")),
             runtimes=_named_bytes(bundle.get("runtimes")),
             progress=progress,
         )
 
-    return _load_cached(digest, loader)
+    return loader
+
+
+def load_bundle(bundle: Mapping[str, Any], digest: str | None = None) -> scoring.Competition:
+    """Load uploaded files ``{role: (filename, bytes)}``; raises ``scoring.InputError``.
+
+    ``digest`` is the bundle's :func:`bundle_digest` when the caller already has it (the
+    bytes are then not hashed again).
+    """
+    if not bundle.get("ground_truth"):
+        raise scoring.InputError("ground truth", None, "no file uploaded")
+    if not bundle.get("submissions"):
+        raise scoring.InputError("submissions", None, "no file uploaded")
+    digest = bundle_digest(bundle) if digest is None else digest
+    return _load_cached(digest, _bundle_loader(bundle)).comp
 
 
 class _NamedBytes(io.BytesIO):
     """In-memory file with a ``name`` so the engine's messages can name the file."""
 
     def __init__(self, name: str, data: bytes) -> None:
-        super().__init__(bytes(data))
+        super().__init__(data)
         self.name = name
 
 
@@ -568,35 +596,52 @@ def _named_bytes(item: tuple[str, bytes] | None) -> _NamedBytes | None:
     return _NamedBytes(str(name), data)
 
 
+_BUNDLE, _BUNDLE_DIGEST = "bundle", "bundle_digest"
+#: This run's (bundle digest or None, digest, entry): see :func:`_active`.
+_ACTIVE = "_data_active"
+
+
 def use_bundle(bundle: Mapping[str, Any]) -> scoring.Competition:
     """Load ``bundle`` (raises ``scoring.InputError``) and make it this session's data.
 
-    Call ``st.rerun()`` afterwards from a page body so the sidebar shows the new
-    demographic attributes.
+    The only place an upload is hashed: the digest stays in the session state, and every
+    later run finds the competition by it. Nothing changes when loading fails.
     """
-    comp = load_bundle(bundle)
-    st.session_state["bundle"] = dict(bundle)
-    st.session_state["bundle_digest"] = bundle_digest(bundle)
+    digest = bundle_digest(bundle)
+    comp = load_bundle(bundle, digest)
+    st.session_state[_BUNDLE] = dict(bundle)
+    st.session_state[_BUNDLE_DIGEST] = digest
+    st.session_state.pop(_ACTIVE, None)
     return comp
 
 
 def use_sample() -> None:
     """Switch this session back to the default competition (the sample or LAB_DATA_DIR)."""
-    st.session_state.pop("bundle", None)
-    st.session_state.pop("bundle_digest", None)
+    st.session_state.pop(_BUNDLE, None)
+    st.session_state.pop(_BUNDLE_DIGEST, None)
+    st.session_state.pop(_ACTIVE, None)
 
 
 def using_sample() -> bool:
-    return "bundle" not in st.session_state
+    return _BUNDLE not in st.session_state
 
 
-def _active() -> tuple[str, scoring.Competition]:
-    bundle = st.session_state.get("bundle")
+def begin_run() -> None:
+    """Forget the data resolved by the previous run (``app.py`` calls this first), so a
+    changed file under LAB_DATA_DIR is seen; within a run the data is resolved once."""
+    st.session_state.pop(_ACTIVE, None)
+
+
+def _resolve() -> tuple[str, _Entry]:
+    ss = st.session_state
+    bundle = ss.get(_BUNDLE)
     if bundle is not None:
-        digest = st.session_state.get("bundle_digest") or bundle_digest(bundle)
-        return digest, load_bundle(bundle)
-    folder = data_dir()
-    files = _dir_files(folder)
+        digest = ss.get(_BUNDLE_DIGEST)
+        if digest is None:  # a bundle put in place without use_bundle: hash it this once
+            digest = ss[_BUNDLE_DIGEST] = bundle_digest(bundle)
+        # normally a dict look-up; re-loaded (never re-hashed) if the store evicted it
+        return digest, _load_cached(digest, _bundle_loader(bundle))
+    files = _dir_files(data_dir())
     digest = _dir_digest(_stat_signature(files))
 
     def loader(progress: Callable) -> scoring.Competition:
@@ -611,57 +656,49 @@ def _active() -> tuple[str, scoring.Competition]:
     return digest, _load_cached(digest, loader)
 
 
+def _active() -> tuple[str, _Entry]:
+    """(content digest, store entry) of this session's data, resolved once per run."""
+    ss = st.session_state
+    memo = ss.get(_ACTIVE)
+    bundle_key = ss.get(_BUNDLE_DIGEST)
+    if memo is not None and memo[0] == bundle_key:
+        return memo[1], memo[2]
+    digest, entry = _resolve()
+    ss[_ACTIVE] = (ss.get(_BUNDLE_DIGEST), digest, entry)
+    return digest, entry
+
+
 def current_digest() -> str:
+    """Content hash of the active competition."""
     return _active()[0]
 
 
 def current_competition() -> scoring.Competition:
     """The active competition: this session's upload, else LAB_DATA_DIR, else the sample."""
-    return _active()[1]
-
-
-@st.cache_resource(show_spinner="Preparing the scorer…", max_entries=8)
-def _scorer(digest: str, _comp: scoring.Competition) -> scoring.Scorer:
-    return scoring.Scorer(_comp)
+    return _active()[1].comp
 
 
 def current_scorer() -> scoring.Scorer:
     """The :class:`scoring.Scorer` of the active competition (built once per content)."""
-    digest, comp = _active()
-    return _scorer(digest, comp)
-
-
-def _params_key(p: Mapping[str, Any]) -> tuple:
-    return tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in p.items()))
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _leaderboard(digest: str, key: tuple, _scorer_obj: scoring.Scorer) -> pd.DataFrame:
-    return _scorer_obj.leaderboard(**dict(key))
+    return _active()[1].scorer
 
 
 def current_leaderboard(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """``Scorer.leaderboard`` for the current (or the given) parameters, cached."""
+    """``Scorer.leaderboard`` for the current (or the given) parameters (the Scorer caches
+    its costly levels, so this is cheap after a slider move)."""
     p = params() if p is None else dict(p)
     p["attributes"] = tuple(p["attributes"])
-    digest, _ = _active()
-    return _leaderboard(digest, _params_key(p), current_scorer())
+    return current_scorer().leaderboard(**p)
 
 
 _GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal")
 
 
-@st.cache_resource(show_spinner=False, max_entries=128)
-def _group_scores(digest: str, key: tuple, _scorer_obj: scoring.Scorer) -> Any:
-    return _scorer_obj.group_scores(**dict(key))
-
-
-def current_group_scores(p: Mapping[str, Any] | None = None) -> Any:
+def current_group_scores(p: Mapping[str, Any] | None = None) -> scoring.GroupScores:
     """``Scorer.group_scores`` for the current parameters (only those it depends on)."""
     p = params() if p is None else dict(p)
     sub = {k: (tuple(p[k]) if k == "attributes" else p[k]) for k in _GS_KEYS}
-    digest, _ = _active()
-    return _group_scores(digest, _params_key(sub), current_scorer())
+    return current_scorer().group_scores(**sub)
 
 
 # --------------------------------------------------------------------------------------
@@ -1170,9 +1207,11 @@ def _session_memo(state_key: str, key: Any, limit: int, compute: Callable[[], An
     return memo[key]
 
 
-def session_submission(comp: scoring.Competition, name: str) -> pd.DataFrame:
-    """The canonical submission frame (``comp.read_submission``), memoised per session."""
-    return _session_memo("seg_memo", (id(comp), name), 4, lambda: comp.read_submission(name))
+def session_submission(name: str) -> pd.DataFrame:
+    """Submission ``name`` of the active competition as its canonical frame
+    (``Competition.read_submission``), memoised per session by (content digest, name)."""
+    digest, entry = _active()
+    return _session_memo("seg_memo", (digest, name), 4, lambda: entry.comp.read_submission(name))
 
 
 def word_indices(predictionstring: str) -> list[int]:
@@ -1489,5 +1528,5 @@ def _alpha_sweep(digest: str, key: tuple, _gs: Any) -> pd.DataFrame:
 def current_alpha_sweep(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """The α sweep (0–200) for the current group scores; α itself does not invalidate it."""
     p = params() if p is None else dict(p)
-    sub = {k: (tuple(p[k]) if k == "attributes" else p[k]) for k in _GS_KEYS}
-    return _alpha_sweep(current_digest(), _params_key(sub), current_group_scores(p))
+    key = tuple((k, tuple(p[k]) if k == "attributes" else p[k]) for k in _GS_KEYS)
+    return _alpha_sweep(current_digest(), key, current_group_scores(p))

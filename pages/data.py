@@ -51,7 +51,7 @@ def _load_uploads() -> None:
         }
         return
     try:
-        comp = ui.load_bundle(bundle)
+        comp = ui.use_bundle(bundle)  # hashes the upload once; the session keeps the digest
     except scoring.InputError as err:
         st.session_state["data_result"] = {
             "status": "error",
@@ -64,7 +64,6 @@ def _load_uploads() -> None:
             "errors": [{"File": "—", "Row": "—", "Problem": str(err)}],
         }
         return
-    ui.use_bundle(bundle)
     st.session_state["data_result"] = {
         "status": "ok",
         "files": [name for name, _ in [bundle["ground_truth"], *bundle["submissions"]]]

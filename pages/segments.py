@@ -25,7 +25,7 @@ if not comp.submission_names or not comp.essays:
 c1, c2, c3 = st.columns([2, 2, 1.3], vertical_alignment="bottom")
 with c1:
     team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team")
-sub = ui.session_submission(comp, team)
+sub = ui.session_submission(team)
 with c3:
     only_changed = st.checkbox(
         "Only essays removal changes",

@@ -539,9 +539,9 @@ def test_team_colors_are_stable_and_distinct():
 
 
 def test_slider_moves_do_not_reload_or_rebuild(core_dir, monkeypatch):
-    calls = {"load": 0, "scorer": 0, "leaderboard": 0}
+    calls = {"load": 0, "scorer": 0}
+    scorers = []
     real_load, real_init = scoring.load_competition, scoring.Scorer.__init__
-    real_lb = scoring.Scorer.leaderboard
 
     def load(*a, **k):
         calls["load"] += 1
@@ -549,24 +549,69 @@ def test_slider_moves_do_not_reload_or_rebuild(core_dir, monkeypatch):
 
     def init(self, *a, **k):
         calls["scorer"] += 1
+        scorers.append(self)
         real_init(self, *a, **k)
 
-    def lb(self, *a, **k):
-        calls["leaderboard"] += 1
-        return real_lb(self, *a, **k)
+    def misses() -> dict:
+        return {level: info["misses"] for level, info in scorers[0].cache_info().items()}
 
     monkeypatch.setattr(scoring, "load_competition", load)
     monkeypatch.setattr(scoring.Scorer, "__init__", init)
-    monkeypatch.setattr(scoring.Scorer, "leaderboard", lb)
     (core_dir / "runtimes.csv").write_text(RUNTIMES + "D,5\n")  # new content: a fresh cache entry
     at = app()
     assert calls["load"] == 1 and calls["scorer"] == 1
-    before = calls["leaderboard"]
+    before = misses()
     at.slider(key="p_w").set_value(0.7)
     rerun(at)
+    assert stage_table(at).loc["A", "Unified segment score"] != pytest.approx(SEG_A)  # w did move it
     at.slider(key="p_window").set_value(30.0)
     rerun(at)
     at.switch_page("pages/efficiency.py")
     rerun(at)
     assert calls["load"] == 1 and calls["scorer"] == 1
-    assert calls["leaderboard"] == before + 2  # one per new parameter set, none for a page switch
+    # w, the window and a page switch re-match nothing and re-sum nothing: the engine's
+    # costly levels are all hits (the leaderboard itself is re-aggregated, microseconds)
+    assert misses() == before
+    at.slider(key="p_threshold").set_value(0.6)  # a new threshold does re-match, once
+    rerun(at)
+    assert misses()["match"] == before["match"] + 1
+
+
+def test_an_uploaded_bundle_is_hashed_once(core_dir, monkeypatch):
+    files = {"truth.csv": GT, "A.csv": SUB_A, "B.csv": SUB_B, "C.csv": SUB_C, "demo.csv": DEMO}
+    uploaded = {text.encode() for text in files.values()}
+    hashed = {"digest": 0, "bytes": 0}
+    real_digest, real_sha256 = ui.bundle_digest, ui.hashlib.sha256
+
+    def digest(bundle):
+        hashed["digest"] += 1
+        return real_digest(bundle)
+
+    def sha256(data=b"", *a, **k):
+        if isinstance(data, bytes) and data in uploaded:
+            hashed["bytes"] += 1
+        return real_sha256(data, *a, **k)
+
+    monkeypatch.setattr(ui, "bundle_digest", digest)
+    monkeypatch.setattr(ui.hashlib, "sha256", sha256)
+    at = app("pages/data.py")
+    at.file_uploader(key="data_gt").set_value(("truth.csv", GT.encode(), "text/csv"))
+    at.file_uploader(key="data_subs").set_value(
+        [(n, files[n].encode(), "text/csv") for n in ("A.csv", "B.csv", "C.csv")])
+    at.file_uploader(key="data_demo").set_value(("demo.csv", DEMO.encode(), "text/csv"))
+    rerun(at)
+    at.button(key="data_load").click()
+    rerun(at)
+    assert "bundle" in at.session_state
+    assert hashed["digest"] == 1  # on loading, once
+    at.switch_page("pages/leaderboard.py")
+    rerun(at)
+    hashed.update(digest=0, bytes=0)
+    at.slider(key="p_w").set_value(1.0)
+    rerun(at)
+    assert stage_table(at).loc["A", "Unified segment score"] == pytest.approx(1.0)  # the upload, w = 1
+    at.switch_page("pages/demographics.py")
+    rerun(at)
+    at.slider(key="p_alpha").set_value(0.0)
+    rerun(at)
+    assert hashed == {"digest": 0, "bytes": 0}  # slider moves and page switches hash nothing

@@ -318,3 +318,19 @@ def test_pages_run_on_the_sample(sample, page):
         assert any(c.value == f"**{teams[-1]}** — {profile}" for c in at.caption)
     if page == DATA:
         assert any("the sample competition" in m.value for m in at.markdown)
+
+
+def test_data_duplicate_submission_names_name_the_file(tiny):
+    at = open_page(DATA)
+    # two files whose names give the same submission name: the engine names the second file
+    at.file_uploader(key="data_gt").set_value(("truth.csv", TINY_GT.encode(), CSV))
+    at.file_uploader(key="data_subs").set_value(
+        [("Alpha.csv", TINY_ALPHA.encode(), CSV), ("sub/Alpha.csv", TINY_BETA.encode(), CSV)]
+    )
+    at.run()
+    at.button(key="data_load").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = frame_with(at, "Problem")
+    assert list(errors["File"]) == ["Alpha.csv"]
+    assert "duplicate submission name 'Alpha'" in errors["Problem"].iloc[0]
+    assert "bundle" not in at.session_state
