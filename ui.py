@@ -1170,11 +1170,12 @@ def _default_folder() -> Path | None:
     return Path(data_dir()) if using_sample() else None
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)
 def read_essays(path: str, mtime: float) -> dict[str, list[str]]:
     """essay id -> list of words, from an ``essays.csv`` with columns ``id`` and a text column.
 
-    ``mtime`` only keys the cache, so an edited file is read again.
+    ``mtime`` only keys the cache, so an edited file is read again. The dict is shared by
+    every session (no copy per hit): treat it as read-only.
     """
     with open(path, encoding="utf-8-sig", newline="") as fh:
         reader = csv.DictReader(fh)
@@ -1232,22 +1233,6 @@ def span_text(words: Sequence[int]) -> str:
         prev = i
     runs.append((start, prev))
     return ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
-
-
-def changed_essays(sub: pd.DataFrame) -> set[str]:
-    """Essays in which overlap removal trims or discards some prediction of ``sub``."""
-    changed = set()
-    for essay_id, group in sub.sort_values("row").groupby("id", sort=False):
-        strings = [word_indices(s) for s in group["predictionstring"]]
-        after = scoring.remove_overlaps(strings)
-        if any(a is None or list(a) != s for a, s in zip(after, strings, strict=True)):
-            changed.add(essay_id)
-    return changed
-
-
-def session_changed_essays(comp: scoring.Competition, name: str, sub: pd.DataFrame) -> set[str]:
-    """:func:`changed_essays` of submission ``name``, memoised per session (the last one only)."""
-    return _session_memo("seg_changed_memo", (id(comp), name), 1, lambda: changed_essays(sub))
 
 
 def class_colours(classes: Iterable[str]) -> dict[str, str]:

@@ -35,7 +35,7 @@ with c3:
 
 essay_options = list(comp.essays)
 if only_changed:
-    changed = ui.session_changed_essays(comp, team, sub)
+    changed = set(comp.removal_changed_essays(team))
     essay_options = [e for e in essay_options if e in changed]
     if not essay_options:
         st.info(f"Overlap removal changes none of {team}'s predictions — every essay is scored as submitted.")
@@ -47,12 +47,7 @@ profile = ui.team_profiles().get(team)
 if profile:
     st.caption(f"**{team}** — {profile}")
 
-# ground truth and predictions of this essay
-gt_df = comp.ground_truth[comp.ground_truth["id"] == essay].sort_values("row")
-pred_df = sub[sub["id"] == essay].sort_values("row")
-pred_words = [ui.word_indices(s) for s in pred_df["predictionstring"]]
-after = scoring.remove_overlaps(pred_words) if pred_words else []
-
+# ground truth, predictions (as submitted and after overlap removal) and matches of this essay
 explained = scoring.explain_essay(
     comp,
     team,
@@ -61,8 +56,13 @@ explained = scoring.explain_essay(
     quality=params["quality"],
     threshold=params["threshold"],
     overlap_removal=params["overlap_removal"],
+    submission=sub,
 )
+gt_df = explained["ground_truth"].sort_values("row")
+pred_df = explained["predictions"].sort_values("row")
 matches = explained["matches"]
+pred_words = [ui.word_indices(s) for s in pred_df["predictionstring"]]
+after = [ui.word_indices(s) if s else None for s in pred_df["after_removal"]]
 
 # words of the essay (text for the sample; numbered boxes otherwise)
 max_index = max([w for s in [*pred_words, *(ui.word_indices(s) for s in gt_df["predictionstring"])] for w in s] or [0])
