@@ -36,6 +36,8 @@ from plotly.subplots import make_subplots
 from streamlit.errors import StreamlitAPIException
 
 import scoring
+from scoring.aggregate import check_alpha
+from scoring.matching import QUALITIES
 
 ROOT = Path(__file__).resolve().parent
 
@@ -43,21 +45,14 @@ ROOT = Path(__file__).resolve().parent
 # Parameters
 # --------------------------------------------------------------------------------------
 
-#: The memo's defaults. ``band``, ``max_boost`` and ``window`` are fractions (0.05 = 5 %).
-PARAM_DEFAULTS: dict[str, Any] = {
-    "w": 0.5,
-    "quality": "iou",
-    "threshold": 0.51,
-    "overlap_removal": True,
-    "attributes": ["ell_status"],
-    "alpha": 50.0,
-    "hard_min": False,
-    "band": 0.05,
-    "max_boost": 0.05,
-    "window": 0.2,
-}
+#: The memo's defaults (the engine's ``scoring.DEFAULTS``), with the sidebar's default
+#: attribute and its hard-minimum switch. ``band``, ``max_boost`` and ``window`` are
+#: fractions (0.05 = 5 %).
+PARAM_DEFAULTS: dict[str, Any] = {**scoring.DEFAULTS, "attributes": ["ell_status"], "hard_min": False}
 
-QUALITY_LABELS = {"binary": "Binary (match or not)", "max": "Max-overlap", "iou": "IoU"}
+_QUALITY_WORDS = {"binary": "Binary (match or not)", "max": "Max-overlap", "iou": "IoU"}
+#: The overlap qualities the engine knows (``scoring.matching.QUALITIES``) and their labels.
+QUALITY_LABELS = {q: _QUALITY_WORDS.get(q, q) for q in QUALITIES}
 
 #: (name, low, high) of the numeric parameters, in the units of PARAM_DEFAULTS.
 _RANGES = {
@@ -136,27 +131,28 @@ def validate_values(d: Mapping[str, Any], available_attributes: Iterable[str] | 
             out[name] = number
     if "quality" in d:
         quality = d["quality"]
-        if not isinstance(quality, str) or quality.strip().lower() not in QUALITY_LABELS:
-            raise ValueError(f"parameter 'quality': {quality!r} is not one of binary, max, iou")
+        if not isinstance(quality, str) or quality.strip().lower() not in QUALITIES:
+            raise ValueError(f"parameter 'quality': {quality!r} is not one of {', '.join(QUALITIES)}")
         out["quality"] = quality.strip().lower()
     for name in ("overlap_removal", "hard_min"):
         if name in d:
             out[name] = _as_bool(name, d[name])
     if "alpha" in d:
         alpha = d["alpha"]
-        if isinstance(alpha, str) and alpha.strip().lower() in ("inf", "infinity", "∞"):
+        low, high = _RANGES["alpha"]
+        expected = f"parameter 'alpha': expected a number from {low:g} to {high:g} or \"inf\", got {alpha!r}"
+        if isinstance(alpha, bool) or alpha is None:
+            raise ValueError(expected)
+        try:
+            number = check_alpha(alpha)  # the engine's reading: a number >= 0, or inf/infinity/∞
+        except ValueError:
+            raise ValueError(expected) from None
+        if math.isinf(number):
             out["hard_min"] = True
+        elif number > high:
+            raise ValueError(f"parameter 'alpha': {number:g} is outside {low:g}–{high:g} (or \"inf\")")
         else:
-            number = _as_float("alpha", alpha)
-            if math.isinf(number) and number > 0:
-                out["hard_min"] = True
-            else:
-                low, high = _RANGES["alpha"]
-                if not (low <= number <= high):
-                    raise ValueError(
-                        f"parameter 'alpha': {number:g} is outside {low:g}–{high:g} (or \"inf\")"
-                    )
-                out["alpha"] = number
+            out["alpha"] = number
     if "attributes" in d:
         attrs = d["attributes"]
         if isinstance(attrs, str):
@@ -189,7 +185,8 @@ def _values_to_state(values: Mapping[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _state_values() -> dict[str, Any]:
+def current_param_values() -> dict[str, Any]:
+    """The current parameters in preset form (JSON-serialisable, same keys as PARAM_DEFAULTS)."""
     ss = st.session_state
     values = {}
     for name, default in PARAM_DEFAULTS.items():
@@ -202,14 +199,9 @@ def _state_values() -> dict[str, Any]:
     return values
 
 
-def current_param_values() -> dict[str, Any]:
-    """The current parameters in preset form (JSON-serialisable, same keys as PARAM_DEFAULTS)."""
-    return _state_values()
-
-
 def params() -> dict[str, Any]:
     """The current parameters as keyword arguments for ``Scorer.leaderboard``."""
-    v = _state_values()
+    v = current_param_values()
     return {
         "w": float(v["w"]),
         "quality": v["quality"],
@@ -221,15 +213,6 @@ def params() -> dict[str, Any]:
         "window": float(v["window"]),
         "overlap_removal": bool(v["overlap_removal"]),
     }
-
-
-def params_json(p: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Leaderboard keyword arguments as strict JSON values (α = ∞ written as "inf")."""
-    p = dict(params() if p is None else p)
-    p["attributes"] = list(p["attributes"])
-    if not isinstance(p["alpha"], str) and math.isinf(p["alpha"]):
-        p["alpha"] = "inf"
-    return p
 
 
 def _query_string_values(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -333,10 +316,6 @@ def reset_params() -> None:
         st.session_state[key] = value
 
 
-def _pct(v: float) -> str:
-    return f"{v:g} %"
-
-
 def sidebar(comp: scoring.Competition) -> None:
     """Draw the shared parameter controls and keep the URL query string in sync."""
     init_params(comp.attributes)
@@ -349,7 +328,7 @@ def sidebar(comp: scoring.Competition) -> None:
         st.slider("Segmentation weight w", 0.0, 1.0, step=0.01, key=_key("w"),
                   help="Weight of overlap quality against the effectiveness probability: "
                        "TP = w·q + (1 − w)·d[E].")
-        st.selectbox("Overlap quality q", list(QUALITY_LABELS), key=_key("quality"),
+        st.selectbox("Overlap quality q", list(QUALITIES), key=_key("quality"),
                      format_func=QUALITY_LABELS.get,
                      help="How a matched pair's overlap is graded.")
         st.slider("Overlap threshold", 0.50, 0.95, step=0.01, key=_key("threshold"),
@@ -377,7 +356,7 @@ def sidebar(comp: scoring.Competition) -> None:
                   help="The boost falls linearly to zero at this much slower than the fastest.")
     sb.button("Reset to memo defaults", key="p_reset", on_click=reset_params,
               width="stretch")
-    _write_query(_state_values())
+    _write_query(current_param_values())
 
 
 # --------------------------------------------------------------------------------------
@@ -793,11 +772,6 @@ STAGES = [
     ("final_score", "rank", "Final score"),
 ]
 SHORT_STAGE = ["FP1", "Overlap removed", "Segment score", "Bias-aware", "Final"]
-BASE_COLUMNS = [
-    "submission", "fp1", "fp1_rank", "overlap_removed", "overlap_removed_rank",
-    "segment_score", "segment_score_rank", "bias_score", "bias_score_rank",
-    "eligible", "boost", "final_score", "rank",
-]
 
 
 def rank_arrow(previous: int, current: int) -> str:
@@ -863,39 +837,19 @@ def _escape_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def group_columns(lb: pd.DataFrame) -> list[str]:
-    return [c for c in lb.columns if c not in BASE_COLUMNS]
+    return [c for c in lb.columns if c not in scoring.LEADERBOARD_COLUMNS]
 
 
 def leaderboard_csv(lb: pd.DataFrame) -> bytes:
     """The leaderboard as CSV (the CLI's columns, then one column per group score)."""
-    cols = BASE_COLUMNS + group_columns(lb)
+    cols = scoring.LEADERBOARD_COLUMNS + group_columns(lb)
     return _escape_frame(lb[cols]).to_csv(index=False).encode("utf-8")
 
 
-def _json_number(v: Any) -> Any:
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        v = float(v)
-        if math.isnan(v):
-            return None
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v
-    return v
-
-
 def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any] | None = None) -> bytes:
-    """The leaderboard as strict JSON: ``{"parameters": …, "leaderboard": [{…, "groups": …}]}``."""
-    groups = group_columns(lb)
-    rows = []
-    for rec in lb.to_dict("records"):
-        row = {c: escape_cell(_json_number(rec[c])) for c in BASE_COLUMNS}
-        row["groups"] = {escape_cell(g): _json_number(rec[g]) for g in groups}
-        rows.append(row)
-    doc = {"parameters": params_json(p), "leaderboard": rows}
+    """The leaderboard as strict JSON: the engine's ``scoring.leaderboard_document``
+    (``{"parameters": …, "leaderboard": [{…, "groups": …}]}``) with formula escaping."""
+    doc = scoring.leaderboard_document(lb, params() if p is None else p, text=escape_cell)
     return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 

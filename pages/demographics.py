@@ -50,7 +50,7 @@ with left:
     betas.insert(0, "Team", betas.index)
     st.dataframe(
         betas, hide_index=True, key="demo_betas",
-        column_config={g: st.column_config.NumberColumn(g, format="%.1f %%") for g in gs.labels},
+        column_config=ui.number_columns(gs.labels, "%.1f %%"),
     )
     st.caption("Each row sums to 100 %: the share of the team's bias-aware score that each "
                "group contributes. Weight moves to the team's weakest groups as α grows.")
@@ -63,7 +63,7 @@ with right:
         "Share": [100.0 * int(gs.sizes[g]) / total if total else 0.0 for g in gs.labels],
     })
     st.dataframe(sizes, hide_index=True, key="demo_sizes",
-                 column_config={"Share": st.column_config.NumberColumn(format="%.1f %%")})
+                 column_config=ui.number_columns(["Share"], "%.1f %%"))
     small = sizes[sizes["Essays"] < 0.02 * total]
     if len(small):
         st.warning(f"{len(small)} small group(s) (under 2 % of essays): at large α a small "
@@ -111,8 +111,7 @@ def brush_view() -> None:
     summary.columns = ["Team", "Best rank", "Worst rank", "Lowest score", "Highest score"]
     st.caption(f"α from {lo:g} to {hi:g}")
     st.dataframe(summary, hide_index=True, key="demo_range_table",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                for c in ("Lowest score", "Highest score")})
+                 column_config=ui.number_columns(("Lowest score", "Highest score"), "%.4f"))
 
 
 brush_view()

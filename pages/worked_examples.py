@@ -26,15 +26,8 @@ def _agrees(engine: float, memo: float, decimals: int) -> str:
 
 
 def _span(words) -> str:
-    """'10–29' for a contiguous run of word indices, else the indices themselves."""
-    if words is None:
-        return "discarded"
-    words = sorted(words)
-    if not words:
-        return "discarded"
-    if words[-1] - words[0] + 1 == len(words):
-        return f"{words[0]}–{words[-1]}"
-    return " ".join(str(i) for i in words)
+    """Word indices as runs (``ui.span_text``: '10–29'); 'discarded' for a discarded segment."""
+    return "discarded" if not words else ui.span_text(list(words))
 
 
 # --------------------------------------------------------------------------------------------
