@@ -925,29 +925,30 @@ def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
 
 
 def softmin_weights(gs: Any, alpha: float, order: list[str]) -> pd.DataFrame:
-    """β per team (rows) and group (columns), from ``scoring.softmin``."""
+    """β per team (rows, in ``order``) and group (columns): one ``scoring.softmin_matrix`` call."""
     labels = list(gs.labels)
     sizes = gs.sizes.reindex(labels).to_numpy(dtype=float)
-    rows = {}
-    for team in order:
-        _, betas = scoring.softmin(gs.scores.loc[team, labels].to_numpy(dtype=float), sizes, alpha=alpha)
-        rows[team] = np.asarray(betas, dtype=float)
-    return pd.DataFrame.from_dict(rows, orient="index", columns=labels)
+    _, betas = scoring.softmin_matrix(gs.scores.loc[order, labels].to_numpy(dtype=float), sizes,
+                                      check_alpha(alpha))
+    return pd.DataFrame(betas, index=list(order), columns=labels)
 
 
 def alpha_sweep(gs: Any, alphas: Iterable[float]) -> pd.DataFrame:
-    """Bias score and rank of every team for each α (long form: alpha, team, score, rank)."""
+    """Bias score and rank of every team for each α (long form: alpha, team, score, rank);
+    one ``scoring.softmin_matrix`` call per α for all teams."""
     labels = list(gs.labels)
     sizes = gs.sizes.reindex(labels).to_numpy(dtype=float)
     teams = [str(t) for t in gs.scores.index]
     table = gs.scores[labels].to_numpy(dtype=float)
-    frames = []
-    for a in alphas:
-        nus = [float(scoring.softmin(row, sizes, alpha=float(a))[0]) for row in table]
-        ranks = scoring.rank_scores(nus)
-        frames.append(pd.DataFrame({"alpha": float(a), "team": teams, "score": nus,
-                                    "rank": np.asarray(ranks, dtype=int)}))
-    return pd.concat(frames, ignore_index=True)
+    alphas = [float(a) for a in alphas]
+    nus = [scoring.softmin_matrix(table, sizes, check_alpha(a))[0] for a in alphas]
+    ranks = [np.asarray(scoring.rank_scores(nu), dtype=int) for nu in nus]
+    return pd.DataFrame({
+        "alpha": np.repeat(np.asarray(alphas, dtype=float), len(teams)),
+        "team": teams * len(alphas),
+        "score": np.concatenate(nus) if nus else np.zeros(0),
+        "rank": np.concatenate(ranks) if ranks else np.zeros(0, dtype=int),
+    })
 
 
 def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -> go.Figure:
@@ -1093,6 +1094,10 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
         return out
     target = str(above.iloc[-1]["submission"])
     out["above"] = target
+    if not out["eligible"]:
+        out["overtake_runtime"] = None
+        return out
+    rivals = table.set_index("submission")
 
     def beats(r: float) -> bool:
         rt = dict(runtimes)
@@ -1100,9 +1105,22 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
         t = _boost_table(scores, rt, p).set_index("submission")
         return float(t.loc[name, "final_score"]) > float(t.loc[target, "final_score"]) + 1e-12
 
-    if not out["eligible"] or not beats(float(runtime) * 1e-9):
-        out["overtake_runtime"] = None
-        return out
+    # beats(r) is monotone (true below some runtime, false above): solve for that runtime in
+    # closed form, confirm it with two engine calls, and only bisect if they disagree.
+    fastest_other = min(other_rt) if other_rt else math.inf
+    target_rt = runtimes.get(target) if bool(rivals.loc[target, "eligible"]) else None
+    r_star = _overtake_runtime(float(score), float(rivals.loc[target, "score"]), target_rt, fastest_other, p)
+    if r_star is None:
+        out["overtake_runtime"] = None if not beats(float(runtime) * 1e-9) else _bisect(beats, runtime)
+    elif beats(r_star * (1 - 1e-9)) and not beats(r_star * (1 + 1e-9)):
+        out["overtake_runtime"] = r_star
+    else:  # safety net: the engine disagrees with the closed form (a rounding edge)
+        out["overtake_runtime"] = _bisect(beats, runtime) if beats(float(runtime) * 1e-9) else None
+    return out
+
+
+def _bisect(beats: Callable[[float], bool], runtime: float) -> float:
+    """The largest runtime (to 1e-7 relative) with ``beats``; ``beats(runtime · 1e-9)`` holds."""
     lo, hi = float(runtime) * 1e-9, float(runtime)  # beats(lo) is True, beats(hi) is False
     while hi / lo > 1 + 1e-7:  # about 40 halvings of the log-range, each one engine call
         mid = math.sqrt(lo * hi)
@@ -1110,8 +1128,49 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
             lo = mid
         else:
             hi = mid
-    out["overtake_runtime"] = lo
-    return out
+    return lo
+
+
+def _overtake_runtime(x: float, y: float, target_rt: float | None, fastest_other: float,
+                      p: Mapping[str, Any]) -> float | None:
+    """The runtime below which an eligible score ``x`` finishes above score ``y``.
+
+    ``target_rt``: the target's runtime when it is eligible (else it gets no boost);
+    ``fastest_other``: the fastest runtime of the other eligible teams (∞ if none). With
+    ``s`` the fastest eligible runtime, a run at ratio ``r/s`` gets
+    ``max_boost · (1 − (r/s − 1)/window)`` (0 beyond the window): the boost is piecewise
+    linear in ``r/s``. While ``r ≤ fastest_other`` we are the fastest (full boost) and only the
+    target's boost moves (it falls as ``r`` falls); above it ``s`` is fixed and only ours
+    moves. ``None`` when no runtime is fast enough.
+    """
+    m, window = float(p["max_boost"]), float(p["window"])
+    eps = 1e-12
+    if m <= 0 or window <= 0 or x <= 0 or y <= 0:
+        return None
+
+    def boost(ratio: float) -> float:
+        return max(0.0, m * (1 - (ratio - 1) / window)) if ratio <= 1 + window else 0.0
+
+    # r <= fastest_other: our final is x(1 + m); the target's boost must fall below beta
+    beta = (x * (1 + m) - eps) / y - 1
+    if beta <= 0:
+        return None  # even the full boost against an unboosted target is not enough
+    if target_rt is not None and beta <= m:
+        # m(1 − (t/r − 1)/window) < beta  <=>  r < t / (1 + window(1 − beta/m))
+        r_a = float(target_rt) / (1 + window * (1 - beta / m))
+        if r_a < fastest_other:
+            return r_a
+    if not math.isfinite(fastest_other):
+        return None  # we would beat the target at any runtime: not a case the page asks about
+    # r > fastest_other: s = fastest_other; the target's final is fixed, ours must stay above it
+    target_final = y * (1 + (boost(float(target_rt) / fastest_other) if target_rt is not None else 0.0))
+    gamma = (target_final + eps) / x - 1
+    if gamma >= m:
+        return fastest_other
+    if gamma < 0:
+        return None  # ahead at any runtime: not a case the page asks about
+    # m(1 − (r/s − 1)/window) > gamma  <=>  r < s (1 + window(1 − gamma/m))
+    return fastest_other * (1 + window * (1 - gamma / m))
 
 
 # --------------------------------------------------------------------------------------
@@ -1449,11 +1508,20 @@ def team_profiles() -> dict[str, str]:
     for path in candidates:
         if path.is_file():
             try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                return _read_profiles(str(path), path.stat().st_mtime_ns)
+            except OSError:
                 return {}
-            return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
     return {}
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _read_profiles(path: str, mtime_ns: int) -> dict[str, str]:
+    """The profiles of a ``teams.json`` (shared, read-only); ``mtime_ns`` only keys the cache."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
 
 
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))

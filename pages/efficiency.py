@@ -120,7 +120,7 @@ def what_if_panel() -> None:
         st.markdown(f"**{res['above']}** (directly above) cannot be overtaken by speed alone "
                     "with these parameters: a better score is needed.")
     if runtimes:
-        fig = ui.efficiency_figure(ui.efficiency_frame(lb, runtimes), colors, p["band"], p["window"],
+        fig = ui.efficiency_figure(eff, colors, p["band"], p["window"],
                                    highlight={"score": score, "runtime": runtime})
         st.plotly_chart(fig, key="eff_whatif_chart")
 

@@ -457,6 +457,21 @@ def test_what_if_numbers():
     assert res["rank"] == 1 and res["above"] is None
 
 
+def test_what_if_overtake_when_slower_than_the_fastest():
+    # X (1.0, no runtime) is never eligible; Z (0.96, 100 s) is the fastest eligible: 1.008.
+    # A new 0.97 at 150 s (ratio 1.5: no boost) sits under X (1.0). At r <= 100 s it would
+    # get the full 5 % (1.0185 > 1.0), so the answer lies above 100 s, where s = 100 s stays:
+    # 0.97·(1 + 0.05·(1 − (r/100 − 1)/0.2)) > 1  <=>  r < 100·(1 + 0.2·(1 − (1/0.97 − 1)/0.05)).
+    res = ui.what_if({"X": 1.0, "Z": 0.96}, {"Z": 100.0}, "New", 0.97, 150.0, DEFAULTS)
+    assert res["eligible"] and res["boost"] == 0 and res["above"] == "X"
+    expected = 100 * (1 + 0.2 * (1 - (1 / 0.97 - 1) / 0.05))
+    assert res["overtake_runtime"] == pytest.approx(expected, rel=1e-9)
+    for r, ahead in ((expected * (1 - 1e-6), True), (expected * (1 + 1e-6), False)):
+        t = scoring.efficiency_boost({"X": 1.0, "Z": 0.96, "New": 0.97}, {"Z": 100.0, "New": r}, **DEFAULTS)
+        final = dict(zip(t["submission"], t["final_score"], strict=True))
+        assert (final["New"] > final["X"]) is ahead
+
+
 def test_efficiency_page_chart_and_what_if(core_dir):
     at = app("pages/efficiency.py")
     scatter = figure(at, "eff_scatter")
