@@ -159,4 +159,9 @@ def main(argv=None) -> int:
         _BAR.close()
         print(f"error: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a bug, not bad input: still one line, and a distinct exit code
+        _BAR.close()
+        print(f"error: internal error ({type(e).__name__}: {e}); please report it with the input files",
+              file=sys.stderr)
+        return 1
     return 0
