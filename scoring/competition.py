@@ -97,25 +97,32 @@ class Table:
         self._parts.append(small)
 
     def freeze(self) -> None:
+        """Concatenate the parts into preallocated arrays, releasing each part once copied, so
+        the peak stays near one copy of the tables (not two)."""
         parts, self._parts = self._parts, []
-        n = [m.n for m in parts]
-        offs = np.concatenate(([0], np.cumsum(n))).astype(np.int64)
-
-        def cat(xs, dt):
-            return np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dt)
-
-        self.pred_sub = cat([np.full(m.n, k) for k, m in enumerate(parts)], np.int32)
-        self.pred_essay = cat([m.essay for m in parts], np.int32)
-        self.pred_cls = cat([m.cls for m in parts], np.int16)
-        self.pred_size = cat([m.size for m in parts], np.int32)
-        self.pred_wmin = cat([m.wmin for m in parts], np.int32)
-        self.pred_row = cat([m.row for m in parts], np.int32)
-        self.p = cat([m.p.astype(np.int64) + offs[k] for k, m in enumerate(parts)],
-                     np.int32 if offs[-1] < 2**31 else np.int64)
-        self.g = cat([m.g for m in parts], np.int32)
-        self.inter = cat([m.inter for m in parts], np.int32)
-        self.d = cat([m.d for m in parts], np.float64)
+        n_pred = [m.n for m in parts]
+        n_pair = [len(m.p) for m in parts]
+        offs = np.concatenate(([0], np.cumsum(n_pred))).astype(np.int64)
+        poffs = np.concatenate(([0], np.cumsum(n_pair))).astype(np.int64)
         self.n_pred = int(offs[-1])
+        per_pred = {"pred_essay": ("essay", np.int32), "pred_cls": ("cls", np.int16), "pred_size": ("size", np.int32),
+                    "pred_wmin": ("wmin", np.int32), "pred_row": ("row", np.int32)}
+        per_pair = {"g": ("g", np.int32), "inter": ("inter", np.int32), "d": ("d", np.float64)}
+        for attr, (_, dt) in per_pred.items():
+            setattr(self, attr, np.empty(self.n_pred, dtype=dt))
+        for attr, (_, dt) in per_pair.items():
+            setattr(self, attr, np.empty(int(poffs[-1]), dtype=dt))
+        self.pred_sub = np.empty(self.n_pred, dtype=np.int32)
+        self.p = np.empty(int(poffs[-1]), dtype=np.int32 if self.n_pred < 2**31 else np.int64)
+        for k in range(len(parts)):
+            m, a, b, c, d = parts[k], offs[k], offs[k + 1], poffs[k], poffs[k + 1]
+            for attr, (field_, _) in per_pred.items():
+                getattr(self, attr)[a:b] = getattr(m, field_)
+            for attr, (field_, _) in per_pair.items():
+                getattr(self, attr)[c:d] = getattr(m, field_)
+            self.pred_sub[a:b] = k
+            self.p[c:d] = m.p + a
+            parts[k] = None  # release the part
 
     @property
     def nbytes(self) -> int:
