@@ -907,20 +907,59 @@ def waterfall(lb: pd.DataFrame, team: str) -> go.Figure:
     return fig
 
 
+#: Above this many groups (or more groups than teams) the heatmap puts the groups on the y axis.
+HEATMAP_MAX_GROUP_COLUMNS = 10
+_HEAT_ROW_PX = 26
+
+
+def short_group_labels(labels: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``("ell_status=No & gender=F", …)`` -> (``["No · F", …]``, ``["ell_status", "gender"]``).
+
+    The attribute names go once into the axis title; labels that do not all follow the same
+    ``attr=value & attr=value`` pattern come back unchanged (with no attribute names).
+    """
+    split = [[part.partition("=") for part in str(g).split(" & ")] for g in labels]
+    keys = [[k for k, _, _ in parts] for parts in split]
+    if not split or any(not all(eq for _, eq, _ in parts) for parts in split) or any(k != keys[0] for k in keys):
+        return [str(g) for g in labels], []
+    short = [" · ".join(v for _, _, v in parts) for parts in split]
+    if len(set(short)) != len(short):
+        return [str(g) for g in labels], []
+    return short, keys[0]
+
+
 def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
-    """Every team's segment score per demographic group (rows in leaderboard order)."""
+    """Every team's segment score per demographic group (teams in leaderboard order).
+
+    Few groups: a row per team, a column per group. Many groups (more than the teams, or more
+    than :data:`HEATMAP_MAX_GROUP_COLUMNS`): a row per group and a column per team, the height
+    growing with the rows, so that every label stays horizontal and readable.
+    """
     scores = gs.scores.reindex(order)
     labels = list(gs.labels)
-    x = [f"{g}<br>n = {int(gs.sizes[g])}" for g in labels]
+    table = scores[labels].to_numpy(dtype=float)
+    transposed = len(labels) > HEATMAP_MAX_GROUP_COLUMNS or len(labels) > len(order)
+    if transposed:
+        short, attrs = short_group_labels(labels)
+        group_axis = [f"{s} (n = {int(gs.sizes[g])})" for s, g in zip(short, labels, strict=True)]
+        z, x, y = table.T, list(order), group_axis
+        rows = len(labels)
+    else:  # one column per group; a long cross-product label breaks at each " & "
+        group_axis = [f"{g.replace(' & ', ' &<br>')}<br>n = {int(gs.sizes[g])}" for g in labels]
+        z, x, y = table, group_axis, list(order)
+        rows = len(order)
     fig = go.Figure(go.Heatmap(
-        z=scores[labels].to_numpy(dtype=float).tolist(), x=x, y=order, colorscale="Viridis",
-        colorbar=dict(title="Score"), text=np.round(scores[labels].to_numpy(dtype=float), 3).tolist(),
-        texttemplate="%{text}", hovertemplate="%{y}<br>%{x}<br>score %{z:.4f}<extra></extra>",
+        z=z.tolist(), x=x, y=y, colorscale="Viridis", colorbar=dict(title="Score"),
+        texttemplate="%{z:.3f}", hovertemplate="%{y}<br>%{x}<br>score %{z:.4f}<extra></extra>", xgap=1, ygap=1,
     ))
-    fig.update_yaxes(autorange="reversed", title="Team")
-    fig.update_xaxes(title="Group")
-    fig.update_layout(title="Segment score per group", height=max(300, 32 * len(order) + 160),
-                      margin=dict(l=10, r=10, t=50, b=10))
+    group_title = f"Group ({' · '.join(attrs)})" if transposed and attrs else "Group"
+    fig.update_yaxes(autorange="reversed", title=group_title if transposed else "Team", automargin=True)
+    fig.update_xaxes(title="Team" if transposed else "Group", tickangle=0, automargin=True,
+                     side="top" if transposed else "bottom")
+    height = (max(300, _HEAT_ROW_PX * rows + 180) if transposed
+              else max(300, 32 * rows + 160))
+    fig.update_layout(title="Segment score per group", height=height,
+                      margin=dict(l=10, r=10, t=90 if transposed else 50, b=10))
     return fig
 
 

@@ -630,3 +630,25 @@ def test_an_uploaded_bundle_is_hashed_once(core_dir, monkeypatch):
     at.slider(key="p_alpha").set_value(0.0)
     rerun(at)
     assert hashed == {"digest": 0, "bytes": 0}  # slider moves and page switches hash nothing
+
+
+def test_heatmap_with_many_groups_puts_groups_on_rows():
+    labels = [f"g{i}" for i in range(12)]
+    gs = scoring.GroupScores(
+        scores=pd.DataFrame({g: [0.66, 0.7351] for g in labels}, index=["X", "Y"]),
+        sizes=pd.Series({g: i + 1 for i, g in enumerate(labels)}), labels=labels,
+    )
+    fig = ui.group_heatmap(gs, ["Y", "X"]).to_plotly_json()
+    heat = fig["data"][0]
+    assert list(heat["x"]) == ["Y", "X"]                       # teams across
+    assert list(heat["y"])[:2] == ["g0 (n = 1)", "g1 (n = 2)"]  # a row per group, with its n
+    short, attrs = ui.short_group_labels(["a=No & b=F", "a=Yes & b=M"])
+    assert short == ["No · F", "Yes · M"] and attrs == ["a", "b"]
+    assert len(heat["z"]) == 12 and heat["z"][0] == pytest.approx([0.7351, 0.66])
+    assert heat["texttemplate"] == "%{z:.3f}"                  # always 3 decimals ("0.660")
+    assert fig["layout"]["height"] >= 26 * 12
+    assert fig["layout"]["xaxis"]["tickangle"] == 0
+    few = ui.group_heatmap(
+        scoring.GroupScores(scores=gs.scores[labels[:2]], sizes=gs.sizes[labels[:2]], labels=labels[:2]),
+        ["Y", "X"]).to_plotly_json()["data"][0]
+    assert list(few["y"]) == ["Y", "X"]                        # few groups: a row per team
