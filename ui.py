@@ -799,7 +799,11 @@ def stage_table(lb: pd.DataFrame) -> pd.DataFrame:
             out["Eligible for boost"] = np.where(lb["eligible"].astype(bool), "yes", "no")
             out["Boost"] = lb["boost"].astype(float).to_numpy() * 100.0
         prev_rank = ranks
-    return out
+    # The headline first: the final rank and score sit (pinned) next to the team's name, so
+    # they stay in view on a narrow screen; the stages follow in order.
+    final = STAGES[-1][2]
+    head = ["Team", f"{final} · rank", final]
+    return out[head + [c for c in out.columns if c not in head]]
 
 
 def stage_column_config(table: pd.DataFrame) -> dict[str, Any]:
@@ -809,6 +813,13 @@ def stage_column_config(table: pd.DataFrame) -> dict[str, Any]:
         cfg[f"{words} · rank"] = st.column_config.TextColumn(
             "Rank", width="small", help=f"Rank on “{words}”; ▲/▼: places gained/lost against the previous stage"
         )
+    final = STAGES[-1][2]
+    cfg[final] = st.column_config.NumberColumn(final, format="%.4f", pinned=True,
+                                               help="The final score, with the efficiency boost")
+    cfg[f"{final} · rank"] = st.column_config.TextColumn(
+        "Final rank", width="small", pinned=True,
+        help=f"Rank on “{final}”; ▲/▼: places gained/lost against “{STAGES[-2][2]}”",
+    )
     cfg["Eligible for boost"] = st.column_config.TextColumn("Eligible", width="small",
                                                             help="Eligible for the efficiency boost")
     cfg["Boost"] = st.column_config.NumberColumn("Boost", format="%.2f %%", width="small")

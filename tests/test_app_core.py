@@ -652,3 +652,13 @@ def test_heatmap_with_many_groups_puts_groups_on_rows():
         scoring.GroupScores(scores=gs.scores[labels[:2]], sizes=gs.sizes[labels[:2]], labels=labels[:2]),
         ["Y", "X"]).to_plotly_json()["data"][0]
     assert list(few["y"]) == ["Y", "X"]                        # few groups: a row per team
+
+
+def test_stage_table_puts_the_final_result_first_and_pins_it(core_dir):
+    at = app()
+    t = table_with(at, "FP1 (original)")
+    assert list(t.columns[:4]) == ["Team", "Final score · rank", "Final score", "FP1 (original)"]
+    cfg = ui.stage_column_config(t)
+    for col in ("Team", "Final score · rank", "Final score"):
+        assert cfg[col]["pinned"] is True, col
+    assert cfg["Final score · rank"]["label"] == "Final rank"
