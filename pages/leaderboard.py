@@ -38,13 +38,25 @@ d2.download_button("Download JSON", ui.leaderboard_json(lb, p), file_name="leade
 st.plotly_chart(ui.bump_chart(lb, colors), key="lb_bump")
 
 
+def _pick_team() -> None:
+    """An explicit pick goes into the URL (``team=``), so a shared link shows the same team."""
+    st.query_params["team"] = st.session_state["lb_team"]
+
+
 @st.fragment
 def team_waterfall() -> None:
     st.subheader("One team, stage by stage")
     teams = [str(t) for t in lb["submission"]]
-    if st.session_state.get("lb_team") not in teams:
-        st.session_state["lb_team"] = teams[0]
-    team = st.selectbox("Team", teams, key="lb_team")
+    # The team in the URL when it is one of ours; otherwise the current leader, on every run
+    # (an unknown name in the URL is dropped silently).
+    linked = st.query_params.get("team")
+    if linked is not None and linked not in teams:
+        del st.query_params["team"]
+        linked = None
+    st.session_state["lb_team"] = linked if linked is not None else teams[0]
+    team = st.selectbox("Team", teams, key="lb_team", on_change=_pick_team,
+                        help="Defaults to the current leader; a team you pick is kept in the "
+                             "page's address, so a shared link shows it.")
     profile = ui.team_profiles().get(team)
     if profile:
         st.caption(profile)

@@ -662,3 +662,28 @@ def test_stage_table_puts_the_final_result_first_and_pins_it(core_dir):
     for col in ("Team", "Final score · rank", "Final score"):
         assert cfg[col]["pinned"] is True, col
     assert cfg["Final score · rank"]["label"] == "Final rank"
+
+
+def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_the_url(core_dir):
+    at = app()
+    assert at.selectbox(key="lb_team").value == "C"            # the final leader
+    at.slider(key="p_max_boost").set_value(0.0)                 # no boost: A and C still 1.0 vs 8/9
+    at.slider(key="p_alpha").set_value(0.0)
+    at.toggle(key="p_overlap_removal").set_value(False)         # C's copy is an FP: C 0.8 < A 8/9
+    rerun(at)
+    leader = stage_table(at).index[0]
+    assert leader == "A" and at.selectbox(key="lb_team").value == "A"  # follows the new leader
+    assert "team" not in at.query_params
+    at.selectbox(key="lb_team").set_value("B")
+    rerun(at)
+    assert at.query_params["team"] == "B"
+    at.slider(key="p_w").set_value(0.6)
+    rerun(at)
+    assert at.selectbox(key="lb_team").value == "B"             # an explicit pick sticks
+
+    linked = app(query={"team": "B"})                           # a shared link
+    assert linked.selectbox(key="lb_team").value == "B"
+    assert figure(linked, "lb_waterfall")["data"][0]["y"][0] == pytest.approx(0.5)
+    unknown = app(query={"team": "nobody"})                     # unknown: the leader, silently
+    assert unknown.selectbox(key="lb_team").value == "C"
+    assert not unknown.warning and "team" not in unknown.query_params
