@@ -262,15 +262,26 @@ def _values_from_query(available: list[str]) -> tuple[dict[str, Any], list[str]]
     return values, problems
 
 
-def init_params(available_attributes: Iterable[str]) -> None:
+_DATA_KEY = "_p_data_key"
+
+
+def init_params(available_attributes: Iterable[str], data_key: str | None = None) -> None:
     """Put the parameter state in place before the sidebar widgets are drawn.
 
     On a session's first run the values come from the URL query string; a pending preset
     (see :func:`apply_params`) is applied; attributes that the loaded data does not have
-    are dropped.
+    are dropped. When the data changed since the previous run (``data_key``, the content
+    digest, differs), the chosen attributes that the new data has are kept; if none remain,
+    the new data's default applies (``ell_status`` when it has that column).
     """
     ss = st.session_state
     available = list(available_attributes)
+    switched = data_key is not None and ss.get(_DATA_KEY) not in (None, data_key)
+    if data_key is not None:
+        ss[_DATA_KEY] = data_key
+    if switched and ss.get(_INIT):
+        kept = [a for a in ss.get(_key("attributes"), []) if a in available]
+        ss[_key("attributes")] = kept or default_values(available)["attributes"]
     if not ss.get(_INIT):
         values, problems = _values_from_query(available)
         ss[_QUERY_PROBLEMS] = problems
@@ -318,7 +329,7 @@ def reset_params() -> None:
 
 def sidebar(comp: scoring.Competition) -> None:
     """Draw the shared parameter controls and keep the URL query string in sync."""
-    init_params(comp.attributes)
+    init_params(comp.attributes, current_digest())
     sb = st.sidebar
     sb.markdown("### Metric parameters")
     problems = st.session_state.get(_QUERY_PROBLEMS) or []

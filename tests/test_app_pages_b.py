@@ -334,3 +334,22 @@ def test_data_duplicate_submission_names_name_the_file(tiny):
     assert list(errors["File"]) == ["Alpha.csv"]
     assert "duplicate submission name 'Alpha'" in errors["Problem"].iloc[0]
     assert "bundle" not in at.session_state
+
+
+def test_data_round_trip_keeps_or_restores_the_attributes(tiny):
+    at = open_page(DATA)
+    assert at.multiselect(key="p_attributes").value == ["ell_status"]
+    at.multiselect(key="p_attributes").set_value(["ell_status", "gender"]).run()
+    # an upload with only the gender column: the chosen attribute it has is kept
+    upload(at, TINY_GT, {"Alpha": TINY_ALPHA, "Gamma": TINY_BETA}, "id,gender\ne1,F\ne2,M\n")
+    assert at.multiselect(key="p_attributes").value == ["gender"]
+    # an upload without demographics: no attribute can remain
+    at.file_uploader(key="data_demo").set_value(None)
+    upload(at, TINY_GT, {"Alpha": TINY_ALPHA, "Delta": TINY_BETA})
+    assert "bundle" in at.session_state
+    assert not at.get("multiselect") or at.multiselect(key="p_attributes").value == []
+    # back to the sample data: none of the chosen ones remain, so its default comes back
+    at.button(key="data_use_sample").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="p_attributes").value == ["ell_status"]
+    assert at.query_params["attributes"] == "ell_status"
