@@ -346,7 +346,10 @@ def sidebar(comp: scoring.Competition) -> None:
                   help="A prediction and a ground truth are a candidate pair when each covers "
                        "at least this share of the other.")
         st.toggle("Overlap removal", key=_key("overlap_removal"),
-                  help="Trim overlapping predicted segments before scoring (memo §1).")
+                  help="Trim overlapping predicted segments before scoring (memo §1). Switching it "
+                       "off affects the unified segment, bias-aware and final scores; the "
+                       "“After overlap removal” column is FP1 after removal by definition and "
+                       "always applies it.")
     with sb.expander("Bias aggregation", expanded=True):
         if comp.attributes:
             st.multiselect("Demographic attributes", comp.attributes, key=_key("attributes"),

@@ -26,6 +26,12 @@ c2.metric("Leader after all stages", str(winner),
           help="Same team as on FP1." if winner == first_fp1 else "A different team than on FP1.")
 c3.metric("Teams whose rank moves at some stage", f"{moved} of {len(lb)}")
 
+if not p["overlap_removal"]:
+    st.caption(
+        "Overlap removal is **off**: the unified segment, bias-aware and final scores count "
+        "overlapping predictions as submitted. The “After overlap removal” column still "
+        "applies it — that stage is FP1 after removal by definition."
+    )
 table = ui.stage_table(lb)
 st.dataframe(table, hide_index=True, column_config=ui.stage_column_config(table), key="lb_table")
 

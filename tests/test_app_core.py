@@ -687,3 +687,13 @@ def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_
     unknown = app(query={"team": "nobody"})                     # unknown: the leader, silently
     assert unknown.selectbox(key="lb_team").value == "C"
     assert not unknown.warning and "team" not in unknown.query_params
+
+
+def test_overlap_removal_off_is_explained_above_the_table(core_dir):
+    at = app()
+    assert not any("Overlap removal is **off**" in c.value for c in at.caption)
+    assert "always applies" in at.toggle(key="p_overlap_removal").help
+    at.toggle(key="p_overlap_removal").set_value(False)
+    rerun(at)
+    assert any("Overlap removal is **off**" in c.value and "After overlap removal" in c.value
+               for c in at.caption)
