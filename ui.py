@@ -894,9 +894,8 @@ def bump_chart(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
         ranks = [int(rec[r]) for _, r, _ in STAGES]
         scores = [float(rec[s]) for s, _, _ in STAGES]
         fig.add_trace(go.Scatter(
-            x=SHORT_STAGE, y=ranks, mode="lines+markers+text", name=name,
+            x=SHORT_STAGE, y=ranks, mode="lines+markers", name=name,
             line=dict(color=colors.get(name), width=3), marker=dict(size=11),
-            text=["", "", "", "", name], textposition="middle right",
             customdata=scores, showlegend=True,
             hovertemplate=f"<b>{name}</b><br>%{{x}}: rank %{{y}}<br>score %{{customdata:.4f}}<extra></extra>",
         ))
@@ -1060,6 +1059,10 @@ def efficiency_frame(lb: pd.DataFrame, runtimes: Mapping[str, float]) -> pd.Data
     })
 
 
+#: The efficiency chart's runtime axis turns logarithmic above this max/min runtime ratio.
+LOG_RUNTIME_RATIO = 50.0
+
+
 def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
                       window: float, highlight: Mapping[str, float] | None = None) -> go.Figure:
     """Score against runtime; the eligibility band and the boost window shaded."""
@@ -1069,21 +1072,26 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
     if best > 0:
         fig.add_hrect(y0=best / (1 + band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
                       annotation_text=f"eligibility band ({band * 100:g} %)",
-                      annotation_position="top right")
+                      annotation_position="top left")
     elig = known[known["eligible"]]
     if len(elig):
         fastest = float(elig["runtime"].min())
         fig.add_vrect(x0=fastest, x1=fastest * (1 + window), fillcolor="#F58518", opacity=0.12,
                       line_width=0, annotation_text=f"boost window (+{window * 100:g} %)",
                       annotation_position="bottom left")
+    # Only eligible teams carry a label (alternately above and below, by runtime, so that
+    # neighbours do not collide); the others are named on hover and in the legend.
+    labelled = known[known["eligible"]].sort_values("runtime")["team"].tolist()
+    position = {t: ("top center" if i % 2 == 0 else "bottom center") for i, t in enumerate(labelled)}
     for rec in known.to_dict("records"):
         name = rec["team"]
         label = f"{name} +{rec['boost'] * 100:.2f} %" if rec["boost"] > 0 else name
         fig.add_trace(go.Scatter(
-            x=[rec["runtime"]], y=[rec["score"]], mode="markers+text", name=name,
+            x=[rec["runtime"]], y=[rec["score"]], mode="markers+text" if name in position else "markers",
+            name=name,
             marker=dict(color=colors.get(name), size=12 + 200 * rec["boost"],
                         line=dict(color="#222" if rec["eligible"] else "white", width=1.5)),
-            text=[label], textposition="top center",
+            text=[label] if name in position else None, textposition=position.get(name, "top center"),
             hovertemplate=(f"<b>{name}</b><br>runtime %{{x:.4g}} s<br>score %{{y:.4f}}<br>"
                            f"boost {rec['boost'] * 100:.2f} %<br>final {rec['final']:.4f}<extra></extra>"),
         ))
@@ -1094,7 +1102,13 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
             textposition="bottom center",
             hovertemplate="what-if<br>runtime %{x:.4g} s<br>score %{y:.4f}<extra></extra>",
         ))
-    fig.update_xaxes(title="Runtime (seconds)")
+    runtimes = [float(r) for r in known["runtime"] if float(r) > 0]
+    if highlight and float(highlight["runtime"]) > 0:
+        runtimes.append(float(highlight["runtime"]))
+    if runtimes and max(runtimes) / min(runtimes) > LOG_RUNTIME_RATIO:
+        fig.update_xaxes(type="log", title="Runtime (seconds, log scale)")
+    else:
+        fig.update_xaxes(title="Runtime (seconds)")
     fig.update_yaxes(title="Bias-aware score")
     fig.update_layout(title="Score against runtime", height=460, **_LAYOUT)
     return fig

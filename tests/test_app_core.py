@@ -697,3 +697,23 @@ def test_overlap_removal_off_is_explained_above_the_table(core_dir):
     rerun(at)
     assert any("Overlap removal is **off**" in c.value and "After overlap removal" in c.value
                for c in at.caption)
+
+
+def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
+    at = app()
+    bump = figure(at, "lb_bump")
+    assert all("text" not in tr["mode"] for tr in bump["data"])    # the legend names the lines
+    comp = scoring.load_competition(ground_truth=core_dir / "ground_truth.csv",
+                                    submissions=[core_dir / "submissions"],
+                                    demographics=core_dir / "demographics.csv",
+                                    runtimes=core_dir / "runtimes.csv")
+    lb = scoring.Scorer(comp).leaderboard(attributes=("ell_status",))
+    eff = ui.efficiency_frame(lb, dict(comp.runtimes))
+    colors = ui.team_colors(["A", "B", "C"])
+    fig = ui.efficiency_figure(eff, colors, 0.05, 0.2).to_plotly_json()
+    modes = {tr["name"]: tr["mode"] for tr in fig["data"]}
+    assert modes == {"C": "markers+text", "A": "markers", "B": "markers"}  # only the eligible one
+    assert fig["layout"]["xaxis"].get("type") != "log"                      # 110/10 < 50
+    huge = ui.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
+    xaxis = huge.to_plotly_json()["layout"]["xaxis"]
+    assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
