@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
-import pandas as pd
 import streamlit as st
 
 import scoring
@@ -24,6 +24,11 @@ ui.page_header(
 # --------------------------------------------------------------------------------------------
 # Callbacks (run before the script, so they may change the sidebar's state)
 # --------------------------------------------------------------------------------------------
+def _md(text: object) -> str:
+    """``text`` shown literally inside markdown (file names and messages may hold * _ $ …)."""
+    return re.sub(r"([\\`*_{}\[\]()<>#+\-.!|~$:])", r"\\\1", str(text))
+
+
 def _file_tuple(uploaded) -> tuple[str, bytes]:
     return (uploaded.name, uploaded.getvalue())
 
@@ -191,7 +196,12 @@ if result is not None:
     st.subheader("Validation report")
     if result["status"] == "error":
         st.error("Nothing was loaded — the data you had before is still active. Fix this and load again:")
-        st.dataframe(pd.DataFrame(result["errors"]), hide_index=True, width="stretch", key="data_errors")
+        for problem in result["errors"]:  # wrapped text, never a cut-off table cell
+            st.error(
+                f"**File:** {_md(problem['File'])}  \n**Row:** {_md(problem['Row'])}  \n"
+                f"**Problem:** {_md(problem['Problem'])}",
+                icon=":material/error:",
+            )
     elif result["status"] == "ok":
         st.success(
             f"Loaded {len(result['files'])} files: {result['essays']} essays, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -45,6 +46,18 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
     frames = [d.value for d in at.dataframe if column in d.value.columns]
     assert frames, f"no table with a column {column!r}"
     return frames[0]
+
+
+def error_report(at: AppTest) -> pd.DataFrame:
+    """The Data page's validation errors (one ``st.error`` each: file, row, problem on their
+    own lines) as a table with columns File, Row, Problem."""
+    rows = []
+    for e in at.error:
+        found = re.match(r"\*\*File:\*\* (.*)  \n\*\*Row:\*\* (.*)  \n\*\*Problem:\*\* (.*)\Z", e.value, re.S)
+        if found:
+            rows.append([re.sub(r"\\(.)", r"\1", g) for g in found.groups()])
+    assert rows, "no validation error shown"
+    return pd.DataFrame(rows, columns=["File", "Row", "Problem"])
 
 
 def matches(at: AppTest) -> pd.DataFrame:
@@ -253,7 +266,7 @@ def test_data_bad_upload_names_file_and_row_and_keeps_previous_data(tiny):
     at = open_page(DATA)
     bad = TINY_ALPHA.replace("e1,Claim,4 5 6 7 8 9,0.3,0.7", "e1,Claim,4 5 6 7 8 9,1.5,0.7")
     upload(at, TINY_GT, {"Alpha": bad, "Beta": TINY_BETA})
-    errors = frame_with(at, "Problem")
+    errors = error_report(at)
     assert list(errors["File"]) == ["Alpha.csv"]
     assert list(errors["Row"]) == ["3"]  # header = row 1; the Claim is the 2nd data row
     assert any("Nothing was loaded" in e.value for e in at.error)
@@ -263,7 +276,7 @@ def test_data_bad_upload_names_file_and_row_and_keeps_previous_data(tiny):
     upload(at, TINY_GT, {"Alpha": TINY_ALPHA})
     good = at.session_state["bundle"]
     upload(at, TINY_GT, {"Alpha": TINY_ALPHA, "Beta": "id,class\ne1,Lead\n"})
-    errors = frame_with(at, "Problem")
+    errors = error_report(at)
     assert list(errors["File"]) == ["Beta.csv"]
     assert "predictionstring" in errors["Problem"].iloc[0]
     assert at.session_state["bundle"] == good
@@ -330,7 +343,7 @@ def test_data_duplicate_submission_names_name_the_file(tiny):
     at.run()
     at.button(key="data_load").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    errors = frame_with(at, "Problem")
+    errors = error_report(at)
     assert list(errors["File"]) == ["Alpha.csv"]
     assert "duplicate submission name 'Alpha'" in errors["Problem"].iloc[0]
     assert "bundle" not in at.session_state
@@ -353,3 +366,15 @@ def test_data_round_trip_keeps_or_restores_the_attributes(tiny):
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="p_attributes").value == ["ell_status"]
     assert at.query_params["attributes"] == "ell_status"
+
+
+def test_data_errors_are_wrapped_text_with_file_row_and_problem(tiny):
+    at = open_page(DATA)
+    bad = TINY_ALPHA.replace("e1,Claim,4 5 6 7 8 9,0.3,0.7", "e1,Claim,4 5 6 7 8 9,1.5,0.7")
+    upload(at, TINY_GT, {"Alpha_*v2*": bad})
+    assert not any("File" in d.value.columns for d in at.dataframe)  # no narrow table column
+    shown = [e.value for e in at.error if e.value.startswith("**File:**")]
+    assert len(shown) == 1 and "  \n**Row:** 3  \n**Problem:** " in shown[0]
+    assert r"Alpha\_\*v2\*\.csv" in shown[0]                       # markdown shown literally
+    errors = error_report(at)
+    assert list(errors["File"]) == ["Alpha_*v2*.csv"] and "1.5" in errors["Problem"].iloc[0]
