@@ -785,7 +785,8 @@ STAGES = [
     ("bias_score", "bias_score_rank", "Bias-aware score"),
     ("final_score", "rank", "Final score"),
 ]
-SHORT_STAGE = ["FP1", "Overlap removed", "Segment score", "Bias-aware", "Final"]
+#: The stage names, as the table's headers, shared by every chart.
+STAGE_NAMES = [words for _, _, words in STAGES]
 
 
 def rank_arrow(previous: int, current: int) -> str:
@@ -894,7 +895,7 @@ def bump_chart(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
         ranks = [int(rec[r]) for _, r, _ in STAGES]
         scores = [float(rec[s]) for s, _, _ in STAGES]
         fig.add_trace(go.Scatter(
-            x=SHORT_STAGE, y=ranks, mode="lines+markers", name=name,
+            x=STAGE_NAMES, y=ranks, mode="lines+markers", name=name,
             line=dict(color=colors.get(name), width=3), marker=dict(size=11),
             customdata=scores, showlegend=True,
             hovertemplate=f"<b>{name}</b><br>%{{x}}: rank %{{y}}<br>score %{{customdata:.4f}}<extra></extra>",
@@ -909,13 +910,16 @@ def waterfall(lb: pd.DataFrame, team: str) -> go.Figure:
     """From FP1 to the final score: what each stage took or gave for one team."""
     rec = lb.loc[lb["submission"] == team].iloc[0]
     fp1 = float(rec["fp1"])
+    # FP1, what each later stage gave or took (named as in the table; the final stage's step
+    # is its efficiency boost), then the final score.
+    names = STAGE_NAMES
     steps = [
-        ("FP1", fp1, "absolute"),
-        ("Overlap removal", float(rec["overlap_removed"]) - fp1, "relative"),
-        ("Unified scoring", float(rec["segment_score"]) - float(rec["overlap_removed"]), "relative"),
-        ("Bias aggregation", float(rec["bias_score"]) - float(rec["segment_score"]), "relative"),
+        (names[0], fp1, "absolute"),
+        (names[1], float(rec["overlap_removed"]) - fp1, "relative"),
+        (names[2], float(rec["segment_score"]) - float(rec["overlap_removed"]), "relative"),
+        (names[3], float(rec["bias_score"]) - float(rec["segment_score"]), "relative"),
         ("Efficiency boost", float(rec["final_score"]) - float(rec["bias_score"]), "relative"),
-        ("Final", float(rec["final_score"]), "total"),
+        (names[4], float(rec["final_score"]), "total"),
     ]
     fig = go.Figure(go.Waterfall(
         x=[s[0] for s in steps], y=[s[1] for s in steps], measure=[s[2] for s in steps],
@@ -1014,11 +1018,18 @@ def alpha_sweep(gs: Any, alphas: Iterable[float]) -> pd.DataFrame:
     })
 
 
-def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -> go.Figure:
-    """Bias score (top) and rank (bottom) as α sweeps, with the current α marked."""
+def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float,
+                 order: Sequence[str] | None = None) -> go.Figure:
+    """Bias score (top) and rank (bottom) as α sweeps, with the current α marked.
+
+    ``order``: the teams in legend order (the final ranking, as in every chart); by name
+    when not given."""
+    parts = dict(tuple(sweep.groupby("team", sort=True)))
+    names = [t for t in (order or []) if t in parts] + [t for t in parts if t not in (order or [])]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         subplot_titles=("Bias-aware score", "Rank"))
-    for team, part in sweep.groupby("team", sort=True):
+    for team in names:
+        part = parts[team]
         c = colors.get(str(team))
         fig.add_trace(go.Scatter(x=part["alpha"].tolist(), y=part["score"].tolist(), mode="lines", name=str(team),
                                  legendgroup=str(team), line=dict(color=c, width=2),
@@ -1044,6 +1055,20 @@ def sweep_figure(sweep: pd.DataFrame, colors: Mapping[str, str], alpha: float) -
 # --------------------------------------------------------------------------------------
 # Efficiency
 # --------------------------------------------------------------------------------------
+
+
+def efficiency_table(eff: pd.DataFrame) -> pd.DataFrame:
+    """The Efficiency page's table: words as on the Leaderboard (eligible yes/no), a missing
+    runtime as "—", the boost in percent."""
+    return pd.DataFrame({
+        "Team": eff["team"].to_numpy(),
+        "Bias-aware score": eff["score"].to_numpy(),
+        "Runtime (s)": ["—" if r != r else f"{r:.4g}" for r in eff["runtime"].astype(float)],
+        "Eligible": np.where(eff["eligible"].astype(bool), "yes", "no"),
+        "Boost": eff["boost"].to_numpy() * 100.0,
+        "Final score": eff["final"].to_numpy(),
+        "Final rank": eff["rank"].to_numpy(),
+    })
 
 
 def efficiency_frame(lb: pd.DataFrame, runtimes: Mapping[str, float]) -> pd.DataFrame:

@@ -71,7 +71,7 @@ with right:
 
 st.subheader("Sweeping α")
 sweep = ui.current_alpha_sweep()
-st.plotly_chart(ui.sweep_figure(sweep, colors, alpha), key="demo_sweep")
+st.plotly_chart(ui.sweep_figure(sweep, colors, alpha, order), key="demo_sweep")
 
 
 @st.fragment
@@ -79,14 +79,17 @@ def brush_view() -> None:
     st.markdown("**Pick a range of α** by dragging across the chart: the table lists each "
                 "team's best and worst rank in that range.")
     brush = alt.selection_interval(name="alpha_range", encodings=["x"])
-    domain = sorted(colors)
+    domain = [t for t in order if t in colors]  # legend by final rank, as in every chart
+    n_teams = max(1, len(order))
     chart = (
         alt.Chart(sweep)
         .mark_line(interpolate="step-after")
         .encode(
             x=alt.X("alpha:Q", title="Softmin temperature α"),
-            y=alt.Y("rank:Q", title="Rank", scale=alt.Scale(reverse=True)),
-            color=alt.Color("team:N", title="Team",
+            y=alt.Y("rank:Q", title="Rank",
+                    scale=alt.Scale(domain=[0.5, n_teams + 0.5], reverse=True, nice=False, zero=False),
+                    axis=alt.Axis(tickMinStep=1, values=list(range(1, n_teams + 1)))),
+            color=alt.Color("team:N", title="Team", sort=domain,
                             scale=alt.Scale(domain=domain, range=[colors[t] for t in domain])),
             tooltip=[alt.Tooltip("team:N", title="Team"), alt.Tooltip("alpha:Q", title="α"),
                      alt.Tooltip("rank:Q", title="Rank"),

@@ -36,17 +36,15 @@ else:
         f"{eff['score'].max() / (1 + p['band']):.4f}); **{len(boosted)}** get a boost."
     )
 
-table = eff.rename(columns={"team": "Team", "score": "Bias-aware score", "runtime": "Runtime (s)",
-                            "eligible": "Eligible", "boost": "Boost", "final": "Final score",
-                            "rank": "Final rank"})
-table["Boost"] = table["Boost"] * 100.0
+table = ui.efficiency_table(eff)
 if runtimes:
     st.plotly_chart(ui.boost_figure(eff, colors), key="eff_boosts")
 st.dataframe(table, hide_index=True, key="eff_table", column_config={
     "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
-    "Runtime (s)": st.column_config.NumberColumn(format="%.4g"),
+    "Runtime (s)": st.column_config.TextColumn(help="Seconds; — when the runtime is unknown"),
+    "Eligible": st.column_config.TextColumn(width="small", help="Eligible for the efficiency boost"),
 })
 
 NEW = "A new submission"

@@ -717,3 +717,38 @@ def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
     huge = ui.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
     xaxis = huge.to_plotly_json()["layout"]["xaxis"]
     assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
+
+
+def test_one_set_of_stage_names_one_legend_order_and_efficiency_words(core_dir):
+    at = app()
+    bump = figure(at, "lb_bump")
+    assert all(tr["x"] == ui.STAGE_NAMES for tr in bump["data"])
+    assert ui.STAGE_NAMES == [w for _, _, w in ui.STAGES] and ui.STAGE_NAMES[0] in stage_table(at).columns
+    assert [tr["name"] for tr in bump["data"]] == ["C", "A", "B"]         # legend by final rank
+    fall = figure(at, "lb_waterfall")["data"][0]
+    assert fall["x"][0] == "FP1 (original)" and fall["x"][-1] == "Final score"
+    assert "After overlap removal" in fall["x"] and "Bias-aware score" in fall["x"]
+
+    at.switch_page("pages/demographics.py").run()
+    sweep = figure(at, "demo_sweep")
+    assert [tr["name"] for tr in sweep["data"] if tr.get("showlegend") is not False] == ["C", "A", "B"]
+    brush = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    y = brush["encoding"]["y"]
+    assert y["scale"]["domain"] == [0.5, 3.5] and y["scale"]["reverse"] is True  # 1 on top
+    assert y["axis"]["values"] == [1, 2, 3]                                   # no rank 0
+    assert brush["encoding"]["color"]["scale"]["domain"] == ["C", "A", "B"]
+
+    at.switch_page("pages/efficiency.py").run()
+    scatter = figure(at, "eff_scatter")
+    assert [tr["name"] for tr in scatter["data"]] == ["C", "A", "B"]
+    table = table_with(at, "Runtime (s)").set_index("Team")
+    assert table.loc["C", "Eligible"] == "yes" and table.loc["A", "Eligible"] == "no"
+
+
+def test_efficiency_table_shows_a_dash_for_a_missing_runtime():
+    eff = pd.DataFrame({"team": ["X", "Y"], "score": [0.9, 0.8], "runtime": [12.5, float("nan")],
+                        "eligible": [True, False], "boost": [0.05, 0.0], "final": [0.945, 0.8],
+                        "rank": [1, 2]})
+    t = ui.efficiency_table(eff).set_index("Team")
+    assert t.loc["X", "Runtime (s)"] == "12.5" and t.loc["Y", "Runtime (s)"] == "—"
+    assert list(t["Eligible"]) == ["yes", "no"] and t.loc["X", "Boost"] == pytest.approx(5.0)
