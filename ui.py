@@ -1351,9 +1351,17 @@ def span_text(words: Sequence[int]) -> str:
     return ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
 
 
+#: Clearly distinct hues for the discourse types (the seven of the Feedback Prize get the first
+#: seven: blue, orange, green, red, purple, cyan, olive), then more for other class sets.
+CLASS_PALETTE = [
+    "#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#17BECF", "#BCBD22",
+    "#8C564B", "#E377C2", "#7F7F7F",
+]
+
+
 def class_colours(classes: Iterable[str]) -> dict[str, str]:
     """A colour per discourse type, by sorted name."""
-    palette = plotly.colors.qualitative.Safe + plotly.colors.qualitative.Bold
+    palette = CLASS_PALETTE + [c for c in plotly.colors.qualitative.Bold if c not in CLASS_PALETTE]
     return {c: palette[i % len(palette)] for i, c in enumerate(sorted(classes))}
 
 

@@ -194,11 +194,15 @@ else:
         hide_index=True,
         width="stretch",
         key="seg_matches",
-        column_config=ui.number_columns(
-            c
-            for c in ("o_P", "o_G", "IoU", "Overlap quality", "Effectiveness probability d[E]", "Fractional TP")
-            if c in table.columns
-        ),
+        column_config={
+            # wide enough for "Concluding Statement"
+            "Discourse type": st.column_config.TextColumn("Discourse type", width=170),
+            **ui.number_columns(
+                c
+                for c in ("o_P", "o_G", "IoU", "Overlap quality", "Effectiveness probability d[E]", "Fractional TP")
+                if c in table.columns
+            ),
+        },
     )
 
 scored = after_segments if params["overlap_removal"] else before_segments

@@ -378,3 +378,28 @@ def test_data_errors_are_wrapped_text_with_file_row_and_problem(tiny):
     assert r"Alpha\_\*v2\*\.csv" in shown[0]                       # markdown shown literally
     errors = error_report(at)
     assert list(errors["File"]) == ["Alpha_*v2*.csv"] and "1.5" in errors["Problem"].iloc[0]
+
+
+def test_segments_class_colours_are_distinct_hues_and_the_type_column_is_wide():
+    import colorsys
+
+    import ui
+
+    classes = ["Lead", "Position", "Claim", "Counterclaim", "Rebuttal", "Evidence", "Concluding Statement"]
+    colours = ui.class_colours(classes)
+    assert len(set(colours.values())) == 7
+    hues = []
+    for c in colours.values():
+        r, g, b = (int(c[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        hues.append(colorsys.rgb_to_hls(r, g, b)[0] * 360)
+    lead, position = colours["Lead"], colours["Position"]
+    assert lead != position
+    gaps = [min(abs(a - b), 360 - abs(a - b)) for i, a in enumerate(hues) for b in hues[i + 1:]]
+    assert min(gaps) >= 15  # no two types share a hue (the old Lead/Position pair did)
+
+
+def test_segments_matches_table_widens_the_discourse_type(tiny):
+    at = open_page(SEGMENTS)
+    table = next(d for d in at.dataframe if "Fractional TP" in d.value.columns)
+    config = json.loads(table.proto.columns)
+    assert config["Discourse type"]["width"] == 170
