@@ -325,6 +325,8 @@ def reset_params() -> None:
     available = current_competition().attributes
     for key, value in _values_to_state(default_values(available)).items():
         st.session_state[key] = value
+    if "team" in st.query_params:  # the Leaderboard's picked team goes back to "the leader"
+        del st.query_params["team"]
 
 
 def sidebar(comp: scoring.Competition) -> None:
@@ -356,10 +358,12 @@ def sidebar(comp: scoring.Competition) -> None:
                            help="Groups are the cross product of the chosen attributes.")
         else:
             st.caption("No demographics loaded: the bias score equals the segment score.")
-        hard = st.toggle("Hard minimum (α = ∞)", key=_key("hard_min"),
-                         help="Score each team by its worst group.")
+        no_groups = not comp.attributes or not st.session_state.get(_key("attributes"))
+        hard = st.toggle("Hard minimum (α = ∞)", key=_key("hard_min"), disabled=no_groups,
+                         help="Score each team by its worst group."
+                              + (" (No attribute chosen: nothing to aggregate.)" if no_groups else ""))
         st.slider("Softmin temperature α", 0.0, 200.0, step=1.0, key=_key("alpha"),
-                  disabled=hard,
+                  disabled=hard or no_groups,
                   help="0 = plain average over essays; larger = closer to the worst group.")
     with sb.expander("Efficiency boost", expanded=True):
         st.slider("Eligibility band (%)", 0.0, 20.0, step=0.5, key=_key("band"), format="%.1f%%",
@@ -906,17 +910,22 @@ def bump_chart(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
     return fig
 
 
-def waterfall(lb: pd.DataFrame, team: str) -> go.Figure:
-    """From FP1 to the final score: what each stage took or gave for one team."""
+def waterfall(lb: pd.DataFrame, team: str, overlap_removal: bool = True) -> go.Figure:
+    """From FP1 to the final score: what each stage took or gave for one team.
+
+    With overlap removal switched off, the segment score is computed on the raw predictions,
+    so the removal step is shown as 0 ("off") and the segment step starts from FP1.
+    """
     rec = lb.loc[lb["submission"] == team].iloc[0]
     fp1 = float(rec["fp1"])
     # FP1, what each later stage gave or took (named as in the table; the final stage's step
     # is its efficiency boost), then the final score.
     names = STAGE_NAMES
+    removed = float(rec["overlap_removed"]) if overlap_removal else fp1
     steps = [
         (names[0], fp1, "absolute"),
-        (names[1], float(rec["overlap_removed"]) - fp1, "relative"),
-        (names[2], float(rec["segment_score"]) - float(rec["overlap_removed"]), "relative"),
+        (names[1] if overlap_removal else f"{names[1]} (off)", removed - fp1, "relative"),
+        (names[2], float(rec["segment_score"]) - removed, "relative"),
         (names[3], float(rec["bias_score"]) - float(rec["segment_score"]), "relative"),
         ("Efficiency boost", float(rec["final_score"]) - float(rec["bias_score"]), "relative"),
         (names[4], float(rec["final_score"]), "total"),

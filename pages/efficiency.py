@@ -91,7 +91,8 @@ def what_if_panel() -> None:
     m2.metric("Boost", f"{res['boost'] * 100:.2f} %")
     m3.metric("Final score", f"{res['final_score']:.4f}")
     m4.metric("Rank", f"{res['rank']} of {len(res['table'])}",
-              delta=(f"{current_rank - res['rank']:+d} places" if current_rank else None))
+              delta=(f"{current_rank - res['rank']:+d} places" if current_rank and current_rank != res["rank"]
+                     else None))
     if not res["eligible"]:
         st.markdown(
             f"Not eligible: the score must be at least **{res['threshold_score']:.4f}** "

@@ -66,7 +66,7 @@ def team_waterfall() -> None:
     profile = ui.team_profiles().get(team)
     if profile:
         st.caption(profile)
-    st.plotly_chart(ui.waterfall(lb, team), key="lb_waterfall")
+    st.plotly_chart(ui.waterfall(lb, team, overlap_removal=ui.params()["overlap_removal"]), key="lb_waterfall")
     row = lb.loc[lb["submission"] == team].iloc[0]
     st.caption(
         f"Rank {int(row['fp1_rank'])} on FP1 → rank {int(row['rank'])} in the end. "

@@ -752,3 +752,33 @@ def test_efficiency_table_shows_a_dash_for_a_missing_runtime():
     t = ui.efficiency_table(eff).set_index("Team")
     assert t.loc["X", "Runtime (s)"] == "12.5" and t.loc["Y", "Runtime (s)"] == "—"
     assert list(t["Eligible"]) == ["yes", "no"] and t.loc["X", "Boost"] == pytest.approx(5.0)
+
+
+def test_waterfall_with_overlap_removal_off_has_no_removal_step():
+    lb = pd.DataFrame({"submission": ["T"], "fp1": [0.8], "overlap_removed": [0.7], "segment_score": [0.75],
+                       "bias_score": [0.6], "final_score": [0.63]})
+    on = ui.waterfall(lb, "T").to_dict()["data"][0]
+    assert on["y"] == pytest.approx([0.8, -0.1, 0.05, -0.15, 0.03, 0.63])
+    off = ui.waterfall(lb, "T", overlap_removal=False).to_dict()["data"][0]
+    # removal off: the segment score is computed on the raw predictions, straight from FP1
+    assert off["y"] == pytest.approx([0.8, 0.0, -0.05, -0.15, 0.03, 0.63])
+    assert "(off)" in off["x"][1]
+
+
+def test_reset_also_forgets_the_picked_team(core_dir):
+    at = app()
+    at.selectbox(key="lb_team").set_value("B")
+    rerun(at)
+    assert at.query_params["team"] == "B"
+    at.button(key="p_reset").click()
+    rerun(at)
+    assert "team" not in at.query_params
+    assert at.selectbox(key="lb_team").value == "C"  # the leader again
+
+
+def test_alpha_controls_are_disabled_without_groups(core_dir):
+    at = app()
+    assert not at.slider(key="p_alpha").disabled and not at.toggle(key="p_hard_min").disabled
+    at.multiselect(key="p_attributes").set_value([])
+    rerun(at)
+    assert at.slider(key="p_alpha").disabled and at.toggle(key="p_hard_min").disabled
