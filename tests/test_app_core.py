@@ -279,6 +279,8 @@ def test_query_string_sets_the_view_and_follows_the_widgets(core_dir):
     # w = 1, max quality: B's one pair scores q = max(1, 0.8) = 1; e2 unmatched -> 1/(1 + 0.5).
     assert t.loc["B", "Unified segment score"] == pytest.approx(2 / 3)
     assert at.query_params["w"] == "1"
+    at.multiselect(key="p_attributes").set_value(["ell_status"])  # α needs groups to act on
+    rerun(at)
     at.toggle(key="p_hard_min").set_value(False)
     rerun(at)
     at.slider(key="p_alpha").set_value(80.0)
