@@ -6,6 +6,7 @@ import csv
 import difflib
 import io
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -75,10 +76,17 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     if dup:
         raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
     rows = _record_rows(data, len(header), name)
-    # pandas reads a path faster than the same bytes from memory
-    df = _read_fast(path if path is not None else io.BytesIO(data), header, numeric or (lambda c: False))
-    if df is None:
-        df = _read_pandas(data, name)
+    with warnings.catch_warnings():
+        # pandas warns (and drops data) when a row has more fields than the header
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            # pandas reads a path faster than the same bytes from memory
+            df = _read_fast(path if path is not None else io.BytesIO(data), header, numeric or (lambda c: False))
+            if df is None:
+                df = _read_pandas(data, name)
+        except pd.errors.ParserWarning:
+            _record_rows(data, len(header), name, quick=False)  # names the row
+            raise InputError(name, None, "not a well-formed CSV file (rows do not match the header)") from None
     df.columns = [str(c).strip() for c in df.columns]
     df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
     return df
@@ -100,27 +108,34 @@ def row_of(df: pd.DataFrame, i: int) -> int:
     return int(rows[i]) if rows is not None and i < len(rows) else int(i) + 2
 
 
-def _record_rows(data: bytes, n_fields: int, name: str) -> np.ndarray | None:
+def _record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np.ndarray | None:
     """Spreadsheet row of every non-blank record after the header; raise for a record whose
     number of fields differs from the header's. None when the text cannot be scanned cheaply
-    (pandas then reports what it finds)."""
+    (pandas then reports what it finds). ``quick`` accepts a file whose comma total matches
+    without counting per line (a +1/-1 pair of rows then surfaces as pandas' ParserWarning,
+    and the caller scans again with ``quick=False``)."""
     if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
+        n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
+        if quick and data.count(b",") == (n_fields - 1) * n_lines:
+            # the common case, settled by two byte counts: no blank line (a blank line would
+            # need a row with extra fields to balance it, and pandas flags such a row)
+            return np.arange(2, n_lines + 1)
         buf = np.frombuffer(data, dtype=np.uint8)
         ends = np.flatnonzero(buf == 10)
         if len(ends) == 0 or ends[-1] != len(buf) - 1:
             ends = np.append(ends, len(buf))
         starts = np.concatenate(([0], ends[:-1] + 1))
-        commas = np.concatenate(([0], np.cumsum(buf == 44)))
-        n_commas = commas[np.minimum(ends, len(buf))] - commas[starts]
         length = ends - starts
         cr = (length > 0) & (buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13)
         blank = (length - cr) == 0
+        lines = np.flatnonzero(~blank) + 1
+        commas = np.flatnonzero(buf == 44)  # positions of the commas (far fewer than bytes)
+        n_commas = np.searchsorted(commas, ends) - np.searchsorted(commas, starts)
         bad = ~blank & (n_commas + 1 != n_fields)
         bad[0] = False  # the header itself
         if bad.any():
             line = int(np.flatnonzero(bad)[0])
             _field_error(name, line + 1, int(n_commas[line]) + 1, n_fields)
-        lines = np.flatnonzero(~blank) + 1
         return lines[1:]
     try:
         # a spreadsheet numbers records (a quoted cell may span lines), blank ones included
@@ -158,6 +173,8 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
         return None
     try:
         df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8", index_col=False)
+    except pd.errors.ParserWarning:
+        raise
     except Exception:  # any parse problem: the all-text path gives the precise message
         return None
     if [str(c) for c in df.columns] != header:
