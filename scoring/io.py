@@ -99,7 +99,7 @@ def _text_column(col: pd.Series) -> pd.Series:
         arr = pa.array(["" if v is None or (isinstance(v, float) and v != v) else str(v) for v in values],
                        type=pa.large_string())
     arr = pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
-    return pd.Series(pd.arrays.ArrowStringArray(arr, dtype=_STR), copy=False)
+    return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), copy=False)
 
 
 def row_of(df: pd.DataFrame, i: int) -> int:
@@ -190,7 +190,8 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
         arr = arrow_array(col)
         if arr is None:
             return None
-        df[c] = pd.Series(pd.arrays.ArrowStringArray(pc.utf8_trim_whitespace(arr), dtype=_STR), copy=False)
+        trimmed = pc.utf8_trim_whitespace(arr)
+        df[c] = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([trimmed]), dtype=_STR), copy=False)
     return df
 
 

@@ -114,7 +114,9 @@ def arrow_array(strings):
     arr = getattr(getattr(strings, "array", None), "_pa_array", None)
     if arr is None:
         return None
-    return arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+    if isinstance(arr, pa.ChunkedArray):  # one chunk (as read_table leaves them): no copy
+        return arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
+    return arr
 
 
 _RANGE_CAP = 1 << 20  # canonical-range fast path for word indices below this
