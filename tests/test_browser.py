@@ -287,7 +287,10 @@ def test_deep_link_on_a_fresh_server_goes_through_the_app(browser):
             assert "Metric parameters" in sidebar.inner_text(), "the page ran without app.py's sidebar"
             w = sidebar.locator('input[type="range"][aria-label="Segmentation weight w"]')
             assert w.get_attribute("aria-valuetext") == "0.30"
-            assert "gender=F" in page.locator('[data-testid="stMain"]').inner_text()
+            alpha = sidebar.locator('input[type="range"][aria-label="Softmin temperature α"]')
+            assert alpha.get_attribute("aria-valuetext") == "80.00"
+            chips = sidebar.locator('[data-testid="stMultiSelect"]').inner_text()
+            assert "gender" in chips and "ell_status" not in chips  # the link's attribute, not the default
             assert "w=0.3" in page.url and "alpha=80" in page.url
         finally:
             page.close()
