@@ -36,8 +36,8 @@ from plotly.subplots import make_subplots
 from streamlit.errors import StreamlitAPIException
 
 import scoring
-from scoring.aggregate import check_alpha
-from scoring.matching import QUALITIES
+from scoring.shovel_ready.aggregate import check_alpha
+from scoring.shovel_ready.params import QUALITIES
 
 ROOT = Path(__file__).resolve().parent
 
@@ -1018,7 +1018,7 @@ def alpha_sweep(gs: Any, alphas: Iterable[float]) -> pd.DataFrame:
     table = gs.scores[labels].to_numpy(dtype=float)
     alphas = [float(a) for a in alphas]
     nus = [scoring.softmin_matrix(table, sizes, check_alpha(a))[0] for a in alphas]
-    ranks = [np.asarray(scoring.rank_scores(nu), dtype=int) for nu in nus]
+    ranks = [np.asarray(scoring.rank(nu), dtype=int) for nu in nus]
     return pd.DataFrame({
         "alpha": np.repeat(np.asarray(alphas, dtype=float), len(teams)),
         "team": teams * len(alphas),

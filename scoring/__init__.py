@@ -1,18 +1,39 @@
-"""Leaderboard Lab's scoring engine: the Shovel-Ready unified metric (see SPEC.md, docs/metric.md).
+"""Leaderboard Lab's scoring engine: a small shared core (``scoring.core``) and one subpackage
+per metric family (``scoring.registry`` lists them). Pure numpy/pandas; never imports
+Streamlit. The public API is listed in ``docs/api.md``.
 
-Pure numpy/pandas; never imports Streamlit. The public API is listed in ``docs/api.md``.
+The names at this level are the Shovel-Ready family's (SPEC.md §8): ``load_competition``,
+``Scorer`` and friends keep working as they always did.
 """
 
-from .aggregate import efficiency_boost, rank_scores, softmin, softmin_matrix
-from .competition import Competition, load_competition
-from .errors import InputError
-from .explain import explain_essay, fp1_score, fractional_tp, load_ground_truth, remove_overlaps
-from .export import json_value, leaderboard_document
-from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, GroupScores, Scorer
+from .core.errors import InputError
+from .core.export import json_value
+from .core.ranking import rank
+from .registry import families, get
+from .shovel_ready import (
+    DEFAULTS,
+    LEADERBOARD_COLUMNS,
+    Competition,
+    GroupScores,
+    Scorer,
+    alpha_sweep,
+    efficiency_boost,
+    explain_essay,
+    fp1_score,
+    fractional_tp,
+    leaderboard_document,
+    load_competition,
+    load_ground_truth,
+    remove_overlaps,
+    softmin,
+    softmin_matrix,
+    softmin_weights,
+    what_if,
+)
 
 __all__ = [
-    "DEFAULTS", "LEADERBOARD_COLUMNS", "Competition", "GroupScores", "InputError", "Scorer",
-    "efficiency_boost", "explain_essay", "fp1_score", "fractional_tp", "json_value", "leaderboard_document",
-    "load_competition", "load_ground_truth",
-    "rank_scores", "remove_overlaps", "softmin", "softmin_matrix",
+    "DEFAULTS", "LEADERBOARD_COLUMNS", "Competition", "GroupScores", "InputError", "Scorer", "alpha_sweep",
+    "efficiency_boost", "explain_essay", "families", "fp1_score", "fractional_tp", "get", "json_value",
+    "leaderboard_document", "load_competition", "load_ground_truth", "rank", "remove_overlaps", "softmin",
+    "softmin_matrix", "softmin_weights", "what_if",
 ]

@@ -1,19 +1,24 @@
-"""Command line: ``python -m scoring leaderboard|boost ...`` (SPEC §8)."""
+"""Command line, built from the registry: ``python -m scoring <family> leaderboard ...``.
+
+Every family gets ``leaderboard`` (its inputs and parameters as options, CSV or JSON out)
+plus its own extra commands (Shovel-Ready: ``boost``). ``python -m scoring leaderboard|boost``
+are the Shovel-Ready family's (SPEC §8). Output goes to stdout (or ``--output``), warnings and
+progress to stderr; exit 0, or 2 with one line naming the file, row and problem for bad input,
+or 1 with one line for an internal error.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from .aggregate import check_alpha, efficiency_boost
-from .competition import load_competition
-from .errors import InputError
-from .export import json_value, leaderboard_document
-from .io import read_named_numbers, source_name
-from .matching import QUALITIES
-from .scorer import DEFAULTS, LEADERBOARD_COLUMNS, Scorer
+from .core.errors import InputError
+from .core.export import to_csv, to_json
+from .core.family import Family
+from .registry import families, get
+
+DEFAULT_FAMILY = "shovel-ready"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,14 +27,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-class _ProgressBar:
-    """A one-line progress bar on stderr (``\r`` redraws); ``close`` ends the line."""
+class ProgressBar:
+    """Progress on stderr: a redrawn one-line bar on a terminal, else at most ~20 plain lines."""
 
     def __init__(self, stream=None):
-        self.stream = stream or sys.stderr
+        self._stream = stream
         self.open = False
+        self._last = -1
+
+    @property
+    def stream(self):
+        return self._stream or sys.stderr
 
     def __call__(self, done: int, total: int, name: str) -> None:
+        tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        if not tty:
+            step = max(1, total // 20)
+            if done == total or done == 0 or done // step != self._last // step:
+                if done != self._last:
+                    self.stream.write(f"scoring {done}/{total}{' ' + name if name else ''}\n")
+                    self._last = done
+            self.stream.flush()
+            return
         width = 30
         filled = int(width * done / total) if total else width
         label = f" {name}" if name else ""
@@ -46,107 +65,67 @@ class _ProgressBar:
             self.open = False
 
 
-_BAR = _ProgressBar()
+def output_args(p: argparse.ArgumentParser, *, names: bool = True) -> None:
+    p.add_argument("--format", choices=["csv", "json"], default="csv", help="output format (default csv)")
+    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    if names:
+        p.add_argument("--raw-names", action="store_true",
+                       help="write names as they are in the CSV (default: a name starting with = + - @ gets a "
+                            "leading ' so that no spreadsheet runs it as a formula)")
 
 
-def _float(name):
-    def conv(text):
-        try:
-            return float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name}: expected a number, got {text!r}") from None
-    return conv
+def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
+    lb = sub.add_parser("leaderboard", help=f"score submissions into the {fam.title} leaderboard",
+                        description=f"Score submissions with {fam.summary}; print the leaderboard.")
+    lb.set_defaults(family=fam.name, command="leaderboard")
+    for inp in fam.inputs:
+        kw = dict(required=inp.required, metavar="PATH" if inp.many else inp.kind.upper(), help=inp.help)
+        if inp.many:
+            kw["nargs"] = "+"
+        lb.add_argument(inp.flag, dest=inp.role, **kw)
+    fam.params.add_arguments(lb)
+    output_args(lb)
+    for name, cmd in fam.commands.items():
+        c = sub.add_parser(name, help=cmd.help, description=cmd.help)
+        c.set_defaults(family=fam.name, command=name)
+        cmd.configure(c)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    d = DEFAULTS
-    p = _Parser(prog="python -m scoring", description="Leaderboard Lab scoring engine: the Shovel-Ready "
-                "unified metric (overlap removal, fractional TP, softmin bias aggregation, efficiency boost).")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    lb = sub.add_parser("leaderboard", help="score submissions into the five-stage leaderboard",
-                        description="Score submissions against the ground truth; print the five-stage leaderboard.")
-    lb.add_argument("--ground-truth", required=True, metavar="CSV",
-                    help="ground truth: id, discourse_type, predictionstring, discourse_effectiveness")
-    lb.add_argument("--submissions", required=True, nargs="+", metavar="PATH",
-                    help="submission CSV files and/or folders (every *.csv inside); name = file stem")
-    lb.add_argument("--demographics", metavar="CSV", help="id plus categorical attribute columns (default: none)")
-    lb.add_argument("--attributes", metavar="A[,B...]", default="",
-                    help="demographic attributes whose cross product forms the groups (default: none)")
-    lb.add_argument("--runtimes", metavar="CSV", help="submission, runtime in seconds (default: none, nobody eligible)")
-    lb.add_argument("--w", type=_float("--w"), default=d["w"], help=f"segmentation weight in [0, 1] (default {d['w']})")
-    lb.add_argument("--quality", choices=list(QUALITIES), default=d["quality"],
-                    help=f"overlap quality of a match (default {d['quality']})")
-    lb.add_argument("--threshold", type=_float("--threshold"), default=d["threshold"],
-                    help=f"overlap threshold t in (0, 1] for o_P and o_G (default {d['threshold']})")
-    lb.add_argument("--alpha", default=str(d["alpha"]), metavar="ALPHA",
-                    help=f"softmin temperature >= 0, or 'inf' for the hard minimum (default {d['alpha']:g})")
-    lb.add_argument("--band", type=_float("--band"), default=d["band"],
-                    help=f"eligibility band: eligible when best/score <= 1 + band (default {d['band']})")
-    lb.add_argument("--max-boost", type=_float("--max-boost"), default=d["max_boost"],
-                    help=f"boost of the fastest eligible submission (default {d['max_boost']})")
-    lb.add_argument("--window", type=_float("--window"), default=d["window"],
-                    help=f"slowdown window: no boost beyond (1 + window) x the fastest runtime (default {d['window']})")
-    lb.add_argument("--no-overlap-removal", action="store_true",
-                    help="score stages 3-5 on the raw predictions (default: overlaps removed)")
-    _output_args(lb)
-
-    bo = sub.add_parser("boost", help="estimate efficiency boosts from scores and runtimes",
-                        description="The competitor's boost estimator: SPEC §5 on given scores and runtimes.")
-    bo.add_argument("--scores", required=True, metavar="CSV", help="submission, score (finite, >= 0)")
-    bo.add_argument("--runtimes", required=True, metavar="CSV", help="submission, runtime (seconds > 0)")
-    bo.add_argument("--band", type=_float("--band"), default=d["band"], help=f"eligibility band (default {d['band']})")
-    bo.add_argument("--max-boost", type=_float("--max-boost"), default=d["max_boost"],
-                    help=f"maximum boost (default {d['max_boost']})")
-    bo.add_argument("--window", type=_float("--window"), default=d["window"], help=f"slowdown window (default {d['window']})")
-    _output_args(bo)
+    fams = families()
+    listing = "; ".join(f"{f.name}: {f.title}" for f in fams)
+    p = _Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
+                "'leaderboard' and 'boost' without a family are the shovel-ready family's.")
+    sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=_Parser,
+                           metavar="{" + ",".join(f.name for f in fams) + "} | leaderboard | boost")
+    for fam in fams:
+        fp = sub.add_parser(fam.name, help=f"{fam.title}: {fam.summary}", description=fam.summary)
+        _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=_Parser), fam)
+    # SPEC §8: the Shovel-Ready commands without the family word
+    _add_family_commands(sub, get(DEFAULT_FAMILY))
     return p
 
 
-def _output_args(p):
-    p.add_argument("--format", choices=["csv", "json"], default="csv", help="output format (default csv)")
-    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+_BAR = ProgressBar()
 
 
-def _leaderboard(args) -> str:
-    alpha = check_alpha(args.alpha)
-    attrs = [a.strip() for a in args.attributes.split(",") if a.strip()]
-    if attrs and not args.demographics:
-        raise InputError("--attributes", None, "needs --demographics")
-    comp = load_competition(ground_truth=args.ground_truth, submissions=args.submissions,
-                            demographics=args.demographics, runtimes=args.runtimes, progress=_BAR)
-    for line in comp.report:
+def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
+    sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
+    comp = fam.load(**sources, progress=_BAR)
+    for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)
-    params = dict(w=args.w, quality=args.quality, threshold=args.threshold, alpha=alpha, attributes=tuple(attrs),
-                  band=args.band, max_boost=args.max_boost, window=args.window,
-                  overlap_removal=not args.no_overlap_removal)
-    scorer = Scorer(comp)
-    lb = scorer.leaderboard(**params)
+    params = fam.params.from_args(args, context=fam.context(comp))
+    lb = fam.scorer(comp).leaderboard(**params)
     if args.format == "csv":
-        return lb[LEADERBOARD_COLUMNS].to_csv(index=False, float_format="%.10g")
-    return json.dumps(leaderboard_document(lb, params), indent=2, allow_nan=False) + "\n"
-
-
-def _boost(args) -> str:
-    sname, rname = source_name(args.scores, "scores"), source_name(args.runtimes, "runtimes")
-    scores = read_named_numbers(args.scores, sname, "score", positive=False)
-    runtimes = read_named_numbers(args.runtimes, rname, "runtime", positive=True)
-    unknown = sorted(set(runtimes) - set(scores))
-    if unknown:
-        print(f"warning: {rname}: {len(unknown)} row(s) for unknown submissions ignored", file=sys.stderr)
-    table = efficiency_boost(scores, runtimes, band=args.band, max_boost=args.max_boost, window=args.window)
-    table = table[["submission", "score", "eligible", "boost", "final_score", "rank"]]
-    if args.format == "csv":
-        return table.to_csv(index=False, float_format="%.10g")
-    rows = [{k: json_value(v) for k, v in r.items()} for r in table.to_dict("records")]
-    params = {"band": args.band, "max_boost": args.max_boost, "window": args.window}
-    return json.dumps({"parameters": params, "boost": rows}, indent=2, allow_nan=False) + "\n"
+        return to_csv(lb, fam.columns, escape=not args.raw_names)
+    return to_json(fam.document(lb, params))
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        text = _leaderboard(args) if args.command == "leaderboard" else _boost(args)
+        fam = get(args.family)
+        text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if args.output:
             Path(args.output).write_text(text, encoding="utf-8")
         else:

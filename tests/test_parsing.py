@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scoring.segments import TokenError, canonical_ranges, parse_segs, remove_overlaps, segs_from_sets
+from scoring.shovel_ready.parse import TokenError, canonical_ranges, parse_segs
+from scoring.shovel_ready.segments import remove_overlaps, segs_from_sets
 
 
 def random_string(rng: np.random.Generator) -> str:

@@ -1,6 +1,6 @@
 """Small functional pieces: one pair's fractional TP, overlap removal on plain lists, one
-essay explained, and FP1 straight from two DataFrames. They call the same vectorised
-functions as the :class:`~scoring.Scorer`."""
+essay explained (read off the scorer's own matching), and FP1 straight from two DataFrames.
+They call the same vectorised functions as the :class:`~scoring.Scorer`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from .competition import Competition, GroundTruth, _load_ground_truth, _mode, fp1_of, parse_submission
-from .io import source_name
-from .matching import check_segment_params, match, overlaps, quality_values, selection_key
-from .segments import overlapping_pairs, segs_from_sets
+from ..core.sources import source_name
+from .competition import Competition, fp1_of, mode_of
+from .data import GroundTruth, load_ground_truth_table, parse_submission
+from .matching import check_segment_params, fractional_tp_values, overlaps, quality_values
+from .scorer import Scorer
 from .segments import remove_overlaps as _remove_overlaps_segs
+from .segments import segs_from_sets
 
 
 def remove_overlaps(segments) -> list[tuple[int, ...] | None]:
@@ -56,53 +58,64 @@ def fractional_tp(pred, gt, *, d: float, w: float = 0.5, quality: str = "iou", t
     if o_p < threshold - 1e-12 or o_g < threshold - 1e-12:
         return 0.0
     q = float(quality_values(quality, np.array([o_p]), np.array([o_g]), np.array([iou]))[0])
-    return w * q + (1 - w) * float(d)
+    return float(fractional_tp_values(w, q, float(d)))
 
 
-def explain_essay(comp: Competition, name: str, essay_id: str, *, w: float = 0.5, quality: str = "iou",
+def explain_essay(source: Competition | Scorer, name: str, essay_id: str, *, w: float = 0.5, quality: str = "iou",
                   threshold: float = 0.51, overlap_removal: bool = True, submission: pd.DataFrame | None = None
                   ) -> dict[str, pd.DataFrame]:
-    """How one essay of one submission is scored (SPEC §2–§3).
+    """How one essay of one submission is scored (SPEC §2–§3), read off the scorer's own
+    matching (``source`` is a :class:`Scorer`, or a competition to build one for).
 
     Returns DataFrames ``ground_truth`` (the essay's ground truth), ``predictions`` (its raw
     predictions with ``after_removal``: the kept predictionstring, or '' when discarded) and
-    ``matches`` (``class, gt_row, pred_row, o_p, o_g, iou, quality, d, tp``). Pass
-    ``submission`` (from :meth:`Competition.read_submission`) to avoid re-reading the file.
+    ``matches`` (``class, gt_row, pred_row, o_p, o_g, iou, quality, d, tp``; rows as a
+    spreadsheet numbers them). Pass ``submission`` (from :meth:`Competition.read_submission`)
+    to avoid re-reading the file.
     """
+    scorer = source if isinstance(source, Scorer) else Scorer(source)
+    comp = scorer.comp
     w, quality, threshold = check_segment_params(w, quality, threshold)
+    if name not in scorer.names:
+        raise KeyError(f"unknown submission {name!r}")
+    k = scorer.names.index(name)
     sub = comp.read_submission(name) if submission is None else submission
     gtab = comp.ground_truth
     g_rows = gtab[gtab["id"] == essay_id].reset_index(drop=True)
-    p_rows = sub[sub["id"] == essay_id].reset_index(drop=True)
-    classes = comp.classes
-    cmap = {c: i for i, c in enumerate(classes)}
-    gsegs = segs_from_sets([s.split() for s in g_rows["predictionstring"]],
-                           cls=np.array([cmap[c] for c in g_rows["discourse_type"]], dtype=np.int64),
-                           row=g_rows["row"].to_numpy(np.int64))
-    psegs = segs_from_sets([s.split() for s in p_rows["predictionstring"]],
-                           cls=np.array([cmap.get(c, len(classes)) for c in p_rows["class"]], dtype=np.int64),
-                           row=p_rows["row"].to_numpy(np.int64))
-    kept, pos = _remove_overlaps_segs(psegs)
-    after = [""] * len(p_rows)
-    for j, i in enumerate(pos.tolist()):
-        after[i] = " ".join(map(str, kept.words(j)))
-    preds = p_rows.assign(after_removal=after)
-    use, use_rows = (kept, pos) if overlap_removal else (psegs, np.arange(len(p_rows)))
-    p, g, inter = overlapping_pairs(use, gsegs, len(classes))
-    o_p, o_g, iou = overlaps(inter, use.size[p], gsegs.size[g])
-    key = selection_key(quality, o_p, o_g, iou)
-    m = match(p, g, o_p, o_g, key, float(threshold),
-              lambda c: (gsegs.wmin[g[c]], use.wmin[p[c]], use.row[p[c]], gsegs.row[g[c]]), use.n, gsegs.n)
-    labels = comp.labels
-    lab_idx = [labels.index(x) for x in g_rows["discourse_effectiveness"]]
-    probs = p_rows[labels].to_numpy(dtype=float) if labels else np.zeros((len(p_rows), 0))
-    q = quality_values(quality, o_p[m], o_g[m], iou[m])
-    d = np.array([probs[use_rows[p[i]], lab_idx[g[i]]] for i in m]) if len(m) else np.zeros(0)
+    in_essay = (sub["id"] == essay_id).to_numpy()
+    p_rows = sub[in_essay].reset_index(drop=True)
+    raw, kept = comp.tables[False], comp.tables[True]
+    # the raw table lists submission k's predictions in the order read_submission gives them
+    raw_k = raw.pred_sub == k
+    local = {int(r): i for i, r in enumerate(raw.pred_row[raw_k])}
+    raw_size = raw.pred_size[raw_k]
+    e = comp.gt.essay_index.get(essay_id, -1)
+    mine = np.flatnonzero((kept.pred_sub == k) & (kept.pred_essay == e))
+    after = dict.fromkeys(np.flatnonzero(in_essay).tolist(), "")
+    strings = sub["predictionstring"].to_numpy()
+    for j in mine.tolist():
+        i = local[int(kept.pred_row[j])]
+        size, lo = int(kept.pred_size[j]), int(kept.pred_wmin[j])
+        trimmed = size != int(raw_size[i])
+        after[i] = " ".join(map(str, range(lo, lo + size))) if trimmed else strings[i]
+    preds = p_rows.assign(after_removal=[after[i] for i in np.flatnonzero(in_essay).tolist()])
+
+    T = comp.tables[bool(overlap_removal)]
+    m = scorer.matched(bool(overlap_removal), threshold, quality)
+    pm = T.p[m]
+    m = m[(T.pred_sub[pm] == k) & (T.pred_essay[pm] == e)]
+    p, g = T.p[m], T.g[m]
+    gsegs = comp.gt.segs
+    o_p, o_g, iou = overlaps(T.inter[m], T.pred_size[p], gsegs.size[g])
+    q = quality_values(quality, o_p, o_g, iou)
+    d = T.d[m]
+    rows = sub["row"].to_numpy()
     matches = pd.DataFrame({
-        "class": [classes[int(gsegs.cls[g[i]])] for i in m],
-        "gt_row": gsegs.row[g[m]], "pred_row": use.row[p[m]],
-        "o_p": o_p[m], "o_g": o_g[m], "iou": iou[m], "quality": q, "d": d,
-        "tp": w * q + (1 - w) * d,
+        "class": [comp.classes[int(c)] for c in gsegs.cls[g]],
+        "gt_row": comp.gt.table["row"].to_numpy()[g],
+        "pred_row": [int(rows[local[int(r)]]) for r in T.pred_row[p]],
+        "o_p": o_p, "o_g": o_g, "iou": iou, "quality": q, "d": d,
+        "tp": fractional_tp_values(w, q, d),
     })
     return {"ground_truth": g_rows, "predictions": preds, "matches": matches}
 
@@ -112,7 +125,7 @@ def load_ground_truth(src) -> GroundTruth:
     many submissions with :func:`fp1_score`. ``discourse_effectiveness`` may be absent here."""
     if isinstance(src, pd.DataFrame) and "discourse_effectiveness" not in src.columns:
         src = src.assign(discourse_effectiveness="-")
-    return _load_ground_truth(src, source_name(src, "ground truth"), [], check_overlaps=False)
+    return load_ground_truth_table(src, source_name(src, "ground truth"), [], check_overlaps=False)
 
 
 def fp1_score(ground_truth, submission) -> float:
@@ -146,4 +159,4 @@ def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
     essays = list(gt.essays) + [str(e) for e in extra]
     ctx = replace(gt, labels=[], essays=essays, essay_index={e: i for i, e in enumerate(essays)})
     ps = parse_submission(sub, name, ctx)
-    return fp1_of(ps.segs, ctx, _mode(ps.segs, np.zeros((ps.segs.n, 0)), ctx))
+    return fp1_of(ps.segs, ctx, mode_of(ps.segs, np.zeros((ps.segs.n, 0)), ctx))

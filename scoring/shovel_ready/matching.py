@@ -10,14 +10,11 @@ result.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .errors import parameter_error
+from .params import PARAMS, QUALITIES  # noqa: F401  (QUALITIES re-exported)
 
 TOL = 1e-12
-QUALITIES = ("binary", "max", "iou")
 
 
 def check_segment_params(w, quality, threshold) -> tuple[float, str, float]:
@@ -26,18 +23,18 @@ def check_segment_params(w, quality, threshold) -> tuple[float, str, float]:
     >>> check_segment_params(0.5, "iou", 0.51)
     (0.5, 'iou', 0.51)
     """
-    def unit(name, value, low_open):
-        try:
-            v = float(value)
-        except (TypeError, ValueError):
-            raise parameter_error(name, "a number", value) from None
-        if math.isnan(v) or not ((0 < v <= 1) if low_open else (0 <= v <= 1)):
-            raise parameter_error(name, "a number in (0, 1]" if low_open else "a number in [0, 1]", value)
-        return v
+    v = PARAMS.validate(w=w, quality=quality, threshold=threshold)
+    return v["w"], v["quality"], v["threshold"]
 
-    if quality not in QUALITIES:
-        raise parameter_error("quality", "one of binary, max, iou", quality)
-    return unit("w", w, False), quality, unit("threshold", threshold, True)
+
+def fractional_tp_values(w, quality, d):
+    """A matched pair's fractional true positive ``w·q + (1 − w)·d`` (memo §2; SPEC §3) —
+    elementwise, so also the class sums ``w·Σq + (1 − w)·Σd``.
+
+    >>> round(float(fractional_tp_values(0.5, 0.9, 0.8)), 12)
+    0.85
+    """
+    return w * np.asarray(quality, dtype=float) + (1 - w) * np.asarray(d, dtype=float)
 
 
 def overlaps(inter, psize, gsize):

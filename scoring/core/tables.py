@@ -1,4 +1,8 @@
-"""Reading and validating the four input files (SPEC §1)."""
+"""Reading CSV input with every cell as text, and the checks every family's loader shares.
+
+A table comes back with its spreadsheet row numbers (header = row 1) in ``df.attrs["rows"]``,
+so that every message can name the file, the row and the problem.
+"""
 
 from __future__ import annotations
 
@@ -15,39 +19,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import InputError
-from .segments import Segs, TokenError, arrow_array, parse_segs
+from .sources import source_bytes, source_name  # noqa: F401  (re-exported)
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
-GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
-SUB_COLUMNS = ["id", "class", "predictionstring"]
 
 
-def source_name(src, default: str) -> str:
-    """A display name for a source: the file name of a path or upload, else ``default``."""
-    if isinstance(src, (str, Path)):
-        return Path(src).name
-    name = getattr(src, "name", None)
-    if isinstance(name, str) and name:
-        return Path(name).name
-    return default
-
-
-def source_bytes(src, name: str) -> bytes:
-    if isinstance(src, (str, Path)):
-        p = Path(src)
-        if not p.exists():
-            raise InputError(name, None, f"file not found: {p}")
-        if p.is_dir():
-            raise InputError(name, None, "expected a CSV file, got a folder")
-        return p.read_bytes()
-    if isinstance(src, (bytes, bytearray, memoryview)):
-        return bytes(src)
-    if hasattr(src, "getvalue"):
-        return bytes(src.getvalue())
-    if hasattr(src, "read"):
-        data = src.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    raise InputError(name, None, f"expected a path, bytes, a file or a DataFrame, got {type(src).__name__}")
+def arrow_array(strings):
+    """The pyarrow array behind a pandas (arrow-backed) string Series, or None."""
+    arr = getattr(getattr(strings, "array", None), "_pa_array", None)
+    if arr is None:
+        return None
+    if isinstance(arr, pa.ChunkedArray):  # one chunk (as read_table leaves them): no copy
+        return arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
+    return arr
 
 
 def read_table(src, name: str, numeric=None) -> pd.DataFrame:
@@ -283,17 +267,6 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
     if empty is not None:
         i = int(np.flatnonzero(empty)[0])
         raise InputError(name, row_of(df, i), f"{what or column!r} is empty")
-
-
-def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines) -> Segs:
-    """Parse the predictionstring column into :class:`Segs` or raise InputError with the row.
-
-    ``rows`` are the strings' positions in their table (kept as each segment's ``row``),
-    ``lines`` the table's spreadsheet row numbers (for messages)."""
-    try:
-        return parse_segs(strings, essay, cls, rows)
-    except TokenError as e:
-        raise InputError(name, int(lines[rows[e.index]]), e.problem) from None
 
 
 def parse_number_column(col: pd.Series, name: str, what: str, lines) -> np.ndarray:

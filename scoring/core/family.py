@@ -1,0 +1,168 @@
+"""A metric family, declared as data, and its additive per-unit statistics.
+
+A family says what it reads (:class:`InputSpec`), what can be tuned (a
+:class:`~scoring.core.params.ParamSpec`), the stages of its leaderboard (:class:`Stage`,
+each with its direction), how to load its inputs and how to build its scorer. The command
+line, the app's navigation and sidebar, and the docs are built from these declarations
+(``scoring.registry``).
+
+Every family's scorer can also give :class:`UnitStats`: what each team earned on each
+scoring unit (an essay, a sequence, a question, a sample) as additive sums, and one pure
+function from summed statistics to scores. A leaderboard is "sum the units, then score";
+bootstrap replicates (a weighted sum), subsets and shards all stand on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .params import ParamSpec
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One scored column of a leaderboard: ``id`` (its score column), ``rank`` (its rank
+    column), a label, its direction, and a plain-words explanation."""
+
+    id: str
+    label: str
+    rank: str
+    higher_is_better: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One input of a family: ``role`` is the keyword of the family's loader."""
+
+    role: str
+    label: str
+    help: str
+    kind: str = "csv"  # csv | json | text
+    required: bool = True
+    many: bool = False  # several files and/or folders (submissions)
+    cli: str = ""  # "" -> --role-with-hyphens
+    #: where the input sits in a data folder (``ground_truth.csv``, ``submissions/``)
+    path: str = ""
+
+    @property
+    def flag(self) -> str:
+        return self.cli or "--" + self.role.replace("_", "-")
+
+    @property
+    def suffix(self) -> str:
+        return {"csv": ".csv", "json": ".json", "text": ".txt"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Command:
+    """An extra command-line command of a family (besides ``leaderboard``)."""
+
+    help: str
+    configure: Callable[[Any], None]  # adds the arguments to an argparse parser
+    run: Callable[[Any], str]  # parsed arguments -> output text
+
+
+@dataclass(frozen=True)
+class Family:
+    """A metric family, as data (see the module doc)."""
+
+    name: str  # the command-line word and registry key: "shovel-ready"
+    key: str  # short namespace of widget keys: "sr"
+    title: str
+    summary: str
+    unit: str  # the scoring unit, singular: "essay"
+    inputs: tuple[InputSpec, ...]
+    params: ParamSpec
+    stages: tuple[Stage, ...]
+    columns: tuple[str, ...]  # the CSV contract, in order
+    load: Callable[..., Any]  # load(**{role: source}, progress=None) -> competition
+    scorer: Callable[[Any], Any]  # competition -> scorer (its .leaderboard(**params))
+    document: Callable[[pd.DataFrame, Mapping[str, Any]], dict]  # the JSON contract
+    #: the data's values for ``choices_from`` parameters: competition -> {key: values}
+    context: Callable[[Any], Mapping[str, Sequence[str]]] = lambda comp: {}
+    sample_dir: Path | None = None
+    commands: Mapping[str, Command] = field(default_factory=dict)
+
+    @property
+    def final(self) -> Stage:
+        return self.stages[-1]
+
+    def stage(self, stage_id: str) -> Stage:
+        for s in self.stages:
+            if s.id == stage_id:
+                return s
+        raise KeyError(stage_id)
+
+    def input(self, role: str) -> InputSpec:
+        for i in self.inputs:
+            if i.role == role:
+                return i
+        raise KeyError(role)
+
+
+@dataclass
+class UnitStats:
+    """Additive statistics of every scoring unit of a competition.
+
+    ``team`` (units × teams × k): what each team earned on each unit; ``shared`` (units × j):
+    what does not depend on the team (ground-truth counts); ``cell`` (units): the unit's cell
+    (demographic group, theme, split; 0 when there is none), in ``[0, n_cells)``, which is
+    also the stratum of a bootstrap resample. ``score(team_sums, shared_sums)`` maps cell
+    sums, shaped (…, cells, teams, k) and (…, cells, j), to stage scores (…, teams) keyed by
+    stage id; it is pure and vectorised over the leading axes.
+    """
+
+    units: Sequence[str]
+    cell: np.ndarray
+    n_cells: int
+    team: np.ndarray
+    shared: np.ndarray
+    score: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
+    final: str
+    higher_is_better: bool = True
+    names: Sequence[str] = ()
+
+    def __post_init__(self):
+        self.cell = np.asarray(self.cell, dtype=np.int64)
+        u = len(self.cell)
+        if self.team.ndim != 3 or self.team.shape[0] != u or self.shared.ndim != 2 or self.shared.shape[0] != u:
+            raise ValueError(f"expected team (units, teams, k) and shared (units, j) for {u} units, "
+                             f"got {self.team.shape} and {self.shared.shape}")
+
+    @property
+    def n_units(self) -> int:
+        return len(self.cell)
+
+    def cell_sums(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Sums per cell: ``(team (cells, teams, k), shared (cells, j))``; with ``weights``
+        (replicates × units) one weighted sum per replicate, ``(B, cells, teams, k)`` and
+        ``(B, cells, j)``, as one matrix product per cell."""
+        u, t, k = self.team.shape
+        j = self.shared.shape[1]
+        if weights is None:
+            onehot = (self.cell[None, :] == np.arange(self.n_cells)[:, None]).astype(float)
+            return (onehot @ self.team.reshape(u, t * k)).reshape(self.n_cells, t, k), onehot @ self.shared
+        w = np.asarray(weights, dtype=float)
+        b = w.shape[0]
+        team = np.zeros((b, self.n_cells, t, k))
+        shared = np.zeros((b, self.n_cells, j))
+        flat = self.team.reshape(u, t * k)
+        for g in range(self.n_cells):
+            idx = np.flatnonzero(self.cell == g)
+            if len(idx) == 0:
+                continue
+            wg = w[:, idx]
+            team[:, g] = (wg @ flat[idx]).reshape(b, t, k)
+            shared[:, g] = wg @ self.shared[idx]
+        return team, shared
+
+    def scores(self, weights: np.ndarray | None = None) -> Mapping[str, np.ndarray]:
+        """Stage scores from the (weighted) cell sums."""
+        return self.score(*self.cell_sums(weights))

@@ -1,0 +1,377 @@
+"""One declarative spec per parameter.
+
+A family lists its parameters once, as :class:`Param` entries; everything else is derived
+from that list: API validation (``ParamSpec.validate``), command-line options and their
+``--help`` (``add_arguments`` / ``from_args``), the sidebar widgets, URL query values and
+presets (``to_text`` / ``from_text`` / ``to_json``), and the reset to defaults. Adding a
+parameter is one entry.
+
+Kinds:
+
+``float``   a number in [low, high] (``low_open``/``high_open`` exclude an end); ``allow_inf``
+            also accepts ``inf``/``infinity``/``∞``;
+``int``     an integer in [low, high];
+``bool``    true/false (also ``1/0``, ``yes/no``, ``on/off``);
+``choice``  one of ``choices`` (or of the data's values named by ``choices_from``);
+``names``   a list of distinct values of the data (``choices_from``), e.g. attributes;
+``floats``  a list of numbers (``None`` = not given), each in [low, high];
+``mapping`` a number in [low, high] for each value of the data (``choices_from``), e.g. theme
+            weights; on a link ``key:value`` items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InputError
+
+_BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+               "false": False, "0": False, "no": False, "off": False}
+_INF_WORDS = ("inf", "infinity", "∞", "+inf")
+KINDS = ("float", "int", "bool", "choice", "names", "floats", "mapping")
+
+
+def _num(x: float) -> str:
+    return "∞" if math.isinf(x) else f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a family (see the module doc for the kinds)."""
+
+    name: str
+    default: Any
+    kind: str = "float"
+    label: str = ""
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    allow_inf: bool = False
+    choices: tuple = ()
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+    choices_from: str | None = None
+    #: the sidebar slider's (low, high, step) in the parameter's own units; a link value
+    #: outside it falls back to the default with a warning (the API accepts it)
+    slider: tuple[float, float, float] | None = None
+    percent: bool = False
+    #: for ``allow_inf``: the label of the sidebar toggle that means ∞
+    inf_label: str | None = None
+    #: ``""``: ``--name-with-hyphens``; ``None``: not a command-line option
+    cli: str | None = ""
+    #: a ``bool`` shown on the command line as a flag that turns it off
+    cli_negative: str | None = None
+    group: str = ""
+    #: a custom parser ``value -> normalized`` that raises ``ValueError("expected …")``
+    parse: Callable[[Any], Any] | None = None
+    expected_text: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"expected a kind in {KINDS}, got {self.kind!r}")
+
+    # ---- words --------------------------------------------------------------------------
+    @property
+    def flag(self) -> str | None:
+        if self.cli is None:
+            return None
+        return self.cli or "--" + self.name.replace("_", "-")
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name
+
+    def _range_text(self) -> str:
+        lo = "-∞" if self.low is None else _num(self.low)
+        hi = "∞" if self.high is None else _num(self.high)
+        return f"{'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open or self.high is None else ']'}"
+
+    @property
+    def expected(self) -> str:
+        """What a valid value looks like, for messages: ``a number in [0, 1]``."""
+        if self.expected_text:
+            return self.expected_text
+        k = self.kind
+        if k in ("float", "int", "floats", "mapping"):
+            base = "an integer" if k == "int" else "a number"
+            if self.low is not None or self.high is not None:
+                base += f" in {self._range_text()}"
+            if self.allow_inf:
+                base += " or 'inf'"
+            return {"floats": f"a comma-separated list of numbers ({base[2:]})",
+                    "mapping": f"name:value pairs ({base[2:]})"}.get(k, base)
+        if k == "bool":
+            return "true or false"
+        if k == "choice":
+            return f"one of {', '.join(map(str, self.choices))}" if self.choices else "a known value"
+        return "a list of known values"
+
+    def choice_label(self, value) -> str:
+        return str(self.choice_labels.get(value, value))
+
+    # ---- checking -----------------------------------------------------------------------
+    def _bad(self, value) -> ValueError:
+        return ValueError(f"expected {self.expected}, got {value!r}")
+
+    def _number(self, value, *, integer: bool = False) -> float:
+        if isinstance(value, bool) or value is None:
+            raise self._bad(value)
+        if self.allow_inf and isinstance(value, str) and value.strip().lower() in _INF_WORDS:
+            return math.inf
+        try:
+            x = float(value.strip()) if isinstance(value, str) else float(value)
+        except (TypeError, ValueError):
+            raise self._bad(value) from None
+        if math.isnan(x) or (math.isinf(x) and not (self.allow_inf and x > 0)):
+            raise self._bad(value)
+        if integer:
+            if not math.isfinite(x) or x != int(x):
+                raise self._bad(value)
+        lo, hi = self.low, self.high
+        if lo is not None and (x < lo or (self.low_open and x == lo)):
+            raise self._bad(value)
+        if hi is not None and not math.isinf(x) and (x > hi or (self.high_open and x == hi)):
+            raise self._bad(value)
+        if hi is not None and math.isinf(x) and not self.allow_inf:
+            raise self._bad(value)
+        return int(x) if integer else x
+
+    def coerce(self, value, choices: Sequence[str] | None = None):
+        """The normalized value, or ``ValueError("expected …, got …")``.
+
+        ``choices`` are the data's values for ``choices_from`` parameters (None: not checked).
+        """
+        if self.parse is not None:
+            return self.parse(value)
+        k = self.kind
+        if k == "float":
+            return self._number(value)
+        if k == "int":
+            return self._number(value, integer=True)
+        if k == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, (int, float)) and value in (0, 1):
+                return bool(value)
+            if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+                return _BOOL_WORDS[value.strip().lower()]
+            raise self._bad(value)
+        allowed = list(self.choices) if self.choices else (list(choices) if choices is not None else None)
+        if k == "choice":
+            v = value.strip() if isinstance(value, str) else value
+            if allowed is not None and v not in allowed:
+                low = {str(a).lower(): a for a in allowed}
+                if isinstance(v, str) and v.lower() in low:
+                    return low[v.lower()]
+                raise ValueError(f"expected one of {', '.join(map(str, allowed)) or '(none available)'}, got {value!r}")
+            return v
+        if k == "names":
+            items = _items(value)
+            if not all(isinstance(a, str) for a in items):
+                raise ValueError(f"expected a list of names, got {value!r}")
+            items = [a.strip() for a in items if a.strip()]
+            if len(set(items)) != len(items):
+                raise ValueError(f"expected distinct names, got {','.join(items)!r}")
+            if allowed is not None:
+                for a in items:
+                    if a not in allowed:
+                        raise ValueError(f"expected names from ({', '.join(allowed) or 'none available'}), got {a!r}")
+            return tuple(items)
+        if k == "floats":
+            if value is None or (isinstance(value, str) and not value.strip()):
+                return None
+            items = _items(value)
+            return tuple(self._number(x) for x in items)
+        # mapping
+        if value is None:
+            return None
+        pairs = _pairs(value)
+        if pairs is None:
+            raise self._bad(value)
+        out = {}
+        for key, x in pairs:
+            if allowed is not None and key not in allowed:
+                raise ValueError(f"expected names from ({', '.join(allowed)}), got {key!r}")
+            out[key] = self._number(x)
+        return out
+
+    def in_slider(self, value) -> bool:
+        """Whether ``value`` can be shown on the sidebar's slider."""
+        if self.slider is None or value is None:
+            return True
+        lo, hi, _ = self.slider
+        vals = value.values() if isinstance(value, Mapping) else (value if isinstance(value, tuple) else (value,))
+        return all(math.isinf(v) and self.allow_inf or lo - 1e-12 <= v <= hi + 1e-12 for v in vals)
+
+    # ---- text (links, presets, command line) --------------------------------------------
+    def to_text(self, value) -> str | list[str]:
+        """The value as link text (a list for ``names``/``mapping``)."""
+        if value is None:
+            return ""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind in ("float", "int"):
+            return "inf" if math.isinf(value) else f"{value:.6g}"
+        if self.kind == "names":
+            return list(value) if value else [""]
+        if self.kind == "floats":
+            return ",".join(f"{v:.6g}" for v in value)
+        if self.kind == "mapping":
+            return [f"{k}:{v:.6g}" for k, v in value.items()] or [""]
+        return str(value)
+
+    def to_json(self, value):
+        """The value as strict JSON (∞ as "inf", tuples as lists)."""
+        if isinstance(value, float) and math.isinf(value):
+            return "inf"
+        if isinstance(value, tuple):
+            return list(value)
+        if isinstance(value, Mapping):
+            return dict(value)
+        return value
+
+
+def _items(value) -> list:
+    if isinstance(value, str):
+        return [x for x in value.split(",")]
+    if isinstance(value, (list, tuple)):
+        out: list = []
+        for x in value:
+            out.extend(x.split(",") if isinstance(x, str) else [x])
+        return out
+    raise ValueError(f"expected a list, got {value!r}")
+
+
+def _pairs(value) -> list[tuple[str, Any]] | None:
+    if isinstance(value, Mapping):
+        return [(str(k), v) for k, v in value.items()]
+    items = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else None
+    if items is None:
+        return None
+    out = []
+    for it in items:
+        if not isinstance(it, str):
+            return None
+        if not it.strip():
+            continue
+        key, sep, x = it.rpartition(":")
+        if not sep or not key.strip():
+            return None
+        out.append((key.strip(), x))
+    return out
+
+
+class ParamSpec:
+    """The parameters of one family, in display order.
+
+    ``check(values)`` enforces rules between parameters (e.g. ε ≤ τ) by raising
+    ``ValueError(name, message)`` pairs as ``ValueError`` whose first argument names the
+    parameter.
+    """
+
+    def __init__(self, params: Iterable[Param], check: Callable[[dict], None] | None = None):
+        self.params: tuple[Param, ...] = tuple(params)
+        self._by_name = {p.name: p for p in self.params}
+        if len(self._by_name) != len(self.params):
+            raise ValueError("expected distinct parameter names")
+        self._check = check
+
+    def __iter__(self) -> Iterator[Param]:
+        return iter(self.params)
+
+    def __getitem__(self, name: str) -> Param:
+        return self._by_name[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._by_name
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def validate(self, values: Mapping[str, Any] | None = None, *, context: Mapping[str, Sequence[str]] | None = None,
+                 **kwargs) -> dict[str, Any]:
+        """A complete, normalized parameter dict; missing names take their defaults.
+
+        Raises :class:`InputError` naming the parameter: ``w: expected a number in [0, 1], got 1.5``.
+        ``context`` maps a ``choices_from`` key to the data's values.
+        """
+        given = {**(values or {}), **kwargs}
+        unknown = [k for k in given if k not in self._by_name]
+        if unknown:
+            raise InputError(unknown[0], None, f"unknown parameter (known: {', '.join(self.names)})")
+        out = self.defaults()
+        for name, value in given.items():
+            p = self._by_name[name]
+            choices = (context or {}).get(p.choices_from) if p.choices_from else None
+            try:
+                out[name] = p.coerce(value, choices)
+            except ValueError as e:
+                raise InputError(name, None, str(e)) from None
+        self.check(out)
+        return out
+
+    def check(self, values: dict[str, Any]) -> None:
+        """The rules between parameters (raises :class:`InputError`)."""
+        if self._check is not None:
+            try:
+                self._check(values)
+            except ValueError as e:
+                name, msg = e.args if len(e.args) == 2 else ("parameters", str(e))
+                raise InputError(name, None, msg) from None
+
+    def to_json(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: self._by_name[k].to_json(v) if k in self._by_name else v for k, v in values.items()}
+
+    # ---- command line -------------------------------------------------------------------
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """One option per parameter with a flag, its help ending in the default."""
+        for p in self.params:
+            if p.flag is None:
+                continue
+            default = p.to_json(p.default)
+            if p.kind == "bool" and p.cli_negative:
+                parser.add_argument(p.cli_negative, dest=p.name, action="store_false", default=p.default,
+                                    help=f"{p.help} (default {'on' if p.default else 'off'})")
+                continue
+            if p.kind == "bool":
+                parser.add_argument(p.flag, dest=p.name, action="store_true", default=p.default,
+                                    help=f"{p.help} (default {'on' if p.default else 'off'})")
+                continue
+            metavar = None
+            if p.kind == "choice" and p.choices:
+                metavar = "|".join(map(str, p.choices))
+            elif p.kind in ("names", "floats"):
+                metavar = "A[,B...]" if p.kind == "names" else "X[,Y...]"
+            shown = "none" if default in (None, [], ()) else (",".join(map(str, default))
+                                                             if isinstance(default, list) else default)
+            parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar,
+                                help=f"{p.help} (default {shown})")
+
+    def from_args(self, args: argparse.Namespace, *, context=None) -> dict[str, Any]:
+        """Validated parameters from parsed arguments (errors name the flag)."""
+        given = {}
+        for p in self.params:
+            if p.flag is None or not hasattr(args, p.name):
+                continue
+            v = getattr(args, p.name)
+            if v is None:
+                continue
+            if p.kind == "bool" and v == p.default:
+                continue
+            given[p.name] = v
+        try:
+            return self.validate(given, context=context)
+        except InputError as e:
+            flag = self._by_name[e.file].flag if e.file in self._by_name else None
+            if flag and not e.file.startswith("--"):
+                raise InputError(flag, None, e.problem) from None
+            raise

@@ -1,0 +1,202 @@
+"""The four input files of a Shovel-Ready competition (SPEC §1): ground truth, submissions,
+demographics and runtimes, read and validated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import InputError
+from ..core.tables import (
+    cell,
+    codes,
+    empty_cells,
+    first_duplicate,
+    first_empty,
+    parse_number_column,
+    read_named_numbers,
+    read_table,
+    require_columns,
+    row_of,
+)
+from .fp1 import gt_groups
+from .parse import TokenError, parse_segs
+from .segments import RunIndex, Segs, overlapping_pairs, run_index
+
+MISSING = "(missing)"
+PROB_SUM_TOL = 0.01 + 1e-9
+GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectiveness"]
+SUB_COLUMNS = ["id", "class", "predictionstring"]
+
+
+def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines) -> Segs:
+    """Parse the predictionstring column into :class:`Segs` or raise InputError with the row.
+
+    ``rows`` are the strings' positions in their table (kept as each segment's ``row``),
+    ``lines`` the table's spreadsheet row numbers (for messages)."""
+    try:
+        return parse_segs(strings, essay, cls, rows)
+    except TokenError as e:
+        raise InputError(name, int(lines[rows[e.index]]), e.problem) from None
+
+
+@dataclass
+class GroundTruth:
+    name: str
+    table: pd.DataFrame  # id, discourse_type, discourse_effectiveness, row (+ raw predictionstring)
+    segs: Segs
+    essays: list[str]
+    classes: list[str]
+    labels: list[str]
+    label: np.ndarray  # label code per segment
+    groups: np.ndarray  # FP1 group per segment
+    essay_index: dict[str, int]
+    runs: RunIndex  # the ground truth's runs, sorted for look-ups
+
+
+def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True) -> GroundTruth:
+    df = read_table(src, name)
+    require_columns(df, GT_COLUMNS, name)
+    if len(df) == 0:
+        raise InputError(name, None, "the ground truth has no rows")
+    for c in ("id", "discourse_type", "discourse_effectiveness"):
+        first_empty(df, c, name)
+    rows = np.arange(len(df))
+    lines = df.attrs["rows"]
+    empty = empty_cells(df["predictionstring"])
+    if empty is not None:
+        report.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped "
+                      f"(first: row {row_of(df, int(np.flatnonzero(empty)[0]))})")
+        df, rows = df[~empty].reset_index(drop=True), rows[~empty]
+    if len(df) == 0:
+        raise InputError(name, None, "every predictionstring is empty")
+    essay_codes, essays = pd.factorize(df["id"], sort=False)
+    essays = [str(e) for e in essays.tolist()]
+    classes = sorted(df["discourse_type"].unique().tolist())
+    labels = sorted(df["discourse_effectiveness"].unique().tolist())
+    cls = codes(df["discourse_type"], classes)
+    lab = codes(df["discourse_effectiveness"], labels)
+    segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name, lines)
+    # overlapping or duplicate ground truths of one class in one essay: kept, reported
+    runs = run_index(segs, len(classes))
+    p, g, _ = overlapping_pairs(segs, segs, len(classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
+    other = p != g
+    if other.any():
+        touched = np.unique(np.concatenate((p[other], g[other])))
+        report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
+                      "of the same class in the same essay (kept and scored)")
+    table = pd.DataFrame({"id": df["id"].reset_index(drop=True),
+                          "discourse_type": df["discourse_type"].reset_index(drop=True),
+                          "discourse_effectiveness": df["discourse_effectiveness"].reset_index(drop=True),
+                          "row": lines[rows]})
+    return GroundTruth(name, table, segs, essays, classes, labels, lab,
+                       gt_groups(segs), {e: i for i, e in enumerate(essays)}, runs)
+
+
+@dataclass
+class ParsedSubmission:
+    segs: Segs  # predictions of known essays (classes not in the ground truth get code C)
+    probs: np.ndarray  # (n, n_labels) probability of each ground-truth label
+    table: pd.DataFrame  # the file as read (for read_submission)
+    kept: np.ndarray  # positions in ``table`` of the kept rows
+    notes: list[str]
+
+
+def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
+    """Validate one submission file and parse its predictions (SPEC §1)."""
+    df = read_table(src, name, numeric=lambda c: c not in SUB_COLUMNS)
+    require_columns(df, SUB_COLUMNS, name)
+    first_empty(df, "id", name)
+    first_empty(df, "class", name)
+    notes: list[str] = []
+    prob_cols = [c for c in df.columns if c not in SUB_COLUMNS]
+    n_lab = len(gt.labels)
+    if prob_cols:
+        for lab in gt.labels:
+            if lab not in prob_cols:
+                found = ", ".join(repr(c) for c in prob_cols)
+                raise InputError(name, 1, f"no probability column for the ground-truth label {lab!r} "
+                                 f"(probability columns found: {found})")
+        total = np.zeros(len(df))
+        parsed = {}
+        for c in prob_cols:
+            v = parse_number_column(df[c], name, f"probability in column {c!r}", df.attrs["rows"])
+            bad = (v < 0) | (v > 1)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise InputError(name, row_of(df, i),
+                                 f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]")
+            total += v
+            parsed[c] = v
+        off = np.abs(total - 1.0) > PROB_SUM_TOL
+        if off.any():
+            i = int(np.flatnonzero(off)[0])
+            raise InputError(name, row_of(df, i), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
+        probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((len(df), 0))
+    else:
+        notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
+                     "so only w·quality scores")
+        probs_all = np.zeros((len(df), n_lab))
+    empty = empty_cells(df["predictionstring"])
+    if empty is not None:
+        notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
+    else:
+        empty = np.zeros(len(df), dtype=bool)
+    essay_all = codes(df["id"], gt.essays)
+    unknown = (essay_all < 0) & ~empty
+    if unknown.any():
+        notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
+                     f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
+    C = len(gt.classes)
+    cls_all = codes(df["class"], gt.classes)
+    cls_all[cls_all < 0] = C
+    if empty.any():
+        idx = np.flatnonzero(~empty)
+        strings = df["predictionstring"].iloc[idx]
+    else:
+        idx = np.arange(len(df))
+        strings = df["predictionstring"]
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"])
+    known = np.flatnonzero(essay_all[idx] >= 0)
+    if len(known) != segs.n:
+        segs = segs.take(known)
+    kept_idx = idx[known]
+    return ParsedSubmission(segs, probs_all[kept_idx], df, kept_idx, notes)
+
+
+def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    df = read_table(src, name)
+    require_columns(df, ["id"], name)
+    first_empty(df, "id", name)
+    first_duplicate(df, "id", name, "id")
+    attrs = [c for c in df.columns if c != "id"]
+    if not attrs:
+        report.append(f"{name}: no attribute columns besides 'id'")
+    d = df.set_index("id")
+    known = d.index.isin(gt.essays)
+    if (~known).any():
+        report.append(f"{name}: {int((~known).sum())} row(s) for essays not in the ground truth ignored")
+    d = d.reindex(pd.Index(gt.essays, name="id"))
+    missing = d[attrs].isna().all(axis=1) if attrs else pd.Series(False, index=d.index)
+    if len(attrs) and missing.any():
+        report.append(f"{name}: {int(missing.sum())} ground-truth essay(s) have no demographics row; "
+                      f"they fall into the group {MISSING}")
+    for c in attrs:
+        d[c] = d[c].fillna("").astype(str).replace("", MISSING)
+    return d, attrs
+
+
+def load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[str, float]:
+    rt = read_named_numbers(src, name, "runtime", positive=True)
+    unknown = [k for k in rt if k not in names]
+    if unknown:
+        report.append(f"{name}: {len(unknown)} row(s) for unknown submissions ignored ({', '.join(unknown[:5])})")
+    missing = [n for n in names if n not in rt]
+    if missing:
+        report.append(f"{name}: {len(missing)} submission(s) have no runtime and are never eligible for the "
+                      f"boost ({', '.join(missing[:5])}{', …' if len(missing) > 5 else ''})")
+    return {k: v for k, v in rt.items() if k in names}
+
+
