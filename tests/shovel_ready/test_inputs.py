@@ -8,7 +8,6 @@ on stderr, no traceback). Row numbers are counted by hand: the header is row 1.
 from __future__ import annotations
 
 import re
-
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 
 import scoring
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 GT = """id,discourse_type,predictionstring,discourse_effectiveness
 e1,Claim,0 1 2 3 4 5 6 7 8 9,Effective

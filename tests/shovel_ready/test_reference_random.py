@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import randomcomp
-import reference as ref
-from frames import gt_frame, sub_frame, text, words
 
 import scoring
+from tests.shovel_ready import randomcomp
+from tests.shovel_ready import reference as ref
+from tests.shovel_ready.frames import gt_frame, sub_frame, text, words
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # --------------------------------------------------------------------------------------------
 # helpers

@@ -28,7 +28,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 TIMINGS = ROOT / "artifacts" / "browser_timings.json"
@@ -255,7 +255,7 @@ def test_slider_updates_leaderboard_on_sample(browser, sample_app):
 def test_slider_updates_leaderboard_on_benchmark(browser):
     """The 20-submission benchmark competition (generated once into a temp folder, shared with
     ``python -m benchmarks``), or ``LAB_BENCH_DIR``."""
-    from benchmarks.run import ensure_data
+    from benchmarks.shovel_ready import ensure_data
 
     bench = os.environ.get("LAB_BENCH_DIR") or str(ensure_data(None))
     with serve(bench, timeout=300) as base:

@@ -6,9 +6,9 @@ import io
 
 import pandas as pd
 import pytest
-from frames import gt_frame, sub_frame
 
 import scoring
+from tests.shovel_ready.frames import gt_frame, sub_frame
 
 GT = gt_frame([("e1", "Claim", "0 1 2 3 4 5"), ("e2", "Claim", "0 1 2 3"), ("e3", "Lead", "10 11 12")])
 # e1: two overlapping predictions (the second is trimmed); e2: a prediction inside another

@@ -12,7 +12,7 @@ import pytest
 
 import scoring
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # e1: Claim 0..9 (Effective, ell=Yes); e2: Claim 0..3 (Ineffective, ell=No)
 GT = "id,discourse_type,predictionstring,discourse_effectiveness\n" \

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import TINY_ALPHA, TINY_BETA, TINY_DEMO, TINY_GT, TINY_RUNTIMES
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_DEMO, TINY_GT, TINY_RUNTIMES
+
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 SEGMENTS, EXAMPLES, DATA = "pages/segments.py", "pages/worked_examples.py", "pages/data.py"
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from frames import gt_frame, sub_frame, text, words
 
 import scoring
+from tests.shovel_ready.frames import gt_frame, sub_frame, text, words
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def board(gt_df, subs, demographics=None, runtimes=None, **params) -> pd.DataFrame:

@@ -9,9 +9,9 @@ comments (SPEC §2 applied to the predictions first).
 from __future__ import annotations
 
 import pytest
-from frames import gt_frame, sub_frame
 
 import scoring
+from tests.shovel_ready.frames import gt_frame, sub_frame
 
 CLASS = "Claim"
 FILLER = "Filler"  # a second class, predicted perfectly in every essay (F1 = 1)

@@ -19,14 +19,14 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import scoring  # noqa: E402
 import ui  # noqa: E402
 
-APP = "../app.py"
+APP = "../../app.py"
 MY_PAGES = ["pages/leaderboard.py", "pages/demographics.py", "pages/efficiency.py"]
 ALL_PAGES = MY_PAGES[:1] + MY_PAGES[1:] + ["pages/segments.py", "pages/worked_examples.py", "pages/data.py"]
 TIMEOUT = 120
