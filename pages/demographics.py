@@ -6,10 +6,16 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-import ui
+import scoring
+from lab import current, tables
+from lab import shovel_ready as sr
+from lab.charts import shovel_ready as charts
+from lab.text import md
 
-ui.page_header(
-    "Demographics",
+FAM = sr.FAM
+
+current.header(
+    FAM, "Demographics",
     "The bias-aware score of a team is a *softmin* over its scores on demographic groups: "
     "with temperature α = 0 it is the plain average over all essays; the larger α, the more "
     "the team's weakest group counts (α = ∞ is the worst group alone). Here you see every "
@@ -17,8 +23,8 @@ ui.page_header(
     "sweeps from 0 to 200.",
 )
 
-comp = ui.current_competition()
-p = ui.params()
+comp = current.competition(FAM)
+p = sr.params()
 
 if not comp.attributes:
     st.info(
@@ -30,27 +36,27 @@ if not comp.attributes:
 if not p["attributes"]:
     st.info(
         "**No demographic attribute chosen.** Pick one or more attributes in the sidebar "
-        f"(available: {', '.join(comp.attributes)}); groups are the cross product of your choice."
+        f"(available: {md(', '.join(comp.attributes))}); groups are the cross product of your choice."
     )
     st.stop()
 
-lb = ui.current_leaderboard()
-gs = ui.current_group_scores()
-colors = ui.current_team_colors()
+lb = sr.leaderboard()
+gs = sr.group_scores()
+colors = current.colors(FAM)
 order = [str(t) for t in lb["submission"]]
 alpha = p["alpha"]
 alpha_words = "∞ (hard minimum)" if math.isinf(alpha) else f"{alpha:g}"
 
-st.plotly_chart(ui.group_heatmap(gs, order), key="demo_heatmap")
+st.plotly_chart(charts.group_heatmap(gs, order), key="demo_heatmap")
 
 left, right = st.columns([3, 2])
 with left:
     st.subheader(f"Softmin weights β at α = {alpha_words}")
-    betas = ui.softmin_weights(gs, alpha, order) * 100.0
+    betas = scoring.softmin_weights(gs.scores.loc[order, gs.labels], gs.sizes.reindex(gs.labels), alpha) * 100.0
     betas.insert(0, "Team", betas.index)
     st.dataframe(
         betas, hide_index=True, key="demo_betas",
-        column_config=ui.number_columns(gs.labels, "%.1f %%"),
+        column_config=tables.number_columns(gs.labels, "%.1f %%"),
     )
     st.caption("Each row sums to 100 %: the share of the team's bias-aware score that each "
                "group contributes. Weight moves to the team's weakest groups as α grows.")
@@ -63,15 +69,15 @@ with right:
         "Share": [100.0 * int(gs.sizes[g]) / total if total else 0.0 for g in gs.labels],
     })
     st.dataframe(sizes, hide_index=True, key="demo_sizes",
-                 column_config=ui.number_columns(["Share"], "%.1f %%"))
+                 column_config=tables.number_columns(["Share"], "%.1f %%"))
     small = sizes[sizes["Essays"] < 0.02 * total]
     if len(small):
         st.warning(f"{len(small)} small group(s) (under 2 % of essays): at large α a small "
                    "group can decide a team's score on few essays.")
 
 st.subheader("Sweeping α")
-sweep = ui.current_alpha_sweep()
-st.plotly_chart(ui.sweep_figure(sweep, colors, alpha, order), key="demo_sweep")
+sweep = sr.alpha_sweep()
+st.plotly_chart(charts.sweep_figure(sweep, colors, alpha, order), key="demo_sweep")
 
 
 @st.fragment
@@ -114,7 +120,7 @@ def brush_view() -> None:
     summary.columns = ["Team", "Best rank", "Worst rank", "Lowest score", "Highest score"]
     st.caption(f"α from {lo:g} to {hi:g}")
     st.dataframe(summary, hide_index=True, key="demo_range_table",
-                 column_config=ui.number_columns(("Lowest score", "Highest score"), "%.4f"))
+                 column_config=tables.number_columns(("Lowest score", "Highest score"), "%.4f"))
 
 
 brush_view()

@@ -2,22 +2,28 @@
 
 import streamlit as st
 
-import ui
+import scoring
+from lab import current
+from lab import shovel_ready as sr
+from lab.charts import efficiency as eff_charts
+from lab.text import md
 
-ui.page_header(
-    "Efficiency",
+FAM = sr.FAM
+
+current.header(
+    FAM, "Efficiency",
     "Teams whose bias-aware score is within the **eligibility band** of the best score can earn "
     "a boost for speed: the fastest eligible team gets the maximum boost, and the boost falls "
     "linearly to zero at the end of the **slowdown window**. Below, try your own numbers: "
     "what boost and rank would a score and runtime give, and how much faster must it run?",
 )
 
-comp = ui.current_competition()
-p = ui.params()
-lb = ui.current_leaderboard()
-colors = ui.current_team_colors()
+comp = current.competition(FAM)
+p = sr.params()
+lb = sr.leaderboard()
+colors = current.colors(FAM)
 runtimes = dict(comp.runtimes)
-eff = ui.efficiency_frame(lb, runtimes)
+eff = eff_charts.efficiency_frame(lb, runtimes)
 
 if not runtimes:
     st.info(
@@ -28,17 +34,17 @@ if not runtimes:
 else:
     missing = eff.loc[eff["runtime"].isna(), "team"].tolist()
     if missing:
-        st.caption("No runtime (never eligible): " + ", ".join(missing))
-    st.plotly_chart(ui.efficiency_figure(eff, colors, p["band"], p["window"]), key="eff_scatter")
+        st.caption("No runtime (never eligible): " + md(", ".join(missing)))
+    st.plotly_chart(eff_charts.efficiency_figure(eff, colors, p["band"], p["window"]), key="eff_scatter")
     boosted = eff[eff["boost"] > 0]
     st.markdown(
         f"**{int(eff['eligible'].sum())}** team(s) are eligible (score ≥ "
         f"{eff['score'].max() / (1 + p['band']):.4f}); **{len(boosted)}** get a boost."
     )
 
-table = ui.efficiency_table(eff)
+table = eff_charts.efficiency_table(eff)
 if runtimes:
-    st.plotly_chart(ui.boost_figure(eff, colors), key="eff_boosts")
+    st.plotly_chart(eff_charts.boost_figure(eff, colors), key="eff_boosts")
 st.dataframe(table, hide_index=True, key="eff_table", column_config={
     "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
@@ -84,7 +90,8 @@ def what_if_panel() -> None:
     if team == NEW:
         while name in scores:
             name += "*"
-    res = ui.what_if(scores, runtimes, name, score, runtime, p)
+    res = scoring.what_if(scores, runtimes, name, score, runtime, band=p["band"], max_boost=p["max_boost"],
+                          window=p["window"])
     current_rank = int(eff.loc[eff["team"] == team, "rank"].iloc[0]) if team != NEW else None
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Eligible", "yes" if res["eligible"] else "no")
@@ -119,7 +126,7 @@ def what_if_panel() -> None:
         st.markdown(f"**{res['above']}** (directly above) cannot be overtaken by speed alone "
                     "with these parameters: a better score is needed.")
     if runtimes:
-        fig = ui.efficiency_figure(eff, colors, p["band"], p["window"],
+        fig = eff_charts.efficiency_figure(eff, colors, p["band"], p["window"],
                                    highlight={"score": score, "runtime": runtime})
         st.plotly_chart(fig, key="eff_whatif_chart")
 

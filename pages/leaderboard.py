@@ -2,23 +2,29 @@
 
 import streamlit as st
 
-import ui
+from lab import current
+from lab import shovel_ready as sr
+from lab.charts import shovel_ready as charts
+from lab.charts.common import bump_chart
+from scoring.shovel_ready import STAGES
 
-ui.page_header(
-    "Leaderboard",
+FAM = sr.FAM
+
+current.header(
+    FAM, "Leaderboard",
     "Every submission scored at each of the five stages of the unified metric — the original "
     "FP1, FP1 after overlap removal, the unified segment score, the bias-aware score and the "
     "final score with the efficiency boost. ▲ and ▼ show places gained or lost against the "
     "previous stage. Move any control in the sidebar and the table follows.",
 )
 
-lb = ui.current_leaderboard()
-colors = ui.current_team_colors()
-p = ui.params()
+lb = sr.leaderboard()
+colors = current.colors(FAM)
+p = sr.params()
 
 first_fp1 = lb.sort_values(["fp1_rank", "submission"]).iloc[0]["submission"]
 winner = lb.iloc[0]["submission"]
-rank_cols = [r for _, r, _ in ui.STAGES]
+rank_cols = [s.rank for s in STAGES]
 moved = int((lb[rank_cols].nunique(axis=1) > 1).sum())
 c1, c2, c3 = st.columns(3)
 c1.metric("Leader on FP1", str(first_fp1))
@@ -32,16 +38,16 @@ if not p["overlap_removal"]:
         "overlapping predictions as submitted. The “After overlap removal” column still "
         "applies it — that stage is FP1 after removal by definition."
     )
-table = ui.stage_table(lb)
-st.dataframe(table, hide_index=True, column_config=ui.stage_column_config(table), key="lb_table")
+table = sr.stage_table(lb)
+st.dataframe(table, hide_index=True, column_config=sr.stage_column_config(), key="lb_table")
 
 d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Download CSV", ui.leaderboard_csv(lb), file_name="leaderboard.csv",
+d1.download_button("Download CSV", sr.leaderboard_csv(lb), file_name="leaderboard.csv",
                    mime="text/csv", key="lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", ui.leaderboard_json(lb, p), file_name="leaderboard.json",
+d2.download_button("Download JSON", sr.leaderboard_json(lb, p), file_name="leaderboard.json",
                    mime="application/json", key="lb_json", icon=":material/download:")
 
-st.plotly_chart(ui.bump_chart(lb, colors), key="lb_bump")
+st.plotly_chart(bump_chart(lb, STAGES, colors), key="lb_bump")
 
 
 def _pick_team() -> None:
@@ -63,10 +69,10 @@ def team_waterfall() -> None:
     team = st.selectbox("Team", teams, key="lb_team", on_change=_pick_team,
                         help="Defaults to the current leader; a team you pick is kept in the "
                              "page's address, so a shared link shows it.")
-    profile = ui.team_profiles().get(team)
+    profile = sr.team_profiles().get(team)
     if profile:
         st.caption(profile)
-    st.plotly_chart(ui.waterfall(lb, team, overlap_removal=ui.params()["overlap_removal"]), key="lb_waterfall")
+    st.plotly_chart(charts.waterfall(lb, team, overlap_removal=sr.params()["overlap_removal"]), key="lb_waterfall")
     row = lb.loc[lb["submission"] == team].iloc[0]
     st.caption(
         f"Rank {int(row['fp1_rank'])} on FP1 → rank {int(row['rank'])} in the end. "

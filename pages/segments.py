@@ -5,10 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 import scoring
-import ui
+from lab import current, tables
+from lab import shovel_ready as sr
+from lab.charts import segments as seg_charts
+from lab.colors import class_colours
+from lab.text import html, md
+from scoring.shovel_ready import QUALITY_LABELS
 
-ui.page_header(
-    "Segments",
+FAM = sr.FAM
+
+current.header(
+    FAM, "Segments",
     "Pick an essay and a team to see how the metric looks at single segments: the essay's words "
     "with the ground-truth segments drawn above them and the team's predicted segments below, "
     "as submitted and after overlap removal, then every candidate match with its overlaps, "
@@ -16,8 +23,8 @@ ui.page_header(
     "parameters.",
 )
 
-comp = ui.current_competition()
-params = ui.params()
+comp = current.competition(FAM)
+params = sr.params()
 if not comp.submission_names or not comp.essays:
     st.info("The active competition has no submissions or no essays — load some on the **Data** page.")
     st.stop()
@@ -25,7 +32,7 @@ if not comp.submission_names or not comp.essays:
 c1, c2, c3 = st.columns([2, 2, 1.3], vertical_alignment="bottom")
 with c1:
     team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team")
-sub = ui.session_submission(team)
+sub = sr.submission(team)
 with c3:
     only_changed = st.checkbox(
         "Only essays removal changes",
@@ -38,14 +45,14 @@ if only_changed:
     changed = set(comp.removal_changed_essays(team))
     essay_options = [e for e in essay_options if e in changed]
     if not essay_options:
-        st.info(f"Overlap removal changes none of {team}'s predictions — every essay is scored as submitted.")
+        st.info(f"Overlap removal changes none of {md(team)}'s predictions — every essay is scored as submitted.")
         st.stop()
 with c2:
     essay = st.selectbox("Essay", essay_options, key="seg_essay")
 
-profile = ui.team_profiles().get(team)
+profile = sr.team_profiles().get(team)
 if profile:
-    st.caption(f"**{team}** — {profile}")
+    st.caption(f"**{md(team)}** — {md(profile)}")
 
 # ground truth, predictions (as submitted and after overlap removal) and matches of this essay
 explained = scoring.explain_essay(
@@ -61,12 +68,12 @@ explained = scoring.explain_essay(
 gt_df = explained["ground_truth"].sort_values("row")
 pred_df = explained["predictions"].sort_values("row")
 matches = explained["matches"]
-pred_words = [ui.word_indices(s) for s in pred_df["predictionstring"]]
-after = [ui.word_indices(s) if s else None for s in pred_df["after_removal"]]
+pred_words = [seg_charts.word_indices(s) for s in pred_df["predictionstring"]]
+after = [seg_charts.word_indices(s) if s else None for s in pred_df["after_removal"]]
 
 # words of the essay (text for the sample; numbered boxes otherwise)
-max_index = max([w for s in [*pred_words, *(ui.word_indices(s) for s in gt_df["predictionstring"])] for w in s] or [0])
-text = ui.essay_words(essay)
+max_index = max([w for s in [*pred_words, *(seg_charts.word_indices(s) for s in gt_df["predictionstring"])] for w in s] or [0])
+text = sr.essay_words(essay)
 if text is None:
     words = [str(i) for i in range(max_index + 1)]
     st.caption("No essay text for this data: the words are shown as numbered boxes (word indices).")
@@ -83,18 +90,18 @@ if len(matches):
 
 gt_segments = []
 for r in gt_df.itertuples(index=False):
-    ws = ui.word_indices(r.predictionstring)
+    ws = seg_charts.word_indices(r.predictionstring)
     match = matched_gt.get(int(r.row))
     note = f"matched by prediction row {match[0]} (TP {match[1]:.3f})" if match else "not matched (a false negative)"
     gt_segments.append(
         {
             "words": ws,
             "cls": r.discourse_type,
-            "hover": f"Ground truth row {r.row} · {r.discourse_type} · {r.discourse_effectiveness}<br>"
-            f"words {ui.span_text(ws)}<br>{note}",
+            "hover": f"Ground truth row {r.row} · {html(r.discourse_type)} · {html(r.discourse_effectiveness)}<br>"
+            f"words {seg_charts.span_text(ws)}<br>{note}",
         }
     )
-gt_lane = ui.segment_lanes(gt_segments)
+gt_lane = seg_charts.segment_lanes(gt_segments)
 for seg, lane in zip(gt_segments, gt_lane, strict=True):
     seg["lane"] = lane
 
@@ -109,7 +116,7 @@ def _pred_segments(use_after: bool) -> list[dict]:
         if kept is None:
             fate = "discarded by overlap removal"
         elif list(kept) != ws:
-            fate = f"trimmed by overlap removal to {ui.span_text(kept)}"
+            fate = f"trimmed by overlap removal to {seg_charts.span_text(kept)}"
         else:
             fate = "untouched by overlap removal"
         if use_after == params["overlap_removal"] and (kept is not None or not use_after):
@@ -120,10 +127,10 @@ def _pred_segments(use_after: bool) -> list[dict]:
                 "words": shown,
                 "cls": cls,
                 "row": int(row),
-                "hover": f"Prediction row {row} · {cls}<br>words {ui.span_text(shown)}<br>{fate}",
+                "hover": f"Prediction row {row} · {html(cls)}<br>words {seg_charts.span_text(shown)}<br>{fate}",
             }
         )
-    lanes = ui.segment_lanes(out)
+    lanes = seg_charts.segment_lanes(out)
     for seg, lane in zip(out, lanes, strict=True):
         seg["lane"] = lane
     return out
@@ -133,7 +140,7 @@ before_segments = _pred_segments(False)
 after_segments = _pred_segments(True)
 n_pred_lanes = max([s["lane"] + 1 for s in before_segments] or [1])
 n_gt_lanes = max([s["lane"] + 1 for s in gt_segments] or [1])
-colours = ui.class_colours(comp.classes)
+colours = class_colours(comp.classes)
 
 n_trimmed = sum(1 for ws, kept in zip(pred_words, after, strict=True) if kept is not None and list(kept) != ws)
 n_discarded = sum(1 for kept in after if kept is None)
@@ -145,7 +152,7 @@ m4.metric("Discarded by removal", n_discarded)
 m5.metric("Matched pairs", len(matches))
 
 if not pred_words:
-    st.info(f"{team} predicted no segment in this essay: every ground-truth segment is a false negative.")
+    st.info(f"{md(team)} predicted no segment in this essay: every ground-truth segment is a false negative.")
 
 used = "after overlap removal" if params["overlap_removal"] else "as submitted (overlap removal is off)"
 st.caption(
@@ -155,17 +162,17 @@ st.caption(
 tab_before, tab_after = st.tabs(["As submitted", "After overlap removal"])
 with tab_before:
     st.plotly_chart(
-        ui.essay_figure(words, gt_segments, before_segments, colours, n_gt_lanes, n_pred_lanes),
+        seg_charts.essay_figure(words, gt_segments, before_segments, colours, n_gt_lanes, n_pred_lanes),
         key="seg_chart_before",
     )
 with tab_after:
     st.plotly_chart(
-        ui.essay_figure(words, gt_segments, after_segments, colours, n_gt_lanes, n_pred_lanes),
+        seg_charts.essay_figure(words, gt_segments, after_segments, colours, n_gt_lanes, n_pred_lanes),
         key="seg_chart_after",
     )
 
 st.subheader("Matches")
-quality_name = {"binary": "binary (1)", "max": "max-overlap", "iou": "IoU"}.get(params["quality"], params["quality"])
+quality_name = QUALITY_LABELS[params["quality"]]
 st.markdown(
     f"Each matched prediction/ground-truth pair of one discourse type, with `w = {params['w']:g}`, "
     f"overlap quality **{quality_name}** and threshold **{params['threshold']:g}**: "
@@ -197,7 +204,7 @@ else:
         column_config={
             # wide enough for "Concluding Statement"
             "Discourse type": st.column_config.TextColumn("Discourse type", width=170),
-            **ui.number_columns(
+            **tables.number_columns(
                 c
                 for c in ("o_P", "o_G", "IoU", "Overlap quality", "Effectiveness probability d[E]", "Fractional TP")
                 if c in table.columns

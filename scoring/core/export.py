@@ -77,12 +77,17 @@ def escape_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def escape_document(doc: Any) -> Any:
-    """A JSON document with every string value and key escaped (numbers untouched)."""
+    """A JSON document with every string value and key escaped; numbers, and ∞ written as
+    ``"-inf"``, untouched.
+
+    >>> escape_document({"=x": ["-inf", "+1", 2]})
+    {"'=x": ['-inf', "'+1", 2]}
+    """
     if isinstance(doc, Mapping):
         return {escape_cell(k) if isinstance(k, str) else k: escape_document(v) for k, v in doc.items()}
     if isinstance(doc, list):
         return [escape_document(v) for v in doc]
-    return escape_cell(doc)
+    return doc if doc == "-inf" else escape_cell(doc)
 
 
 def to_csv(df: pd.DataFrame, columns: Sequence[str] | None = None, *, escape: bool = True,

@@ -284,7 +284,7 @@ def test_deep_link_on_a_fresh_server_goes_through_the_app(browser):
             page.wait_for_selector('[data-testid="stMain"] h1:has-text("Demographics")')
             _assert_no_exception(page, "the deep-linked Demographics page")
             sidebar = page.locator('[data-testid="stSidebar"]')
-            assert "Metric parameters" in sidebar.inner_text(), "the page ran without app.py's sidebar"
+            assert "Shovel-Ready metric parameters" in sidebar.inner_text(), "the page ran without app.py's sidebar"
             w = sidebar.locator('input[type="range"][aria-label="Segmentation weight w"]')
             assert w.get_attribute("aria-valuetext") == "0.30"
             alpha = sidebar.locator('input[type="range"][aria-label="Softmin temperature α"]')

@@ -1,0 +1,1 @@
+"""Plotly figure builders: shared (``common``) and per family; pure functions of frames."""

@@ -1,0 +1,82 @@
+"""Navigation: one section per family (from ``lab.families``), then the shared pages.
+
+Page files are flat, ``pages/<family>_<page>.py`` (the Shovel-Ready pages keep their first
+names, ``pages/leaderboard.py`` …), and a page's address is its file stem, so that a deep link
+resolves to the same file in both of Streamlit's modes.
+
+Deep links and the ``pages/`` folder: until the first ``st.navigation`` call of a freshly
+started server, Streamlit treats an app with a folder named ``pages/`` the legacy way and
+runs a deep-linked page (``/demographics?alpha=80``) *alone* — without ``app.py``, its
+sidebar and parameters. The product keeps the ``pages/`` folder, and Streamlit has no
+supported switch for this, so :func:`ensure_app_entry` — the one place that touches
+Streamlit's internals — turns the legacy mode off and reruns through ``app.py``
+(``tests/app/test_browser.py::test_deep_link_on_a_fresh_server_goes_through_the_app``
+fails without it). Every page calls it first (``lab.current.header``), since in the legacy
+mode the page file runs alone; the rerun keeps the page, whose address is its file stem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from scoring import registry
+from scoring.core.family import Family
+
+from .families import SHARED_PAGES, ui
+
+ROOT = Path(__file__).resolve().parents[1]
+_FAMILY = "lab_family"  # the family of the last family page visited (the Data page follows it)
+
+
+def ensure_app_entry() -> None:
+    """Make sure this run goes through ``app.py`` (see the module doc)."""
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a Streamlit without the legacy mode
+        return
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def build():
+    """``(navigation, {url_path: family})``: the app's ``st.navigation``, and which family
+    each page belongs to (shared pages are absent)."""
+    sections: dict[str, list] = {}
+    owner: dict[str, Family] = {}
+    first = True
+    for fam in registry.families():
+        pages = [p for p in ui(fam).pages if (ROOT / p.path).is_file()]
+        if not pages:
+            continue
+        sections[fam.title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
+                                       default=first and i == 0) for i, p in enumerate(pages)]
+        first = False
+        owner.update({p.url_path: fam for p in pages})
+    sections["Your data"] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in SHARED_PAGES]
+    return st.navigation(sections), owner
+
+
+def current_family(navigation, owner: dict[str, Family]) -> Family:
+    """The family of the page being shown; on a shared page, the family last visited (or
+    the one chosen on the Data page)."""
+    fam = owner.get(navigation.url_path)
+    if fam is not None:
+        st.session_state[_FAMILY] = fam.name
+        return fam
+    name = st.session_state.get(_FAMILY)
+    fams = registry.families()
+    return next((f for f in fams if f.name == name), fams[0])
+
+
+def choose_family(name: str) -> None:
+    """Make ``name`` the family the shared pages work on."""
+    st.session_state[_FAMILY] = name
+
+
+def current_family_for_data(fams: list[Family]) -> Family:
+    """The family the Data page works on: the last visited (or chosen) one among ``fams``."""
+    name = st.session_state.get(_FAMILY)
+    return next((f for f in fams if f.name == name), fams[0])

@@ -1,0 +1,157 @@
+"""What the Shovel-Ready pages share: the family, its stage table with the boost columns,
+group scores and the α sweep of the current parameters, downloads, essay text and team
+profiles of the data shown, and one submission re-read per session."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import scoring
+from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
+
+from . import current, tables
+from .charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
+
+FAM = FAMILY
+SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))
+_GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal")
+
+EXTRAS = {"bias_score": lambda lb: {"Eligible for boost": np.where(lb["eligible"].astype(bool), "yes", "no"),
+                                    "Boost": lb["boost"].astype(float).to_numpy() * 100.0}}
+
+
+def stage_table(lb: pd.DataFrame) -> pd.DataFrame:
+    """The five stages side by side (with eligibility and boost after the bias stage)."""
+    return tables.stage_table(lb, STAGES, EXTRAS)
+
+
+def stage_column_config() -> dict[str, Any]:
+    return tables.stage_column_config(STAGES, {
+        "Eligible for boost": st.column_config.TextColumn("Eligible", width="small",
+                                                          help="Eligible for the efficiency boost"),
+        "Boost": st.column_config.NumberColumn("Boost", format="%.2f %%", width="small"),
+    })
+
+
+def params() -> dict[str, Any]:
+    return current.params(FAM)
+
+
+def leaderboard(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    return current.leaderboard(FAM, None if p is None else dict(p))
+
+
+def group_scores(p: Mapping[str, Any] | None = None) -> scoring.GroupScores:
+    """Segment scores per group for the current parameters (only those they depend on)."""
+    p = params() if p is None else p
+    return current.scorer(FAM).group_scores(**{k: p[k] for k in _GS_KEYS})
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _alpha_sweep(digest: str, key: tuple, _gs: Any) -> pd.DataFrame:
+    return scoring.alpha_sweep(_gs.scores[_gs.labels], _gs.sizes.reindex(_gs.labels), SWEEP_ALPHAS)
+
+
+def alpha_sweep(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The α sweep (0–200) for the current group scores; moving α itself does not redo it."""
+    p = params() if p is None else p
+    key = tuple((k, p[k]) for k in _GS_KEYS)
+    return _alpha_sweep(current.entry(FAM).digest, key, group_scores(p))
+
+
+def leaderboard_csv(lb: pd.DataFrame) -> bytes:
+    """The leaderboard as formula-safe CSV: the CLI's columns, then one column per group score."""
+    return tables.csv_bytes(lb, LEADERBOARD_COLUMNS + [c for c in lb.columns if c not in LEADERBOARD_COLUMNS])
+
+
+def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any] | None = None) -> bytes:
+    """The engine's JSON document (``scoring.leaderboard_document``), formula-safe."""
+    return tables.json_bytes(leaderboard_document(lb, params() if p is None else p))
+
+
+# ---- text and profiles of the data shown ------------------------------------------------------
+def _essays_from_text(text: str) -> dict[str, list[str]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    fields = reader.fieldnames or []
+    col = next((c for c in ("text", "essay_text", "full_text") if c in fields), None)
+    if "id" not in fields or col is None:
+        return {}
+    return {(row["id"] or "").strip(): (row[col] or "").split() for row in reader}
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _essays_file(path: str, mtime_ns: int) -> dict[str, list[str]]:
+    # shared by every session that shows this folder; mtime_ns keys the cache only
+    return _essays_from_text(Path(path).read_text(encoding="utf-8-sig"))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _essays_upload(digest: str, _data: bytes) -> dict[str, list[str]]:
+    # keyed by the upload's content digest: only sessions holding the digest reach it
+    try:
+        return _essays_from_text(_data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, csv.Error):
+        return {}
+
+
+def essay_words(essay_id: str) -> list[str] | None:
+    """The words of one essay — from the data folder's ``essays.csv`` or an uploaded one;
+    ``None`` when there is no text for it."""
+    e = current.entry(FAM)
+    if e.folder is not None:
+        path = Path(e.folder) / "essays.csv"
+        if not path.is_file():
+            return None
+        return _essays_file(str(path), path.stat().st_mtime_ns).get(essay_id)
+    item = e.extras.get("essays")
+    return _essays_upload(e.digest, item[1]).get(essay_id) if item else None
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _profiles(path: str, mtime_ns: int) -> dict[str, str]:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in doc.items()} if isinstance(doc, dict) else {}
+
+
+def team_profiles() -> dict[str, str]:
+    """Team name -> one-sentence profile from the data folder's ``teams.json`` (or the
+    sample's, beside its folder); never from an upload."""
+    e = current.entry(FAM)
+    if e.folder is None:
+        return {}
+    candidates = [Path(e.folder) / "teams.json"]
+    import sample_data
+
+    if Path(e.folder).resolve() == Path(sample_data.SAMPLE_DIR).resolve():
+        candidates.append(Path(sample_data.TEAMS_PATH))
+    for path in candidates:
+        if path.is_file():
+            return _profiles(str(path), path.stat().st_mtime_ns)
+    return {}
+
+
+def _session_memo(state_key: str, key: Any, limit: int, compute: Callable[[], Any]) -> Any:
+    memo = st.session_state.setdefault(state_key, {})
+    if key not in memo:
+        if len(memo) >= limit:
+            memo.clear()
+        memo[key] = compute()
+    return memo[key]
+
+
+def submission(name: str) -> pd.DataFrame:
+    """Submission ``name`` re-read as its canonical frame, memoised per session by content."""
+    e = current.entry(FAM)
+    return _session_memo("seg_memo", (e.digest, name), 4, lambda: e.comp.read_submission(name))

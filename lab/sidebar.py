@@ -1,0 +1,92 @@
+"""The sidebar: one widget per parameter of the active family, drawn from its ParamSpec.
+
+``float``/``int`` → a slider over the parameter's slider range (percent shown as %), with an
+∞ switch where the parameter allows ∞; ``choice`` → a select box (labels from the spec);
+``bool`` → a toggle; ``names`` → a multiselect of the data's values; ``mapping`` → a slider
+per data value; ``floats`` → a text box. Parameters are grouped in expanders by their
+``group``. The reset button and the link follow the same spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from scoring.core.family import Family
+from scoring.core.params import Param
+
+from . import families, state
+from .text import md
+
+
+def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
+    lo, hi, step = p.slider
+    k = state.key(fam, p.name)
+    help_text = p.help[:1].upper() + p.help[1:] + (f" ({why})" if why else "")
+    if p.percent:
+        st.slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), step=round(step * 100, 9), key=k,
+                  format="%.1f%%" if step * 100 < 1 else "%.0f%%",
+                  disabled=disabled, help=help_text)
+    elif p.kind == "int":
+        st.slider(p.title, int(lo), int(hi), step=int(step), key=k, disabled=disabled, help=help_text)
+    else:
+        st.slider(p.title, float(lo), float(hi), step=float(step), key=k, disabled=disabled, help=help_text)
+
+
+def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str]) -> None:
+    k = state.key(fam, p.name)
+    why = off.get(p.name, "")
+    disabled = bool(why)
+    help_text = p.help[:1].upper() + p.help[1:]
+    if p.kind in ("float", "int") and p.slider is not None:
+        if p.allow_inf:
+            on = st.toggle(p.inf_label or f"{p.title} = ∞", key=state.inf_key(fam, p.name), disabled=disabled,
+                           help=help_text + (f" ({why})" if why else ""))
+            disabled = disabled or bool(on)
+        _slider(fam, p, disabled, why)
+    elif p.kind in ("float", "int"):
+        st.number_input(p.title, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "choice":
+        options = list(p.choices) if p.choices else list(context.get(p.choices_from, ()))
+        st.selectbox(p.title, options, key=k, format_func=p.choice_label, disabled=disabled, help=help_text)
+    elif p.kind == "bool":
+        st.toggle(p.title, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "names":
+        options = list(context.get(p.choices_from, ()))
+        if options:
+            st.multiselect(p.title, options, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "mapping":
+        lo, hi, step = p.slider or (0.0, 1.0, 0.01)
+        for c in context.get(p.choices_from, ()):
+            st.slider(f"{p.title}: {c}", float(lo), float(hi), step=float(step), key=f"{k}.{c}",
+                      disabled=disabled, help=help_text)
+    elif p.kind == "floats":
+        st.text_input(p.title, key=k, disabled=disabled, help=help_text)
+
+
+def draw(fam: Family, comp: Any, data_key: str | None) -> None:
+    """Draw the family's parameter controls (state first, so links and presets apply) and
+    keep the link in step with them."""
+    context = fam.context(comp)
+    state.init(fam, context, data_key)
+    fui = families.ui(fam)
+    sb = st.sidebar
+    sb.markdown(f"### {md(fam.title)} parameters")
+    problems = state.problems(fam)
+    if problems:
+        sb.warning("Some link parameters were ignored: " + md("; ".join(problems)))
+    off = fui.disabled(state.values(fam), comp)
+    groups: dict[str, list[Param]] = {}
+    for p in fam.params:
+        groups.setdefault(p.group or "Parameters", []).append(p)
+    for group, params in groups.items():
+        with sb.expander(group, expanded=True):
+            note = fui.group_note(group, comp)
+            if note:
+                st.caption(md(note))
+            for p in params:
+                _widget(fam, p, context, off)
+    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
+    state.write_query(fam)

@@ -1,0 +1,246 @@
+"""Parameter state of a family: sidebar widgets ↔ session state ↔ link (URL) ↔ presets.
+
+Everything here is derived from the family's :class:`~scoring.core.params.ParamSpec`: a
+widget key is ``<family key>_<name>`` (``sr_w``); a link carries ``name=value`` pairs in the
+parameter's own units (``band=0.05``); a preset is the same dict as JSON. A value the
+parameter allows but its slider cannot show (``threshold=0.3``) falls back to the default
+with a warning that names it (the command line and the API take it). A parameter with an ∞
+switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from scoring.core.family import Family
+from scoring.core.params import Param
+
+from . import families
+
+_INIT, _PENDING, _PROBLEMS, _DATA = "init", "pending", "query_problems", "data_key"
+
+
+def key(fam: Family, name: str) -> str:
+    """The widget key of parameter ``name``: ``sr_w``."""
+    return f"{fam.key}_{name}"
+
+
+def inf_key(fam: Family, name: str) -> str:
+    return f"{fam.key}_{name}_inf"
+
+
+def _meta(fam: Family, what: str) -> str:
+    return f"_{fam.key}_p_{what}"
+
+
+# ---- values ---------------------------------------------------------------------------------
+def defaults(fam: Family, context: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+    """The defaults the app starts from: the family's, with its UI defaults (e.g. the
+    ``ell_status`` attribute) where the data has them."""
+    values = fam.params.defaults()
+    for name, value in families.ui(fam).defaults.items():
+        p = fam.params[name]
+        if p.kind == "names" and context is not None:
+            value = tuple(v for v in value if v in context.get(p.choices_from, ()))
+        values[name] = value
+    return values
+
+
+def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]] | None = None,
+          *, slider: bool = True) -> dict[str, Any]:
+    """A complete, clean parameter dict from a preset or a link (missing keys: defaults).
+
+    Raises ``ValueError("parameter 'w': …")`` naming the first bad key or value; with
+    ``slider`` a value outside the widget's range is refused too. ``hard_min: true`` (an
+    older preset word) means α = ∞.
+    """
+    if not isinstance(d, Mapping):
+        raise ValueError("a parameter preset must be a JSON object of name: value pairs")
+    d = dict(d)
+    legacy = d.pop("hard_min", None)
+    if legacy is not None:
+        if _truth(legacy):
+            d["alpha"] = "inf"
+    unknown = [k for k in d if k not in fam.params]
+    if unknown:
+        raise ValueError(f"unknown parameter '{unknown[0]}' (known: {', '.join(fam.params.names)})")
+    out = defaults(fam, context)
+    for name, value in d.items():
+        p = fam.params[name]
+        choices = (context or {}).get(p.choices_from) if p.choices_from else None
+        try:
+            v = p.coerce(value, choices)
+        except ValueError as e:
+            raise ValueError(f"parameter '{name}': {e}") from None
+        if slider and not p.in_slider(v):
+            lo, hi, _ = p.slider
+            raise ValueError(f"parameter '{name}': {value!r} is outside {lo:g}–{hi:g}"
+                             + (' (or "inf")' if p.allow_inf else ""))
+        out[name] = v
+    return out
+
+
+def _truth(v) -> bool:
+    return v is True or (isinstance(v, str) and v.strip().lower() in ("true", "1", "yes", "on")) or v == 1
+
+
+def _to_state(fam: Family, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Widget state for parameter values (percent shown ×100, ∞ as a switch)."""
+    state: dict[str, Any] = {}
+    for name, value in values.items():
+        p = fam.params[name]
+        if p.kind in ("float", "int") and value is not None:
+            if p.allow_inf:
+                state[inf_key(fam, name)] = math.isinf(value)
+                if math.isinf(value):
+                    continue
+            value = round(float(value) * 100.0, 6) if p.percent else (float(value) if p.kind == "float" else value)
+        elif p.kind == "names":
+            value = list(value)
+        elif p.kind == "mapping" and value is not None:
+            for k, v in value.items():
+                state[f"{key(fam, name)}.{k}"] = float(v) * 100.0 if p.percent else float(v)
+            continue
+        state[key(fam, name)] = value
+    return state
+
+
+def _from_state(fam: Family, p: Param, context) -> Any:
+    ss = st.session_state
+    k = key(fam, p.name)
+    if p.kind in ("float", "int"):
+        if p.allow_inf and ss.get(inf_key(fam, p.name)):
+            return math.inf
+        v = ss.get(k, p.default)
+        if v is None:
+            return None
+        return round(float(v) / 100.0, 8) if p.percent else (float(v) if p.kind == "float" else int(v))
+    if p.kind == "names":
+        return tuple(ss.get(k, ()))
+    if p.kind == "mapping":
+        keys = list((context or {}).get(p.choices_from, ()))
+        found = {c: ss[f"{k}.{c}"] for c in keys if f"{k}.{c}" in ss}
+        if not found:
+            return p.default
+        return {c: (v / 100.0 if p.percent else float(v)) for c, v in found.items()}
+    return ss.get(k, p.default)
+
+
+def values(fam: Family) -> dict[str, Any]:
+    """The current parameters (the family's keyword arguments), from the widgets."""
+    ctx = st.session_state.get(_meta(fam, "context"))
+    return {p.name: _from_state(fam, p, ctx) for p in fam.params}
+
+
+def preset(fam: Family) -> dict[str, Any]:
+    """The current parameters as a JSON-ready preset (∞ as "inf", tuples as lists)."""
+    return fam.params.to_json(values(fam))
+
+
+# ---- the link -----------------------------------------------------------------------------
+def _write_query(fam: Family, vals: Mapping[str, Any]) -> None:
+    qp = st.query_params
+    for name, value in vals.items():
+        text = fam.params[name].to_text(value)
+        wanted = text if isinstance(text, list) else [text]
+        if qp.get_all(name) != wanted:
+            qp[name] = text
+
+
+def write_query(fam: Family) -> None:
+    """Put the current parameters in the page's address, so a link reproduces the view."""
+    _write_query(fam, values(fam))
+
+
+def _from_query(fam: Family, context) -> tuple[dict[str, Any], list[str]]:
+    qp = st.query_params
+    out = defaults(fam, context)
+    problems: list[str] = []
+    for p in fam.params:
+        if p.name not in qp:
+            continue
+        raw: Any = qp.get_all(p.name)
+        raw = [a for a in raw if a] if p.kind in ("names", "mapping") else raw[-1]
+        try:
+            out[p.name] = check(fam, {p.name: raw}, context)[p.name]
+        except ValueError as err:
+            problems.append(str(err))
+    return out, problems
+
+
+# ---- life cycle ---------------------------------------------------------------------------
+def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None = None) -> None:
+    """Put the family's parameter state in place before its sidebar widgets are drawn.
+
+    On the session's first run of this family the values come from the link; a pending
+    preset is applied; values the loaded data does not have (attributes, themes) are
+    dropped. When the data changed since the previous run (``data_key``, its content
+    digest), the chosen data values that the new data has are kept, else its defaults.
+    """
+    ss = st.session_state
+    ss[_meta(fam, "context")] = {k: list(v) for k, v in context.items()}
+    switched = data_key is not None and ss.get(_meta(fam, _DATA)) not in (None, data_key)
+    if data_key is not None:
+        ss[_meta(fam, _DATA)] = data_key
+    base = defaults(fam, context)
+    if not ss.get(_meta(fam, _INIT)):
+        vals, problems = _from_query(fam, context)
+        ss[_meta(fam, _PROBLEMS)] = problems
+        ss.update(_to_state(fam, vals))
+        ss[_meta(fam, _INIT)] = True
+    pending = ss.pop(_meta(fam, _PENDING), None)
+    if pending:
+        ss.update(pending)
+    for k, v in _to_state(fam, base).items():
+        if k not in ss:
+            ss[k] = v
+    for p in fam.params:
+        if not p.choices_from:
+            continue
+        have = list(context.get(p.choices_from, ()))
+        k = key(fam, p.name)
+        if p.kind == "names":
+            chosen = [a for a in ss.get(k, []) if a in have]
+            if switched and not chosen:
+                chosen = list(base[p.name])
+            if chosen != list(ss.get(k, [])):
+                ss[k] = chosen
+        elif p.kind == "choice" and ss.get(k) not in have:
+            ss[k] = base[p.name] if base[p.name] in have else (have[0] if have else None)
+
+
+def problems(fam: Family) -> list[str]:
+    """What the link said that could not be used (each names the parameter)."""
+    return list(st.session_state.get(_meta(fam, _PROBLEMS)) or [])
+
+
+def apply(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]]) -> None:
+    """Make a preset (validated, raises ``ValueError``) the current parameters and link.
+
+    From a widget callback the values take effect in the coming run; from a page body
+    (after the sidebar is drawn) they are stored and the app reruns.
+    """
+    vals = check(fam, d, context)
+    state = _to_state(fam, vals)
+    try:
+        for k, v in state.items():
+            st.session_state[k] = v
+    except StreamlitAPIException:
+        st.session_state[_meta(fam, _PENDING)] = state
+        _write_query(fam, vals)
+        st.rerun()
+    _write_query(fam, vals)
+
+
+def reset(fam: Family) -> None:
+    """Callback of the reset button: every parameter back to the defaults."""
+    ctx = st.session_state.get(_meta(fam, "context")) or {}
+    st.session_state.update(_to_state(fam, defaults(fam, ctx)))
+    for extra in families.ui(fam).link_keys:
+        if extra in st.query_params:
+            del st.query_params[extra]

@@ -1,0 +1,321 @@
+"""The data store: every loaded competition, found by its content, shared by exactly the
+sessions that hold the same bytes.
+
+* A **default** competition (a family's sample, or ``LAB_DATA_DIR`` for Shovel-Ready) is
+  loaded once per server and pinned: every new visitor gets its scorer, already warm.
+* An **upload** is hashed once (SHA-256 over roles, file names and bytes); the digest is its
+  only key. Its entry lives while a session holds it (a weak map) or while it is among the
+  most recently used within a memory budget (``LAB_STORE_BYTES``, default 2 GiB); so a
+  session's data is freed when the session ends. The bytes are also kept on disk under the
+  digest (``uploads.py``), so a reload — or a link with ``data=<digest>`` — finds them again,
+  and nobody can reach them without the digest.
+
+One mechanism throughout: ``scoring.core.cache.LRU``, inside one process-wide object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import threading
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from scoring.core.cache import LRU, nbytes
+from scoring.core.family import Family
+
+from . import uploads
+
+STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
+
+
+class InvalidDataDir(RuntimeError):
+    """A default data folder (sample or LAB_DATA_DIR) that cannot be loaded."""
+
+
+class Entry:
+    """One loaded competition and its scorer (built on first use, once)."""
+
+    def __init__(self, fam: Family, digest: str, comp: Any, *, label: str, folder: Path | None = None,
+                 extras: Mapping[str, tuple[str, bytes]] | None = None):
+        self.family, self.digest, self.comp, self.label, self.folder = fam, digest, comp, label, folder
+        self.extras = dict(extras or {})  # uploaded files the engine does not read (essays.csv)
+        self._scorer = None
+        self._lock = threading.Lock()
+
+    @property
+    def is_default(self) -> bool:
+        return self.folder is not None
+
+    @property
+    def scorer(self):
+        if self._scorer is None:
+            with self._lock:
+                if self._scorer is None:
+                    with st.spinner("Preparing the scorer…"):
+                        self._scorer = self.family.scorer(self.comp)
+        return self._scorer
+
+
+class _Store:
+    def __init__(self) -> None:
+        self.pinned: dict[tuple[str, str], Entry] = {}
+        self.live: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        self.recent = LRU(16, max_bytes=STORE_BYTES, weigh=lambda e: nbytes(e.comp))
+        self.lock = threading.RLock()
+
+    def find(self, key: tuple[str, str]) -> Entry | None:
+        with self.lock:
+            entry = self.pinned.get(key) or self.live.get(key)
+        if entry is None:
+            entry = self.recent.peek(key)
+        return entry
+
+    def add(self, key: tuple[str, str], entry: Entry, *, pin: bool = False) -> None:
+        with self.lock:
+            if pin:
+                self.pinned[key] = entry
+            else:
+                self.live[key] = entry
+        if not pin:
+            self.recent.put(key, entry)
+
+
+@st.cache_resource(show_spinner=False)
+def _store() -> _Store:
+    return _Store()
+
+
+# ---- loading --------------------------------------------------------------------------------
+def _with_progress(what: str, load: Callable[[Callable], Any]) -> Any:
+    bar = st.progress(0.0, text=f"Loading {what}…")
+
+    def progress(done: int, total: int, name: str) -> None:
+        frac = min(1.0, done / total) if total else 1.0
+        bar.progress(frac, text=f"Loading {what}: {name} ({done}/{total})" if name else f"Loading {what}…")
+
+    try:
+        return load(progress)
+    finally:
+        bar.empty()
+
+
+class NamedBytes(io.BytesIO):
+    """In-memory file with a ``name``, so the engine's messages can name the file."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        super().__init__(data)
+        self.name = name
+
+
+def bundle_digest(fam: Family, bundle: Mapping[str, Any]) -> str:
+    """Content hash of an upload bundle ``{role: (name, bytes) | [(name, bytes), …]}`` (file
+    names matter: they name the submissions)."""
+    h = hashlib.sha256(f"bundle\0{fam.name}\0".encode())
+    for role in sorted(bundle):
+        item = bundle[role]
+        for name, data in (item if isinstance(item, list) else [item] if item else []):
+            h.update(f"{role}\0{name}\0".encode() + hashlib.sha256(data).digest())
+        h.update(b"\0end\0")
+    return h.hexdigest()
+
+
+def _engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for inp in fam.inputs:
+        item = bundle.get(inp.role)
+        if not item:
+            continue
+        if inp.many:
+            out[inp.role] = [(Path(str(n)).stem, NamedBytes(str(n), b)) for n, b in item]
+        else:
+            out[inp.role] = NamedBytes(str(item[0]), item[1])
+    return out
+
+
+def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = None) -> Entry:
+    """The entry of an upload bundle: found by its digest, else loaded (raises
+    ``scoring.InputError`` for bad input; nothing is stored then)."""
+    digest = digest or bundle_digest(fam, bundle)
+    key = (fam.name, digest)
+    store = _store()
+    entry = store.find(key)
+    if entry is None:
+        sources = _engine_sources(fam, bundle)
+        comp = _with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
+        roles = {i.role for i in fam.inputs}
+        extras = {r: v for r, v in bundle.items() if r not in roles and v}
+        entry = Entry(fam, digest, comp, label="your uploaded data", extras=extras)
+        store.add(key, entry)
+    return entry
+
+
+# ---- default data ---------------------------------------------------------------------------
+def data_dir(fam: Family) -> Path:
+    """The folder of ``fam``'s default competition: ``LAB_DATA_DIR`` (Shovel-Ready) or
+    ``LAB_DATA_DIR_<NAME>``, else the family's sample."""
+    env = os.environ.get(f"LAB_DATA_DIR_{fam.name.upper().replace('-', '_')}")
+    if env is None and fam.name == "shovel-ready":
+        env = os.environ.get("LAB_DATA_DIR")
+    if env:
+        return Path(env).expanduser().resolve()
+    if fam.sample_dir is None:
+        raise InvalidDataDir(f"{fam.title}: no sample data")
+    return Path(fam.sample_dir)
+
+
+def folder_sources(fam: Family, folder: Path) -> dict[str, Any]:
+    """The family's inputs found in ``folder`` (laid out as its ``InputSpec.path`` says)."""
+    out: dict[str, Any] = {}
+    for inp in fam.inputs:
+        if not inp.path:
+            continue
+        if inp.path.endswith("/"):
+            sub = folder / inp.path
+            files = sorted(sub.glob(f"*{inp.suffix}")) if sub.is_dir() else []
+            if files:
+                out[inp.role] = files
+        elif (folder / inp.path).is_file():
+            out[inp.role] = folder / inp.path
+        if inp.required and inp.role not in out:
+            raise InvalidDataDir(f"{folder}: no {inp.path}{'*' + inp.suffix if inp.path.endswith('/') else ''}")
+    return out
+
+
+def _signature(sources: Mapping[str, Any]) -> tuple:
+    sig = []
+    for role in sorted(sources):
+        for p in sources[role] if isinstance(sources[role], list) else [sources[role]]:
+            s = Path(p).stat()
+            sig.append((role, str(p), s.st_size, s.st_mtime_ns))
+    return tuple(sig)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _dir_digest(signature: tuple) -> str:
+    # keyed by (path, size, mtime) of every file, so an edited file is hashed again
+    h = hashlib.sha256(b"dir\0")
+    for role, path, _, _ in signature:
+        h.update(f"{role}\0{Path(path).name}\0".encode())
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                h.update(chunk)
+        h.update(b"\0end\0")
+    return h.hexdigest()
+
+
+def default_entry(fam: Family) -> Entry:
+    """The family's default competition, loaded once per server, its scorer built and its
+    default leaderboard computed (so the first table of every later visitor is instant)."""
+    folder = data_dir(fam)
+    sources = folder_sources(fam, folder)
+    digest = _dir_digest(_signature(sources))
+    key = (fam.name, digest)
+    store = _store()
+    entry = store.find(key)
+    if entry is None:
+        with store.lock:  # one load per server, however many visitors arrive at once
+            entry = store.find(key)
+            if entry is None:
+                what = "the sample data" if Path(folder) == Path(fam.sample_dir or "") else str(folder.name)
+                comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
+                entry = Entry(fam, digest, comp, label="sample data" if "sample" in what else f"data in {folder}",
+                              folder=folder)
+                entry.scorer.leaderboard(**_ui_defaults(fam, comp))
+                store.add(key, entry, pin=True)
+    return entry
+
+
+def _ui_defaults(fam: Family, comp: Any) -> dict[str, Any]:
+    from .state import defaults
+
+    return defaults(fam, fam.context(comp))
+
+
+# ---- this session's data --------------------------------------------------------------------
+def _slot(fam: Family) -> str:
+    return f"_{fam.key}_data"
+
+
+def begin_run() -> None:
+    """Forget what the previous run resolved (``app.py`` calls this first), so an edited file
+    under LAB_DATA_DIR is seen; within a run the data is resolved once."""
+    for k in [k for k in st.session_state if str(k).startswith("_run_")]:
+        del st.session_state[k]
+
+
+def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
+    """Load ``bundle`` (raises ``scoring.InputError``; nothing changes then) and make it this
+    session's data for ``fam``; its bytes are kept on disk under their digest."""
+    digest = bundle_digest(fam, bundle)
+    entry = load_bundle(fam, bundle, digest)
+    uploads.save(fam.name, digest, bundle)
+    st.session_state[_slot(fam)] = entry  # the session's strong reference
+    st.session_state.pop(f"_run_{fam.key}", None)
+    st.query_params["data"] = _link(fam, digest)
+    return entry
+
+
+def _link(fam: Family, digest: str) -> str:
+    """The link value naming an upload of ``fam``: ``<family key>-<digest>``."""
+    return f"{fam.key}-{digest}"
+
+
+def use_default(fam: Family) -> None:
+    """Switch this session back to the family's default data."""
+    st.session_state.pop(_slot(fam), None)
+    st.session_state.pop(f"_run_{fam.key}", None)
+    if str(st.query_params.get("data", "")).startswith(f"{fam.key}-"):
+        del st.query_params["data"]
+
+
+def _from_link(fam: Family) -> Entry | None:
+    """The upload a link names (``data=<digest>``), from memory or from disk; None (and a
+    notice for the page) when this server does not have it."""
+    value = str(st.query_params.get("data") or "")
+    if not value.startswith(f"{fam.key}-"):
+        return None  # no link, or another family's data
+    digest = value[len(fam.key) + 1:]
+    entry = _store().find((fam.name, digest)) if uploads.valid_digest(digest) else None
+    if entry is None and uploads.valid_digest(digest):
+        bundle = uploads.load(fam.name, digest)
+        if bundle is not None:
+            entry = load_bundle(fam, bundle, digest)
+    if entry is None:
+        st.session_state[f"_{fam.key}_missing_link"] = digest
+        del st.query_params["data"]
+    return entry
+
+
+def active(fam: Family) -> Entry:
+    """This session's data for ``fam``: its upload (also one named by the link), else the
+    default; resolved once per run."""
+    ss = st.session_state
+    memo = ss.get(f"_run_{fam.key}")
+    if memo is not None:
+        return memo
+    entry = ss.get(_slot(fam))
+    if entry is None:
+        entry = _from_link(fam)
+        if entry is not None:
+            ss[_slot(fam)] = entry
+    if entry is None:
+        entry = default_entry(fam)
+    elif not entry.is_default and st.query_params.get("data") != _link(fam, entry.digest):
+        st.query_params["data"] = _link(fam, entry.digest)  # a reload keeps the upload
+    ss[f"_run_{fam.key}"] = entry
+    return entry
+
+
+def missing_link(fam: Family) -> str | None:
+    """The digest of a link's data this server does not have (once), for a notice."""
+    return st.session_state.pop(f"_{fam.key}_missing_link", None)
+
+
+def using_default(fam: Family) -> bool:
+    return active(fam).is_default

@@ -1,0 +1,47 @@
+"""Every string a user controls (file, team and column names, cell values, link values)
+reaches the page as text, never as markdown or HTML.
+
+:func:`md` escapes a string for Streamlit's markdown (``st.markdown``, captions, warnings,
+errors, widget labels), so ``[x](https://evil.example)`` or ``![t](…)`` stays literal;
+:func:`html` escapes it for Plotly labels and hover text, which render a few HTML tags
+(``<a href>`` among them). Tables (``st.dataframe``) and ``st.text``/``st.code`` show text
+as it is and need neither.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+
+import streamlit as st
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+
+
+def md(text: object) -> str:
+    """``text`` shown literally inside markdown (each markdown/HTML character backslashed;
+    line breaks kept as spaces).
+
+    >>> md("[login](https://evil.example)")
+    '\\\\[login\\\\]\\\\(https\\\\:\\\\/\\\\/evil\\\\.example\\\\)'
+    """
+    s = " ".join(str(text).splitlines()) if "\n" in str(text) or "\r" in str(text) else str(text)
+    return _MD_SPECIAL.sub(r"\\\1", s).replace("/", "\\/")
+
+
+def html(text: object) -> str:
+    """``text`` for a Plotly label or hover text: HTML-escaped.
+
+    >>> html('<a href="x">t</a>')
+    '&lt;a href=&quot;x&quot;&gt;t&lt;/a&gt;'
+    """
+    return _html.escape(str(text), quote=True)
+
+
+def page_header(title: str, explanation: str, *, note: str | None = None) -> None:
+    """Page title plus one short paragraph (both the app's own words) and an optional note
+    about the data being shown (escaped)."""
+    st.title(title)
+    st.markdown(explanation)
+    if note:
+        st.caption(md(note))

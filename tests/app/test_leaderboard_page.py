@@ -1,0 +1,172 @@
+"""The Shovel-Ready Leaderboard page: the stage table, bump chart and waterfall."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import scoring
+from lab import shovel_ready as sr
+from lab.charts import efficiency as eff_charts
+from lab.charts import shovel_ready as charts
+from lab.colors import team_colors
+from scoring.shovel_ready import STAGES
+from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, rerun, stage_table, table_with
+
+
+def test_leaderboard_table_stages_and_arrows(core_dir):
+    at = app()
+    t = stage_table(at)
+    assert list(t.index) == ["C", "A", "B"]  # final ranks 1, 2, 3
+    assert t.loc["A", "FP1 (original)"] == pytest.approx(1.0)
+    assert t.loc["B", "FP1 (original)"] == pytest.approx(0.5)
+    assert t.loc["C", "FP1 (original)"] == pytest.approx(0.8)
+    assert t.loc["C", "After overlap removal"] == pytest.approx(1.0)
+    assert t.loc["A", "Unified segment score"] == pytest.approx(SEG_A)
+    assert t.loc["B", "Unified segment score"] == pytest.approx(SEG_B)
+    assert t.loc["B", "Bias-aware score"] == pytest.approx(0.0, abs=1e-12)  # α = 50: the No group
+    assert t.loc["C", "Final score"] == pytest.approx(1.05)  # only eligible team: full 5 %
+    assert t.loc["A", "Final score"] == pytest.approx(SEG_A)
+    # C: 2nd on FP1, ties A for 1st after overlap removal (▲1); A drops to 2nd on segment score.
+    assert t.loc["C", "FP1 (original) · rank"] == "2"
+    assert t.loc["C", "After overlap removal · rank"] == "1 ▲1"
+    assert t.loc["A", "After overlap removal · rank"] == "1"
+    assert t.loc["A", "Unified segment score · rank"] == "2 ▼1"
+    assert t.loc["B", "Final score · rank"] == "3"
+    assert t.loc["C", "Eligible for boost"] == "yes" and t.loc["A", "Eligible for boost"] == "no"
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download CSV" in labels and "Download JSON" in labels
+
+
+def test_bump_chart_and_waterfall(core_dir):
+    at = app()
+    bump = figure(at, "lb_bump")
+    ranks = {tr["name"]: tr["y"] for tr in bump["data"]}
+    assert ranks["C"] == [2, 1, 1, 1, 1]
+    assert ranks["A"] == [1, 1, 2, 2, 2]
+    assert ranks["B"] == [3, 3, 3, 3, 3]
+    colors = team_colors(["A", "B", "C"])
+    assert {tr["name"]: tr["line"]["color"] for tr in bump["data"]} == colors
+
+    fall = figure(at, "lb_waterfall")["data"][0]  # the first team by default: C
+    assert fall["measure"] == ["absolute", "relative", "relative", "relative", "relative", "total"]
+    assert fall["y"] == pytest.approx([0.8, 0.2, 0.0, 0.0, 0.05, 1.05])
+    at.selectbox(key="lb_team").set_value("B")
+    rerun(at)
+    fall = figure(at, "lb_waterfall")["data"][0]
+    assert fall["y"][:3] == pytest.approx([0.5, 0.0, SEG_B - 0.5])
+
+
+def test_stage_table_puts_the_final_result_first_and_pins_it(core_dir):
+    at = app()
+    t = table_with(at, "FP1 (original)")
+    assert list(t.columns[:4]) == ["Team", "Final score · rank", "Final score", "FP1 (original)"]
+    cfg = sr.stage_column_config()
+    for col in ("Team", "Final score · rank", "Final score"):
+        assert cfg[col]["pinned"] is True, col
+    assert cfg["Final score · rank"]["label"] == "Final rank"
+
+
+def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_the_url(core_dir):
+    at = app()
+    assert at.selectbox(key="lb_team").value == "C"            # the final leader
+    at.slider(key="sr_max_boost").set_value(0.0)                 # no boost: A and C still 1.0 vs 8/9
+    at.slider(key="sr_alpha").set_value(0.0)
+    at.toggle(key="sr_overlap_removal").set_value(False)         # C's copy is an FP: C 0.8 < A 8/9
+    rerun(at)
+    leader = stage_table(at).index[0]
+    assert leader == "A" and at.selectbox(key="lb_team").value == "A"  # follows the new leader
+    assert "team" not in at.query_params
+    at.selectbox(key="lb_team").set_value("B")
+    rerun(at)
+    assert at.query_params["team"] == "B"
+    at.slider(key="sr_w").set_value(0.6)
+    rerun(at)
+    assert at.selectbox(key="lb_team").value == "B"             # an explicit pick sticks
+
+    linked = app(query={"team": "B"})                           # a shared link
+    assert linked.selectbox(key="lb_team").value == "B"
+    assert figure(linked, "lb_waterfall")["data"][0]["y"][0] == pytest.approx(0.5)
+    unknown = app(query={"team": "nobody"})                     # unknown: the leader, silently
+    assert unknown.selectbox(key="lb_team").value == "C"
+    assert not unknown.warning and "team" not in unknown.query_params
+
+
+def test_overlap_removal_off_is_explained_above_the_table(core_dir):
+    at = app()
+    assert not any("Overlap removal is **off**" in c.value for c in at.caption)
+    assert "always applies" in at.toggle(key="sr_overlap_removal").help
+    at.toggle(key="sr_overlap_removal").set_value(False)
+    rerun(at)
+    assert any("Overlap removal is **off**" in c.value and "After overlap removal" in c.value
+               for c in at.caption)
+
+
+def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
+    at = app()
+    bump = figure(at, "lb_bump")
+    assert all("text" not in tr["mode"] for tr in bump["data"])    # the legend names the lines
+    comp = scoring.load_competition(ground_truth=core_dir / "ground_truth.csv",
+                                    submissions=[core_dir / "submissions"],
+                                    demographics=core_dir / "demographics.csv",
+                                    runtimes=core_dir / "runtimes.csv")
+    lb = scoring.Scorer(comp).leaderboard(attributes=("ell_status",))
+    eff = eff_charts.efficiency_frame(lb, dict(comp.runtimes))
+    colors = team_colors(["A", "B", "C"])
+    fig = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2).to_plotly_json()
+    modes = {tr["name"]: tr["mode"] for tr in fig["data"]}
+    assert modes == {"C": "markers+text", "A": "markers", "B": "markers"}  # only the eligible one
+    assert fig["layout"]["xaxis"].get("type") != "log"                      # 110/10 < 50
+    huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
+    xaxis = huge.to_plotly_json()["layout"]["xaxis"]
+    assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
+
+
+def test_one_set_of_stage_names_one_legend_order_and_efficiency_words(core_dir):
+    at = app()
+    bump = figure(at, "lb_bump")
+    assert all(tr["x"] == charts.STAGE_NAMES for tr in bump["data"])
+    assert charts.STAGE_NAMES == [s.label for s in STAGES] and charts.STAGE_NAMES[0] in stage_table(at).columns
+    assert [tr["name"] for tr in bump["data"]] == ["C", "A", "B"]         # legend by final rank
+    fall = figure(at, "lb_waterfall")["data"][0]
+    assert fall["x"][0] == "FP1 (original)" and fall["x"][-1] == "Final score"
+    assert "After overlap removal" in fall["x"] and "Bias-aware score" in fall["x"]
+
+    at.switch_page(SR + "demographics.py").run()
+    sweep = figure(at, "demo_sweep")
+    assert [tr["name"] for tr in sweep["data"] if tr.get("showlegend") is not False] == ["C", "A", "B"]
+    brush = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    y = brush["encoding"]["y"]
+    assert y["scale"]["domain"] == [0.5, 3.5] and y["scale"]["reverse"] is True  # 1 on top
+    assert y["axis"]["values"] == [1, 2, 3]                                   # no rank 0
+    assert brush["encoding"]["color"]["scale"]["domain"] == ["C", "A", "B"]
+
+    at.switch_page(SR + "efficiency.py").run()
+    scatter = figure(at, "eff_scatter")
+    assert [tr["name"] for tr in scatter["data"]] == ["C", "A", "B"]
+    table = table_with(at, "Runtime (s)").set_index("Team")
+    assert table.loc["C", "Eligible"] == "yes" and table.loc["A", "Eligible"] == "no"
+
+
+def test_waterfall_with_overlap_removal_off_has_no_removal_step():
+    lb = pd.DataFrame({"submission": ["T"], "fp1": [0.8], "overlap_removed": [0.7], "segment_score": [0.75],
+                       "bias_score": [0.6], "final_score": [0.63]})
+    on = charts.waterfall(lb, "T").to_dict()["data"][0]
+    assert on["y"] == pytest.approx([0.8, -0.1, 0.05, -0.15, 0.03, 0.63])
+    off = charts.waterfall(lb, "T", overlap_removal=False).to_dict()["data"][0]
+    # removal off: the segment score is computed on the raw predictions, straight from FP1
+    assert off["y"] == pytest.approx([0.8, 0.0, -0.05, -0.15, 0.03, 0.63])
+    assert "(off)" in off["x"][1]
+
+
+def test_reset_also_forgets_the_picked_team(core_dir):
+    at = app()
+    at.selectbox(key="lb_team").set_value("B")
+    rerun(at)
+    assert at.query_params["team"] == "B"
+    at.button(key="sr_reset").click()
+    rerun(at)
+    assert "team" not in at.query_params
+    assert at.selectbox(key="lb_team").value == "C"  # the leader again
