@@ -39,7 +39,7 @@ else:
     boosted = eff[eff["boost"] > 0]
     st.markdown(
         f"**{int(eff['eligible'].sum())}** team(s) are eligible (score ≥ "
-        f"{eff['score'].max() / (1 + p['band']):.4f}); **{len(boosted)}** get a boost."
+        f"{scoring.eligibility_threshold(eff['score'].max(), p['band']):.4f}); **{len(boosted)}** get a boost."
     )
 
 table = eff_charts.efficiency_table(eff)

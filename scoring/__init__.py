@@ -18,6 +18,7 @@ from .shovel_ready import (
     Scorer,
     alpha_sweep,
     efficiency_boost,
+    eligibility_threshold,
     explain_essay,
     fp1_score,
     fractional_tp,
@@ -33,7 +34,7 @@ from .shovel_ready import (
 
 __all__ = [
     "DEFAULTS", "LEADERBOARD_COLUMNS", "Competition", "GroupScores", "InputError", "Scorer", "alpha_sweep",
-    "efficiency_boost", "explain_essay", "families", "fp1_score", "fractional_tp", "get", "json_value",
+    "efficiency_boost", "eligibility_threshold", "explain_essay", "families", "fp1_score", "fractional_tp", "get", "json_value",
     "leaderboard_document", "load_competition", "load_ground_truth", "rank", "remove_overlaps", "softmin",
     "softmin_matrix", "softmin_weights", "what_if",
 ]

@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import to_csv, to_json
 from .core.family import Family
@@ -97,12 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
                 "'leaderboard' and 'boost' without a family are the shovel-ready family's.")
     sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=_Parser,
-                           metavar="{" + ",".join(f.name for f in fams) + "} | leaderboard | boost")
+                           metavar="{" + ",".join(f.name for f in fams) + "} | leaderboard | boost | docs")
     for fam in fams:
         fp = sub.add_parser(fam.name, help=f"{fam.title}: {fam.summary}", description=fam.summary)
         _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=_Parser), fam)
     # SPEC §8: the Shovel-Ready commands without the family word
     _add_family_commands(sub, get(DEFAULT_FAMILY))
+    d = sub.add_parser("docs", help="print the families' reference (inputs, parameters, stages, columns) as markdown",
+                       description="The reference page docs/families.md, written from the families' declarations.")
+    d.set_defaults(family=None, command="docs")
     return p
 
 
@@ -124,9 +128,12 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        fam = get(args.family)
-        text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
-        if args.output:
+        if args.command == "docs":
+            text = families_markdown(families())
+        else:
+            fam = get(args.family)
+            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+        if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")
         else:
             sys.stdout.write(text)

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from scoring.shovel_ready import eligibility_threshold
+
 from ..text import html
 from .common import LAYOUT
 
@@ -51,7 +53,7 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
     known = eff.dropna(subset=["runtime"])
     best = float(eff["score"].max()) if len(eff) else 0.0
     if best > 0:
-        fig.add_hrect(y0=best / (1 + band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
+        fig.add_hrect(y0=eligibility_threshold(best, band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
                       annotation_text=f"eligibility band ({band * 100:g} %)",
                       annotation_position="top left")
     elig = known[known["eligible"]]

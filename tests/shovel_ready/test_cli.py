@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import scoring
+from tests.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,9 +49,19 @@ def comp_dir(tmp_path):
     return tmp_path
 
 
-def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "scoring", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+def run(*args):
+    return run_cli(*args)
+
+
+def test_python_dash_m_runs_the_same_command_line(comp_dir):
+    """The one real subprocess: ``python -m scoring`` exits 0 with CSV on stdout, 2 with one line."""
+    ok = subprocess.run([sys.executable, "-m", "scoring", *leaderboard_args(comp_dir)], capture_output=True,
+                        text=True, cwd=ROOT, timeout=120)
+    assert ok.returncode == 0 and ok.stdout.splitlines()[0] == ",".join(scoring.LEADERBOARD_COLUMNS)
+    bad = subprocess.run([sys.executable, "-m", "scoring", *leaderboard_args(comp_dir, "--w", "2")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    lines = [ln for ln in bad.stderr.splitlines() if not ln.startswith("scoring ")]
+    assert bad.returncode == 2 and lines == ["error: --w: expected a number in [0, 1], got '2'"]
 
 
 def leaderboard_args(d: Path, *extra):

@@ -8,13 +8,12 @@ on stderr, no traceback). Row numbers are counted by hand: the header is row 1.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import scoring
+from tests.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,14 +54,14 @@ def write_comp(tmp_path: Path, gt=GT, subs=None, demo=DEMO, rt=RT) -> dict:
     return paths
 
 
-def cli(paths: dict, *extra: str) -> subprocess.CompletedProcess:
-    args = [sys.executable, "-m", "scoring", "leaderboard", "--ground-truth", str(paths["ground_truth"]),
+def cli(paths: dict, *extra: str):
+    args = ["leaderboard", "--ground-truth", str(paths["ground_truth"]),
             "--submissions", *map(str, paths["submissions"])]
     if paths["demographics"]:
         args += ["--demographics", str(paths["demographics"])]
     if paths["runtimes"]:
         args += ["--runtimes", str(paths["runtimes"])]
-    return subprocess.run(args + list(extra), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return run_cli(*args, *extra)
 
 
 def load(paths: dict):

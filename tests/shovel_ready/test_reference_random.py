@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import math
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import scoring
+from tests.cli import run_cli
 from tests.shovel_ready import randomcomp
 from tests.shovel_ready import reference as ref
 from tests.shovel_ready.frames import gt_frame, sub_frame, text, words
@@ -212,6 +211,7 @@ def parameter_sets(seed: int, comp: randomcomp.RandomCompetition) -> list[dict]:
     return [randomcomp.random_parameters(rng, comp) for _ in range(PARAMS_PER_COMPETITION)]
 
 
+@pytest.mark.slow
 def test_generator_covers_the_parameter_space():
     seen = {"quality": set(), "threshold_half": False, "alpha": set(), "n_attr": set(), "removal": set(),
             "unknown_essay": False, "missing_demo": False, "missing_runtime": False, "overlapping_gt": False,
@@ -283,7 +283,14 @@ def compare(comp: randomcomp.RandomCompetition, scorer, params: dict) -> None:
         assert {k: int(v) for k, v in gs.sizes.items()} == sizes, where
 
 
-@pytest.mark.parametrize("seed", range(N_COMPETITIONS))
+QUICK = 40  # seeds below this run in the quick subset (pytest -m "not slow"); the rest are marked slow
+
+
+def _seeds(seeds):
+    return [pytest.param(s, marks=pytest.mark.slow) if s >= QUICK else s for s in seeds]
+
+
+@pytest.mark.parametrize("seed", _seeds(range(N_COMPETITIONS)))
 def test_engine_matches_reference(seed):
     comp = randomcomp.random_competition(seed)
     engine_comp = scoring.load_competition(ground_truth=comp.ground_truth, submissions=comp.submissions,
@@ -317,7 +324,7 @@ def write_competition(comp: randomcomp.RandomCompetition, folder: Path) -> dict:
     return paths
 
 
-@pytest.mark.parametrize("seed", range(1, N_COMPETITIONS, 8))
+@pytest.mark.parametrize("seed", _seeds(range(1, N_COMPETITIONS, 8)))
 def test_engine_matches_reference_from_csv_files(seed, tmp_path):
     comp = randomcomp.random_competition(seed)
     paths = write_competition(comp, tmp_path)
@@ -334,7 +341,7 @@ def test_cli_json_matches_reference(seed, tmp_path):
     comp = randomcomp.random_competition(seed)
     paths = write_competition(comp, tmp_path)
     params = parameter_sets(seed, comp)[0]
-    cmd = [sys.executable, "-m", "scoring", "leaderboard", "--ground-truth", str(paths["ground_truth"]),
+    cmd = ["leaderboard", "--ground-truth", str(paths["ground_truth"]),
            "--submissions", str(tmp_path / "submissions"),
            "--w", repr(params["w"]), "--quality", params["quality"], "--threshold", repr(params["threshold"]),
            "--alpha", "inf" if math.isinf(params["alpha"]) else repr(params["alpha"]),
@@ -348,7 +355,7 @@ def test_cli_json_matches_reference(seed, tmp_path):
         cmd += ["--runtimes", str(paths["runtimes"])]
     if not params["overlap_removal"]:
         cmd.append("--no-overlap-removal")
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    proc = run_cli(*cmd)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)  # strict JSON: no NaN/Infinity tokens
     expected = ref.leaderboard(comp.ground_truth, comp.submissions, comp.demographics, comp.runtimes, **params)
@@ -370,7 +377,7 @@ def test_cli_json_matches_reference(seed, tmp_path):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", range(3, N_COMPETITIONS, 10))
+@pytest.mark.parametrize("seed", _seeds(range(3, N_COMPETITIONS, 10)))
 def test_explain_essay_matches_reference(seed):
     comp = randomcomp.random_competition(seed)
     params = parameter_sets(seed, comp)[0]

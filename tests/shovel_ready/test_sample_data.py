@@ -66,6 +66,7 @@ def lb(scorer):
 # Reproducibility
 
 
+@pytest.mark.slow
 def test_regenerating_from_the_seed_gives_the_committed_files_byte_for_byte(tmp_path):
     gen.generate(tmp_path)  # defaults: the committed sample's essays, teams and seed
     committed = sorted(p.relative_to(sample_data.SAMPLE_DIR) for p in sample_data.SAMPLE_DIR.rglob("*")
@@ -78,6 +79,7 @@ def test_regenerating_from_the_seed_gives_the_committed_files_byte_for_byte(tmp_
     assert (tmp_path / "teams.json").read_bytes() == sample_data.TEAMS_PATH.read_bytes()
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_other_seed_other_data(tmp_path):
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     for out, seed in ((a, 5), (b, 5), (c, 6)):
@@ -296,6 +298,7 @@ def test_trivial_fast_baseline_never_eligible(comp, scorer, lb):
 # The large benchmark mode
 
 
+@pytest.mark.slow
 def test_no_text_mode_writes_a_benchmark_like_competition(tmp_path):
     gen.main(["--out", str(tmp_path), "--essays", "300", "--submissions", "12", "--seed", "3", "--no-text"])
     assert not (tmp_path / "essays.csv").exists()

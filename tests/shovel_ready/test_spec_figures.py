@@ -11,14 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import scoring
+from tests.cli import run_cli
 from tests.shovel_ready.frames import gt_frame, sub_frame, text, words
 
 REPO = Path(__file__).resolve().parents[2]
@@ -264,11 +263,7 @@ def _write_csv(path: Path, header, rows) -> Path:
 def test_boost_command_line(tmp_path, table, order):
     scores = _write_csv(tmp_path / "scores.csv", ["submission", "score"], [(k, v[0]) for k, v in table.items()])
     runtimes = _write_csv(tmp_path / "runtimes.csv", ["submission", "runtime"], [(k, v[1]) for k, v in table.items()])
-    proc = subprocess.run(
-        [sys.executable, "-m", "scoring", "boost", "--scores", str(scores), "--runtimes", str(runtimes),
-         "--format", "csv"],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
-    )
+    proc = run_cli("boost", "--scores", str(scores), "--runtimes", str(runtimes), "--format", "csv")
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
     assert list(rows[0]) == ["submission", "score", "eligible", "boost", "final_score", "rank"]
@@ -283,10 +278,7 @@ def test_boost_command_line(tmp_path, table, order):
 def test_boost_command_line_bad_input_exits_2(tmp_path):
     scores = _write_csv(tmp_path / "scores.csv", ["submission", "score"], [("Red", "0.6"), ("Red", "0.5")])
     runtimes = _write_csv(tmp_path / "runtimes.csv", ["submission", "runtime"], [("Red", "50")])
-    proc = subprocess.run(
-        [sys.executable, "-m", "scoring", "boost", "--scores", str(scores), "--runtimes", str(runtimes)],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
-    )
+    proc = run_cli("boost", "--scores", str(scores), "--runtimes", str(runtimes))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "scores.csv" in (proc.stderr + proc.stdout)
