@@ -60,7 +60,7 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
     elif p.kind == "mapping":
         lo, hi, step = p.slider or (0.0, 1.0, 0.01)
         for c in context.get(p.choices_from, ()):
-            st.slider(f"{p.title}: {c}", float(lo), float(hi), step=float(step), key=f"{k}.{c}",
+            st.slider(f"{p.title}: {md(c)}", float(lo), float(hi), step=float(step), key=f"{k}.{c}",
                       disabled=disabled, help=help_text)
     elif p.kind == "floats":
         st.text_input(p.title, key=k, disabled=disabled, help=help_text)

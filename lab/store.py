@@ -25,11 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 
 from . import uploads
+from .text import md
 
 STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
 
@@ -92,12 +95,25 @@ def _store() -> _Store:
 
 
 # ---- loading --------------------------------------------------------------------------------
+class LoadCancelled(RuntimeError):
+    """The session that asked for a load has ended: the work stops, nothing is kept."""
+
+
+def _session_alive() -> bool:
+    ctx = get_script_run_ctx()
+    if ctx is None or not runtime.exists():
+        return True
+    return runtime.get_instance().is_active_session(ctx.session_id)
+
+
 def _with_progress(what: str, load: Callable[[Callable], Any]) -> Any:
     bar = st.progress(0.0, text=f"Loading {what}…")
 
     def progress(done: int, total: int, name: str) -> None:
+        if not _session_alive():  # the browser went away: stop, and free the core for the others
+            raise LoadCancelled(what)
         frac = min(1.0, done / total) if total else 1.0
-        bar.progress(frac, text=f"Loading {what}: {name} ({done}/{total})" if name else f"Loading {what}…")
+        bar.progress(frac, text=f"Loading {what}: {md(name)} ({done}/{total})" if name else f"Loading {what}…")
 
     try:
         return load(progress)

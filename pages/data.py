@@ -11,6 +11,7 @@ import scoring
 from lab import current, families, nav, state, store
 from lab.text import md
 from scoring import registry
+from scoring.core import limits
 
 nav.ensure_app_entry()
 st.title("Data")
@@ -34,6 +35,10 @@ fui = families.ui(fam)
 K = f"data_{fam.key}"
 
 
+def _upload_cap() -> int:
+    return int(st.get_option("server.maxUploadSize")) << 20
+
+
 def _uploaded_bundle() -> dict:
     bundle: dict = {}
     for inp in (*fam.inputs, *fui.extra_inputs):
@@ -53,11 +58,25 @@ def _load_uploads() -> None:
         st.session_state[f"{K}_result"] = {"status": "error", "errors": [
             {"File": "—", "Row": "—", "Problem": f"upload the {', '.join(missing).lower()} first"}]}
         return
+    files = [f for item in bundle.values() for f in (item if isinstance(item, list) else [item] if item else [])]
+    total = sum(len(data) for _, data in files)
+    if len(files) > limits.MAX_BUNDLE_FILES or total > limits.MAX_BUNDLE_BYTES:
+        st.session_state[f"{K}_result"] = {"status": "error", "errors": [{"File": "—", "Row": "—", "Problem": (
+            f"the upload holds {len(files):,} files, {limits.human(total)}: over the limit of "
+            f"{limits.MAX_BUNDLE_FILES:,} files and {limits.human(limits.MAX_BUNDLE_BYTES)} per upload")}]}
+        return
     try:
         entry = store.use_bundle(fam, bundle)
     except scoring.InputError as err:
         st.session_state[f"{K}_result"] = {"status": "error", "errors": [
             {"File": err.file, "Row": "—" if err.row is None else str(err.row), "Problem": err.problem}]}
+        return
+    except store.LoadCancelled:
+        return
+    except Exception as err:  # a bug, not bad input: say so, never show its internals as the user's problem
+        st.session_state[f"{K}_result"] = {"status": "error", "errors": [{"File": "—", "Row": "—", "Problem": (
+            f"the files could not be loaded because of an internal error ({type(err).__name__}); nothing was "
+            "changed. Please report it with the files.")}]}
         return
     names = [n for item in bundle.values() for n, _ in (item if isinstance(item, list) else [item] if item else [])]
     st.session_state[f"{K}_result"] = {"status": "ok", "files": names, "describe": fui.describe(entry.comp),
@@ -105,9 +124,12 @@ st.button("Use the sample data", key=f"{K}_use_sample", on_click=_use_default,
 
 # ---- upload ---------------------------------------------------------------------------------
 st.subheader(f"Upload a {fam.title} competition")
-with st.expander("What the files must look like"):
+with st.expander("What the files must look like, and the limits"):
     st.markdown("\n".join(f"- **{i.label}**{'' if i.required else ' (optional)'} — {md(i.help)}"
                           for i in (*fam.inputs, *fui.extra_inputs)))
+    st.markdown(f"Limits: one file at most {limits.human(min(limits.MAX_FILE_BYTES, _upload_cap()))}; one upload at most "
+                f"{limits.MAX_BUNDLE_FILES:,} files and {limits.human(limits.MAX_BUNDLE_BYTES)} in all; a CSV at most "
+                f"{limits.MAX_COLUMNS:,} columns and {limits.human(limits.MAX_CELL_BYTES)} in one cell.")
 cols = st.columns(2)
 for n, inp in enumerate((*fam.inputs, *fui.extra_inputs)):
     with cols[n % 2]:

@@ -119,11 +119,11 @@ def what_if_panel() -> None:
     elif res["overtake_runtime"] is not None:
         r = res["overtake_runtime"]
         st.markdown(
-            f"To **overtake {res['above']}** (directly above), run in under **{r:.4g} s** — "
+            f"To **overtake {md(res['above'])}** (directly above), run in under **{r:.4g} s** — "
             f"{(1 - r / runtime) * 100:.1f} % faster."
         )
     else:
-        st.markdown(f"**{res['above']}** (directly above) cannot be overtaken by speed alone "
+        st.markdown(f"**{md(res['above'])}** (directly above) cannot be overtaken by speed alone "
                     "with these parameters: a better score is needed.")
     if runtimes:
         fig = eff_charts.efficiency_figure(eff, colors, p["band"], p["window"],

@@ -6,6 +6,7 @@ from lab import current
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import bump_chart
+from lab.text import md
 from scoring.shovel_ready import STAGES
 
 FAM = sr.FAM
@@ -37,6 +38,13 @@ if not p["overlap_removal"]:
         "Overlap removal is **off**: the unified segment, bias-aware and final scores count "
         "overlapping predictions as submitted. The “After overlap removal” column still "
         "applies it — that stage is FP1 after removal by definition."
+    )
+ties = {k: v for k, v in current.competition(FAM).row_order_ties.items() if v}
+if ties:
+    st.caption(
+        "Row order decides which overlapping duplicate survives overlap removal (the earlier row wins) for "
+        + md(", ".join(f"{k} ({v} prediction{'s' if v != 1 else ''})" for k, v in sorted(ties.items())))
+        + ": reordering those rows can change their score."
     )
 table = sr.stage_table(lb)
 st.dataframe(table, hide_index=True, column_config=sr.stage_column_config(), key="lb_table")

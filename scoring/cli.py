@@ -119,7 +119,10 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)
     params = fam.params.from_args(args, context=fam.context(comp))
-    lb = fam.scorer(comp).leaderboard(**params)
+    scorer = fam.scorer(comp)
+    lb = scorer.leaderboard(**params)
+    for line in getattr(scorer, "warnings", lambda **p: [])(**params):
+        print(f"warning: {line}", file=sys.stderr)
     if args.format == "csv":
         return to_csv(lb, fam.columns, escape=not args.raw_names)
     return to_json(fam.document(lb, params))

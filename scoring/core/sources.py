@@ -3,12 +3,15 @@ files and folders whose file stems name the submissions."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from . import limits
 from .errors import InputError
+from .limits import human
 
 
 def source_name(src, default: str) -> str:
@@ -21,22 +24,55 @@ def source_name(src, default: str) -> str:
     return default
 
 
+def _too_big(name: str, size: int) -> InputError:
+    return InputError(name, None, f"the file is {human(size)}, over the limit of {human(limits.MAX_FILE_BYTES)} "
+                                  "(LAB_MAX_FILE_BYTES raises it)")
+
+
 def source_bytes(src, name: str) -> bytes:
+    """The bytes of a source (path, bytes, upload or file-like), at most ``MAX_FILE_BYTES``."""
     if isinstance(src, (str, Path)):
         p = Path(src)
         if not p.exists():
             raise InputError(name, None, f"file not found: {p}")
         if p.is_dir():
-            raise InputError(name, None, "expected a CSV file, got a folder")
+            raise InputError(name, None, "expected a file, got a folder")
+        size = p.stat().st_size
+        if size > limits.MAX_FILE_BYTES:
+            raise _too_big(name, size)
         return p.read_bytes()
     if isinstance(src, (bytes, bytearray, memoryview)):
-        return bytes(src)
-    if hasattr(src, "getvalue"):
-        return bytes(src.getvalue())
-    if hasattr(src, "read"):
-        data = src.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    raise InputError(name, None, f"expected a path, bytes, a file or a DataFrame, got {type(src).__name__}")
+        data = bytes(src)
+    elif hasattr(src, "getvalue"):
+        data = bytes(src.getvalue())
+    elif hasattr(src, "read"):
+        data = src.read(limits.MAX_FILE_BYTES + 1)
+        data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    else:
+        raise InputError(name, None, f"expected a path, bytes, a file or a DataFrame, got {type(src).__name__}")
+    if len(data) > limits.MAX_FILE_BYTES:
+        raise _too_big(name, len(data))
+    return data
+
+
+_INVISIBLE = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
+
+
+def check_name(name: str, where: str) -> str:
+    """A submission name as shown everywhere: NFC-normalised, and refused when it holds an
+    invisible character (zero-width, bidi control, …) that would make two names look alike.
+
+    >>> check_name("team\u0301", "x.csv") == unicodedata.normalize("NFC", "team\u0301")
+    True
+    """
+    nfc = unicodedata.normalize("NFC", str(name))
+    bad = next((c for c in nfc if unicodedata.category(c) in _INVISIBLE), None)
+    if bad is not None:
+        raise InputError(where, None, f"the submission name {nfc!r} contains the invisible character "
+                                      f"U+{ord(bad):04X} ({unicodedata.name(bad, 'unnamed')}); rename the file")
+    if not nfc.strip():
+        raise InputError(where, None, "the submission name is empty")
+    return nfc
 
 
 def _is_stream(src) -> bool:
@@ -47,40 +83,45 @@ def expand_submissions(submissions, suffix: str = ".csv") -> list[tuple[str, obj
     """(name, source, display file) for every submission; folders expand to their ``*suffix``
     files; a dict is ``{name: source}``, a ``(name, source)`` pair names its source.
     Two submissions with one name are an error naming both files."""
-    out: list[tuple[str, object, str]] = []
+    out: list[tuple[str, object, str, str]] = []  # name, source, display file, where it came from
     if isinstance(submissions, Mapping):
         for k, v in submissions.items():
-            out.append((str(k), v, source_name(v, f"{k}{suffix}") if not isinstance(v, pd.DataFrame) else f"{k}"))
+            disp = source_name(v, f"{k}{suffix}") if not isinstance(v, pd.DataFrame) else f"{k}"
+            out.append((str(k), v, disp, disp))
     else:
         if isinstance(submissions, (str, Path)):
             submissions = [submissions]
         for item in submissions:
             if isinstance(item, tuple) and len(item) == 2:
-                out.append((str(item[0]), item[1], source_name(item[1], str(item[0]))))
+                src = item[1]
+                out.append((str(item[0]), src, source_name(src, str(item[0])), str(getattr(src, "name", item[0]))))
             elif isinstance(item, (str, Path)):
                 p = Path(item)
                 if p.is_dir():
-                    files = sorted(p.glob(f"*{suffix}"))
+                    files = sorted(f for f in p.iterdir()
+                                   if f.suffix.lower() == suffix and f.is_file() and not f.name.startswith("."))
                     if not files:
                         raise InputError(str(p), None, f"the submissions folder contains no {suffix} file")
-                    out.extend((f.stem, f, f.name) for f in files)
+                    out.extend((f.stem, f, f.name, str(f)) for f in files)
                 elif not p.exists():
                     raise InputError(str(p), None, "file not found")
                 else:
-                    out.append((p.stem, p, p.name))
+                    out.append((p.stem, p, p.name, str(p)))
             else:
                 nm = source_name(item, "")
                 if not nm:
                     raise InputError("submissions", None, f"a submission without a name ({type(item).__name__}); "
                                      "pass a dict {name: source}")
-                out.append((Path(nm).stem, item, nm))
-    # a file handle can be read once: keep its bytes, so the submission can be re-read later
-    out = [(n, source_bytes(src, disp) if _is_stream(src) else src, disp) for n, src, disp in out]
+                out.append((Path(nm).stem, item, nm, str(getattr(item, "name", nm))))
     seen: dict[str, str] = {}
-    for name, _, disp in out:
+    named = []
+    for name, src, disp, where in out:
+        name = check_name(name, disp)
         if name in seen:
-            raise InputError(disp, None, f"duplicate submission name {name!r} (also from {seen[name]})")
-        seen[name] = disp
-    return out
+            raise InputError(disp, None, f"duplicate submission name {name!r}: {where} and {seen[name]}")
+        seen[name] = where
+        # a file handle can be read once: keep its bytes, so the submission can be re-read later
+        named.append((name, source_bytes(src, disp) if _is_stream(src) else src, disp))
+    return named
 
 

@@ -11,6 +11,7 @@ import difflib
 import io
 import re
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import limits
 from .errors import InputError
+from .limits import human
 from .sources import source_bytes, source_name  # noqa: F401  (re-exported)
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -44,21 +47,28 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
     """
     if isinstance(src, pd.DataFrame):
+        _check_header([str(c).strip() for c in src.columns], name)
         # cells become (arrow) text, as if read from a file; a missing cell is ''
         df = pd.DataFrame({str(c).strip(): _text_column(src.iloc[:, i]) for i, c in enumerate(src.columns)})
         df.attrs["rows"] = np.arange(len(df)) + 2
+        for c in df.columns:
+            lengths = np.asarray(pc.binary_length(arrow_array(df[c])), dtype=np.int64)
+            if len(lengths) and lengths.max() > limits.MAX_CELL_BYTES:
+                i = int(np.argmax(lengths))
+                raise _cell_error(name, i + 2, int(lengths[i]), c)
         return df
     path = Path(src) if isinstance(src, (str, Path)) else None
     data = source_bytes(src, name)
     if re.search(rb"\S", data) is None:
         raise InputError(name, None, "the file is empty")
-    if b"\x00" in data[:65536]:
-        raise InputError(name, None, "not a CSV text file (it contains binary data)")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise InputError(name, None, f"not a CSV text file (it contains binary data: a NUL byte on line {line})")
     data = data.removeprefix(b"\xef\xbb\xbf")
-    header = _header(data)
-    dup = sorted({c for c in header if header.count(c) > 1})
-    if dup:
-        raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
+    header = _header(data, name)
+    _check_header(header, name)
+    _check_cell_sizes(data, name)
     rows = _record_rows(data, len(header), name)
     with warnings.catch_warnings():
         # pandas warns (and drops data) when a row has more fields than the header
@@ -129,6 +139,9 @@ def _record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> n
                 continue
             if len(rec) != n_fields:
                 _field_error(name, number, len(rec), n_fields)
+            widest = max(map(len, rec))
+            if widest > limits.MAX_CELL_BYTES // 4 and max(len(f.encode()) for f in rec) > limits.MAX_CELL_BYTES:
+                raise _cell_error(name, number, max(len(f.encode()) for f in rec))
             rows.append(number)
         return np.array(rows, dtype=np.int64)
     except (UnicodeDecodeError, csv.Error):
@@ -140,13 +153,51 @@ def _field_error(name: str, row: int, got: int, expected: int):
                                 f"(a stray or missing comma?)")
 
 
-def _header(data: bytes) -> list[str]:
+def _header(data: bytes, name: str) -> list[str]:
     cut = data.find(b"\n")
-    first = (data if cut < 0 else data[:cut]).decode("utf-8", "replace").rstrip("\r")
+    line = data if cut < 0 else data[:cut]
+    if line.count(b",") >= limits.MAX_COLUMNS:  # decided before anything is built from the line
+        raise InputError(name, 1, f"the header has {line.count(b',') + 1:,} columns, over the limit of "
+                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+    first = line.decode("utf-8", "replace").rstrip("\r")
     try:
         return next(csv.reader([first]))
     except (csv.Error, StopIteration):
         return []
+
+
+def _check_header(header: list[str], name: str) -> None:
+    """At most ``MAX_COLUMNS`` columns, each named once (linear, whatever the width)."""
+    if len(header) > limits.MAX_COLUMNS:
+        raise InputError(name, 1, f"the header has {len(header):,} columns, over the limit of {limits.MAX_COLUMNS:,}")
+    counts = Counter(header)
+    dup = next((c for c in header if counts[c] > 1), None)
+    if dup is not None:
+        raise InputError(name, 1, f"duplicate column {dup!r} in the header")
+
+
+def _cell_error(name: str, row: int, size: int, column: str | None = None) -> InputError:
+    where = f" in column {column!r}" if column else ""
+    return InputError(name, row, f"a cell{where} holds {human(size)}, over the limit of {human(limits.MAX_CELL_BYTES)} "
+                                 "per cell (LAB_MAX_CELL_BYTES raises it)")
+
+
+def _check_cell_sizes(data: bytes, name: str) -> None:
+    """Refuse a cell over ``MAX_CELL_BYTES`` before the CSV parser builds it: no line longer
+    than the limit means no such cell (one scan for the line ends); otherwise the long lines'
+    fields are measured."""
+    if len(data) <= limits.MAX_CELL_BYTES:
+        return
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    bounds = np.concatenate(([-1], ends, [len(buf)]))
+    long = np.flatnonzero(np.diff(bounds) - 1 > limits.MAX_CELL_BYTES)
+    for k in long.tolist():
+        a, b = int(bounds[k]) + 1, int(bounds[k + 1])
+        cuts = np.concatenate(([a - 1], a + np.flatnonzero(buf[a:b] == 44), [b]))
+        widths = np.diff(cuts) - 1
+        if widths.max() > limits.MAX_CELL_BYTES:
+            raise _cell_error(name, k + 1, int(widths.max()))
 
 
 def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
@@ -192,6 +243,10 @@ def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
     except pd.errors.ParserError as e:
         msg = str(e).strip().splitlines()[-1]
         row = None
+        quote = re.search(r"EOF inside string starting at row (\d+)", msg)
+        if quote:  # pandas counts the header as row 0; a spreadsheet counts it as row 1
+            raise InputError(name, int(quote.group(1)) + 1, "a quoted cell that opens on this row is never "
+                                                            "closed (a stray \" ?)") from None
         if "line" in msg:
             try:
                 row = int(msg.split("line")[1].split(",")[0].strip())
@@ -245,9 +300,7 @@ def codes(col: pd.Series, categories) -> np.ndarray:
 
 def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
     cols = list(df.columns)
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise InputError(name, 1, f"duplicate column {dup[0]!r} in the header")
+    _check_header(cols, name)
     for c in required:
         if c not in cols:
             hint = difflib.get_close_matches(c, cols, n=1, cutoff=0.6)

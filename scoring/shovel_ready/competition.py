@@ -25,6 +25,7 @@ from .data import (
     load_ground_truth_table,
     load_runtimes,
     parse_submission,
+    row_order_ties,
 )
 from .fp1 import fp1_from_pairs
 from .segments import Segs, overlapping_pairs, remove_overlaps
@@ -110,6 +111,7 @@ class Prepared:
     overlap_removed: float
     notes: list[str] = field(default_factory=list)
     changed: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # essays removal changed
+    order_ties: int = 0  # predictions whose fate in overlap removal depends on their row order
 
 
 def mode_of(pred: Segs, probs: np.ndarray, gt: GroundTruth) -> Mode:
@@ -126,16 +128,20 @@ def fp1_of(pred: Segs, gt: GroundTruth, mode: Mode) -> float:
 def prepare_submission(src, name: str, gt: GroundTruth) -> tuple[Prepared, Mode, Mode]:
     """Parse one submission and reduce it to its FP1 scores and its pairs (raw, after removal)."""
     ps = parse_submission(src, name, gt)
+    ties = row_order_ties(ps.segs)
+    if ties:
+        ps.notes.append(f"{name}: {ties} prediction(s) start at the same word of an essay as another one; which "
+                        "of them overlap removal keeps depends on their row order (the earlier row wins)")
     raw = mode_of(ps.segs, ps.probs, gt)
     fp1 = fp1_of(ps.segs, gt, raw)
     rem_segs, kept = remove_overlaps(ps.segs)
     touched = np.ones(ps.segs.n, dtype=bool)  # dropped or trimmed by the removal
     touched[kept] = rem_segs.size != ps.segs.size[kept]
     if not touched.any():  # nothing overlapped: both modes are the same
-        return Prepared(name, src, fp1, fp1, ps.notes), raw, raw
+        return Prepared(name, src, fp1, fp1, ps.notes, order_ties=ties), raw, raw
     removed = mode_of(rem_segs, ps.probs[kept], gt)
     changed = np.unique(ps.segs.essay[touched]).astype(np.int32)
-    return Prepared(name, src, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed), raw, removed
+    return Prepared(name, src, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed, ties), raw, removed
 
 
 def _prepared_in_order(subs, gt: GroundTruth, workers: int):
@@ -198,6 +204,12 @@ class Competition:
         return pd.DataFrame({"id": t["id"], "discourse_type": t["discourse_type"],
                              "predictionstring": self.gt.segs.strings(),
                              "discourse_effectiveness": t["discourse_effectiveness"], "row": t["row"]})
+
+    @property
+    def row_order_ties(self) -> dict[str, int]:
+        """Per submission: predictions that start at the same word of an essay as another one,
+        so that overlap removal keeps one of them by row order (0 for most submissions)."""
+        return {p.name: p.order_ties for p in self.prepared}
 
     def removal_changed_essays(self, name: str) -> list[str]:
         """Essay ids in which overlap removal dropped or trimmed a prediction of ``name``."""

@@ -151,7 +151,10 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
                      f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
     C = len(gt.classes)
     cls_all = codes(df["class"], gt.classes)
+    _note_unknown_classes(df, cls_all < 0, name, gt.classes, notes)
     cls_all[cls_all < 0] = C
+    if len(df) == 0:
+        notes.append(f"{name}: the file has a header but no rows: it predicts nothing and scores 0")
     if empty.any():
         idx = np.flatnonzero(~empty)
         strings = df["predictionstring"].iloc[idx]
@@ -166,6 +169,31 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
     return ParsedSubmission(segs, probs_all[kept_idx], df, kept_idx, notes)
 
 
+def _note_unknown_classes(df: pd.DataFrame, unknown: np.ndarray, name: str, classes: list[str],
+                          notes: list[str]) -> None:
+    """Warn about classes the ground truth does not have: they can only be false positives
+    (a submission spelling ``claim`` for ``Claim`` would otherwise score 0 in silence)."""
+    if not unknown.any():
+        return
+    values = pd.unique(df["class"].to_numpy()[unknown]).tolist()
+    lower = {c.lower(): c for c in classes}
+    hints = [f"{v!r} (did you mean {lower[v.lower()]!r}?)" if v.lower() in lower else repr(v) for v in values[:5]]
+    more = f" and {len(values) - 5} more" if len(values) > 5 else ""
+    notes.append(f"{name}: {int(unknown.sum())} row(s) with classes the ground truth does not have — "
+                 f"{', '.join(hints)}{more} — count only as false positives (class names are case-sensitive; "
+                 f"first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
+
+
+def row_order_ties(segs: Segs) -> int:
+    """How many predictions start at the same word of the same essay as another one: which of
+    them overlap removal keeps depends on their row order (SPEC §2: the earlier row wins)."""
+    if segs.n < 2:
+        return 0
+    key = segs.essay * (int(segs.wmin.max()) + 1) + segs.wmin
+    _, inv, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return int((counts[inv] > 1).sum())
+
+
 def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tuple[pd.DataFrame, list[str]]:
     df = read_table(src, name)
     require_columns(df, ["id"], name)
@@ -174,6 +202,12 @@ def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tup
     attrs = [c for c in df.columns if c != "id"]
     if not attrs:
         report.append(f"{name}: no attribute columns besides 'id'")
+    for c in attrs:
+        literal = (df[c] == MISSING).to_numpy()
+        if literal.any():
+            raise InputError(name, row_of(df, int(np.flatnonzero(literal)[0])),
+                             f"the value {MISSING!r} in column {c!r} is the group of essays without demographics; "
+                             "leave the cell empty for that, or use another word")
     d = df.set_index("id")
     known = d.index.isin(gt.essays)
     if (~known).any():

@@ -9,6 +9,7 @@ found and named only when that fails.
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 
 import numpy as np
@@ -30,16 +31,27 @@ class TokenError(Exception):
         self.problem = problem
 
 
+_SPACE = re.compile(r"[ \t\n\r\f\v]+")  # ASCII white space only, as the C parser sees it
+
+
 def _first_bad_token(strings) -> tuple[int, str]:
+    """(position, problem) of the first string with a token that is not a word index."""
     for i, s in enumerate(strings):
-        for tok in s.split():
+        for m in re.finditer(r"[^ \t\n\r\f\v]+", s):
+            tok = m.group()
             if not _TOKEN.fullmatch(tok):
+                odd = next((c for c in tok if not ("0" <= c <= "9" or c == "-")), None)
+                if odd is not None and (odd.isspace() or unicodedata.category(odd)[0] in "CZ"):
+                    return i, (f"predictionstring contains the character U+{ord(odd):04X} "
+                               f"({unicodedata.name(odd, 'a control character')}); separate word indices "
+                               "with plain spaces")
                 if tok.startswith("-") and _TOKEN.fullmatch(tok[1:]):
-                    return i, f"negative word index {tok} in predictionstring"
+                    return i, f"negative word index {tok[:20]} in predictionstring"
                 return i, f"word index {tok[:20]!r} in predictionstring is not a non-negative integer"
-            if int(tok) >= MAX_WORD:
+            if len(tok) > 10 or int(tok) >= MAX_WORD:
                 return i, f"word index {tok[:20]} in predictionstring is too large (limit {MAX_WORD})"
-    raise AssertionError("no bad token found")  # pragma: no cover - guarded by the caller
+    # the C parser refused what this scan accepts: say so plainly rather than guess
+    return 0, "predictionstring is not a space-separated list of non-negative integers"
 
 
 def _edge_token(data: np.ndarray, start: np.ndarray, end: np.ndarray, *, first: bool, width: int = 8) -> np.ndarray:
@@ -99,7 +111,14 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return none
         # the range a..b whose text is as long as the string: its end is where the line of
         # numbers reaches the string's length (if no number ends exactly there, no range fits)
-        k = 1 << max(10, int((a[ok] + size[ok]).max() + 2).bit_length())
+        # a canonical range a..b of length L has b <= a + (L - 1) / 2 (a digit and a space a
+        # word at the least): strings whose range could pass the cap are not ranges we look up,
+        # so the line of numbers never grows with a long (hostile) cell
+        need = a + (size + 1) // 2 + 2
+        ok &= need < _RANGE_CAP
+        if not ok.any():
+            return none
+        k = 1 << max(10, int(need[ok].max()).bit_length())
         line, offs = _number_line(k)
         aa = np.where(ok, a, 0)
         start = offs[aa]

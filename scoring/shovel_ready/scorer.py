@@ -201,6 +201,12 @@ class Scorer:
         df = pd.DataFrame(data)
         return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
 
+    def warnings(self, **params) -> list[str]:
+        """Where a conclusion at these parameters is fragile (``guardrails.group_warnings``)."""
+        from .guardrails import group_warnings
+
+        return group_warnings(self, **params)
+
     # ---- per-unit statistics ---------------------------------------------------------------
     def unit_stats(self, **params) -> UnitStats:
         """What every submission earned on every essay, as additive sums (see :class:`UnitStats`).

@@ -117,7 +117,12 @@ def test_loads_through_the_engine_quickly_and_cleanly(paths):
         best = min(best, time.perf_counter() - t0)
     assert best < 1.0
     # The only warning is the intended one: a few essays have no demographics row.
-    assert len(comp.report) == 1 and "no demographics row" in comp.report[0]
+    # Besides a few essays without a demographics row, only the row-order notes of the overlap
+    # exploiter (it submits duplicates that start on the same word) and one ordinary team.
+    others = [r for r in comp.report if "row order" not in r]
+    assert len(others) == 1 and "no demographics row" in others[0]
+    ties = comp.row_order_ties
+    assert ties["double-dippers"] > 1000 and max(v for k, v in ties.items() if k != "double-dippers") <= 5
     assert set(comp.classes) == FP_TYPES
     assert comp.labels == ["Effective", "Ineffective"]
     assert set(comp.runtimes) == set(comp.submission_names)

@@ -1,0 +1,41 @@
+"""Warnings where a conclusion is fragile (SPEC §4 asks to show group sizes for a reason):
+a demographic group too small to trust carrying most of a team's softmin weight, or an
+attribute that splits the essays into many tiny groups."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .aggregate import softmin_matrix
+
+MIN_GROUP = 30  # essays: a group below this is "small"
+MOST_WEIGHT = 0.5  # share of a team's softmin weight that is "most" of it
+
+
+def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]:
+    """Plain-words warnings for the parameters: each names the group, its size and the teams."""
+    p = scorer.check(**params)
+    attrs = p["attributes"]
+    if not attrs:
+        return []
+    gs = scorer.group_scores(**{k: p[k] for k in ("w", "quality", "threshold", "attributes", "overlap_removal")})
+    sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
+    small = sizes < min_group
+    out: list[str] = []
+    if small.sum() > max(1, len(sizes) // 2):
+        out.append(f"{', '.join(attrs)} makes {len(sizes)} groups, {int(small.sum())} of them with fewer than "
+                   f"{min_group} essays: the bias-aware score rests on very few essays per group")
+    if not small.any():
+        return out
+    _, betas = softmin_matrix(gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"])
+    heavy = (betas > MOST_WEIGHT) & small[None, :]
+    alpha = "∞" if math.isinf(p["alpha"]) else f"{p['alpha']:g}"
+    for j in np.flatnonzero(heavy.any(axis=0)):
+        teams = [str(t) for t in np.asarray(gs.scores.index)[heavy[:, j]]]
+        share = betas[heavy[:, j], j].max()
+        out.append(f"the group {gs.labels[j]} has only {int(sizes[j])} essay{'s' if sizes[j] != 1 else ''} yet carries "
+                   f"up to {share:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
+                   f"{' and others' if len(teams) > 5 else ''}: it decides their bias-aware score")
+    return out
