@@ -18,14 +18,22 @@ import streamlit as st
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
 
-def md(text: object) -> str:
-    """``text`` shown literally inside markdown (each markdown/HTML character backslashed;
-    line breaks kept as spaces).
+#: Streamlit's markdown turns bare URLs and e-mail addresses into links *after* it has read
+#: the escapes (GitHub's autolink extension works on the text), so those get a word joiner
+#: (U+2060, invisible) that breaks the pattern without changing what a reader sees.
+_AUTOLINK = re.compile(r"(?i)(://|\bwww\.|@)")
+_JOINER = "\u2060"
 
-    >>> md("[login](https://evil.example)")
-    '\\\\[login\\\\]\\\\(https\\\\:\\\\/\\\\/evil\\\\.example\\\\)'
+
+def md(text: object) -> str:
+    """``text`` shown literally inside markdown: each markdown/HTML character backslashed,
+    URL and e-mail patterns broken (see ``_AUTOLINK``), line breaks kept as spaces.
+
+    >>> md("[login](https://evil.example)").replace(_JOINER, "^")
+    '\\\\[login\\\\]\\\\(https\\\\:^\\\\/\\\\/evil\\\\.example\\\\)'
     """
     s = " ".join(str(text).splitlines()) if "\n" in str(text) or "\r" in str(text) else str(text)
+    s = _AUTOLINK.sub(lambda m: m.group()[0] + _JOINER + m.group()[1:], s)
     return _MD_SPECIAL.sub(r"\\\1", s).replace("/", "\\/")
 
 

@@ -66,6 +66,8 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
         line = data.count(b"\n", 0, nul) + 1
         raise InputError(name, None, f"not a CSV text file (it contains binary data: a NUL byte on line {line})")
     data = data.removeprefix(b"\xef\xbb\xbf")
+    if re.search(rb"\S", data) is None:
+        raise InputError(name, None, "the file is empty (nothing but a byte-order mark and white space)")
     header = _header(data, name)
     _check_header(header, name)
     _check_cell_sizes(data, name)
@@ -134,7 +136,14 @@ def _record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> n
     try:
         # a spreadsheet numbers records (a quoted cell may span lines), blank ones included
         rows = []
-        for number, rec in enumerate(csv.reader(io.StringIO(data.decode("utf-8"), newline="")), start=1):
+        records = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
+        if data.count(b'"') % 2:  # a quote is never closed: the record that opens it runs to the end
+            starts, line = [], 1
+            for rec in records:
+                starts.append(line)
+                line = records.line_num + 1
+            raise InputError(name, starts[-1], 'a quoted cell that opens on this row is never closed (a stray " ?)')
+        for number, rec in enumerate(records, start=1):
             if number == 1 or not rec:
                 continue
             if len(rec) != n_fields:

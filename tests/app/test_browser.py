@@ -16,30 +16,31 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
+from tests.browser import (
+    ROOT,
+    SHOTS,
+    TABLE,
+    TIMINGS,
+    assert_no_exception,
+    full_screenshot,
+    launch_browser,
+    open_page,
+    serve,
+    wait_idle,
+)
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
-SHOTS = ROOT / "artifacts" / "screenshots"
-TIMINGS = ROOT / "artifacts" / "browser_timings.json"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launch_browser()
+
 # (title in the navigation, file stem for the screenshot)
 PAGES = [
     ("Leaderboard", "leaderboard"),
@@ -49,127 +50,12 @@ PAGES = [
     ("Worked examples", "worked_examples"),
     ("Data", "data"),
 ]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
-
-
-def _cannot_run(reason: str):
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser test cannot run in CI: {reason}")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serve(data_dir: str | None = None, timeout: float = 90.0):
-    """Start `streamlit run app.py` on a free port; yield its base URL; stop it afterwards."""
-    port = _free_port()
-    env = dict(os.environ)
-    env.pop("LAB_DATA_DIR", None)
-    if data_dir:
-        env["LAB_DATA_DIR"] = data_dir
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    log = open(ROOT / "artifacts" / f"streamlit-{port}.log", "wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "app.py",
-            "--server.headless", "true",
-            "--server.port", str(port),
-            "--server.address", "127.0.0.1",
-            "--browser.gatherUsageStats", "false",
-            "--server.fileWatcherType", "none",
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s")
-            time.sleep(0.25)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _cannot_run("playwright is not installed")
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        _cannot_run(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
-    pw = sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-    except Exception as err:  # a broken Chromium install
-        pw.stop()
-        _cannot_run(f"Chromium does not start: {err}")
-    yield b
-    b.close()
-    pw.stop()
 
 
 @pytest.fixture(scope="module")
 def sample_app():
     with serve() as base:
         yield base
-
-
-def _open(browser, base: str):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.set_default_timeout(60_000)
-    page.goto(base + "/")
-    _wait_idle(page)
-    return page
-
-
-def _wait_idle(page, timeout: float = 60_000) -> None:
-    """Wait until the script has finished its run (and the page has had a frame to draw)."""
-    page.wait_for_selector(IDLE, timeout=timeout)
-    page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=timeout)
-
-
-def _assert_no_exception(page, where: str) -> None:
-    errors = page.locator('[data-testid="stException"]')
-    assert errors.count() == 0, f"{where} shows an exception: {errors.first.inner_text()[:800]}"
-
-
-def _full_screenshot(page, path: Path) -> None:
-    """Screenshot of the whole page: Streamlit scrolls inside its main block, not the window,
-    so the viewport is stretched to the content's height for the picture."""
-    size = page.viewport_size
-    height = page.evaluate(
-        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stMainBlockContainer"]']
-            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
-    )
-    page.set_viewport_size({"width": size["width"], "height": int(min(max(height + 80, size["height"]), 12_000))})
-    page.wait_for_timeout(600)
-    page.screenshot(path=str(path))
-    page.set_viewport_size(size)
 
 
 def _table_text(page) -> str:
@@ -199,8 +85,8 @@ def _measure_slider(page, label: str, moves: int) -> list[float]:
         )
         times.append(time.perf_counter() - t0)
         assert slider.get_attribute("aria-valuetext") != value_before
-        _wait_idle(page)
-        _assert_no_exception(page, f"the leaderboard after moving {label!r}")
+        wait_idle(page)
+        assert_no_exception(page, f"the leaderboard after moving {label!r}")
     return times
 
 
@@ -220,13 +106,13 @@ def _record(name: str, times: list[float]) -> dict:
 
 def test_every_page_renders_without_exception(browser, sample_app):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = _open(browser, sample_app)
+    page = open_page(browser, sample_app)
     try:
         for title, stem in PAGES:
             page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
             page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
-            _wait_idle(page)
-            _assert_no_exception(page, f"page {title!r}")
+            wait_idle(page)
+            assert_no_exception(page, f"page {title!r}")
             main_text = page.locator('[data-testid="stMain"]').inner_text()
             assert "Traceback" not in main_text, f"page {title!r} prints a traceback"
             if stem == "leaderboard":  # the README's picture (the first screenful), on request
@@ -234,14 +120,14 @@ def test_every_page_renders_without_exception(browser, sample_app):
                 if os.environ.get("LAB_UPDATE_SCREENSHOT"):
                     shutil.copyfile(SHOTS / "leaderboard_top.png", ROOT / "docs" / "screenshot.png")
             shot = SHOTS / f"{stem}.png"
-            _full_screenshot(page, shot)
+            full_screenshot(page, shot)
             assert shot.stat().st_size > 10_000, f"screenshot of {title!r} is suspiciously small"
     finally:
         page.close()
 
 
 def test_slider_updates_leaderboard_on_sample(browser, sample_app):
-    page = _open(browser, sample_app)
+    page = open_page(browser, sample_app)
     try:
         page.wait_for_selector('[data-testid="stMain"] h1:has-text("Leaderboard")')
         stats = _record("sample", _measure_slider(page, "Segmentation weight w", moves=6))
@@ -263,8 +149,8 @@ def test_slider_updates_leaderboard_on_benchmark(browser):
         page.set_default_timeout(300_000)
         try:
             page.goto(base + "/")
-            _wait_idle(page, timeout=300_000)
-            _assert_no_exception(page, "the leaderboard on the benchmark")
+            wait_idle(page, timeout=300_000)
+            assert_no_exception(page, "the leaderboard on the benchmark")
             stats = _record("benchmark", _measure_slider(page, "Segmentation weight w", moves=6))
             assert stats["median_s"] < 20.0, f"slider → table update takes {stats['median_s']:.2f} s on the benchmark"
         finally:
@@ -280,9 +166,9 @@ def test_deep_link_on_a_fresh_server_goes_through_the_app(browser):
         page.set_default_timeout(60_000)
         try:
             page.goto(base + "/demographics?w=0.3&alpha=80&attributes=gender")
-            _wait_idle(page)
+            wait_idle(page)
             page.wait_for_selector('[data-testid="stMain"] h1:has-text("Demographics")')
-            _assert_no_exception(page, "the deep-linked Demographics page")
+            assert_no_exception(page, "the deep-linked Demographics page")
             sidebar = page.locator('[data-testid="stSidebar"]')
             assert "Shovel-Ready metric parameters" in sidebar.inner_text(), "the page ran without app.py's sidebar"
             w = sidebar.locator('input[type="range"][aria-label="Segmentation weight w"]')

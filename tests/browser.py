@@ -1,0 +1,150 @@
+"""Real-browser plumbing shared by the browser tests: start ``streamlit run app.py`` on a free
+port, drive Debian's Chromium through Playwright, wait for a run to finish.
+
+Without Chromium or Playwright a browser test skips locally and fails when ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+TIMINGS = ROOT / "artifacts" / "browser_timings.json"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
+
+
+def cannot_run(reason: str):
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"browser test cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(data_dir: str | None = None, timeout: float = 90.0, env_extra: dict | None = None):
+    """Start `streamlit run app.py` on a free port; yield its base URL; stop it afterwards."""
+    port = free_port()
+    env = dict(os.environ)
+    env.pop("LAB_DATA_DIR", None)
+    if data_dir:
+        env["LAB_DATA_DIR"] = data_dir
+    env.update(env_extra or {})
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    log = open(ROOT / "artifacts" / f"streamlit-{port}.log", "wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", "app.py",
+            "--server.headless", "true",
+            "--server.port", str(port),
+            "--server.address", "127.0.0.1",
+            "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s")
+            time.sleep(0.25)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def launch_browser():
+    """Yield a headless Chromium (a generator for a fixture)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        cannot_run("playwright is not installed")
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        cannot_run(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    except Exception as err:  # a broken Chromium install
+        pw.stop()
+        cannot_run(f"Chromium does not start: {err}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+def open_page(browser, base: str):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(60_000)
+    page.goto(base + "/")
+    wait_idle(page)
+    return page
+
+
+def wait_idle(page, timeout: float = 60_000) -> None:
+    """Wait until the script has finished its run (and the page has had a frame to draw)."""
+    page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
+    page.wait_for_timeout(300)
+    page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def assert_no_exception(page, where: str) -> None:
+    errors = page.locator('[data-testid="stException"]')
+    assert errors.count() == 0, f"{where} shows an exception: {errors.first.inner_text()[:800]}"
+
+
+def full_screenshot(page, path: Path) -> None:
+    """Screenshot of the whole page: Streamlit scrolls inside its main block, not the window,
+    so the viewport is stretched to the content's height for the picture."""
+    size = page.viewport_size
+    height = page.evaluate(
+        """() => Math.max(...['[data-testid="stMain"]', '[data-testid="stMainBlockContainer"]']
+            .map(s => document.querySelector(s)).filter(Boolean).map(e => e.scrollHeight))"""
+    )
+    page.set_viewport_size({"width": size["width"], "height": int(min(max(height + 80, size["height"]), 12_000))})
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
