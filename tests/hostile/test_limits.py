@@ -21,12 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 HEADER = "id,discourse_type,predictionstring,discourse_effectiveness\n"
 
 PEAK = """
-import json, resource, sys
+import json, sys
 from scoring.cli import main
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def hwm():  # this process's peak RSS (ru_maxrss would carry the parent's across exec)
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
+before = hwm()
 code = main(["leaderboard", "--ground-truth", sys.argv[1], "--submissions", sys.argv[2]])
-print(json.dumps({"code": code, "before_kib": before,
-                  "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+print(json.dumps({"code": code, "before_kib": before, "peak_kib": hwm()}))
 """
 
 
