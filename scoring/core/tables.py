@@ -139,7 +139,7 @@ def _record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> n
         records = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
         if data.count(b'"') % 2:  # a quote is never closed: the record that opens it runs to the end
             starts, line = [], 1
-            for rec in records:
+            for _ in records:
                 starts.append(line)
                 line = records.line_num + 1
             raise InputError(name, starts[-1], 'a quoted cell that opens on this row is never closed (a stray " ?)')
