@@ -117,7 +117,7 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     params = fam.params.from_args(args, context=fam.context(comp))
     lb = fam.scorer(comp).leaderboard(**params)
     if args.format == "csv":
-        return to_csv(lb, fam.columns, escape=not args.raw_names)
+        return to_csv(lb, fam.output_columns(lb), escape=not args.raw_names)
     return to_json(fam.document(lb, params))
 
 
