@@ -28,12 +28,12 @@ def parameter_sets(seed: int, comp) -> list[dict]:
     return [randomcomp.random_parameters(rng, comp) for _ in range(PARAMS_PER_COMPETITION)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def competition(seed: int):
     return randomcomp.random_competition(seed)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def engine_boards(seed: int) -> tuple:
     comp = competition(seed)
     scorer = Scorer(load_competition(ground_truth=comp.ground_truth, submissions=comp.submissions,
