@@ -160,16 +160,31 @@ class Scorer:
             "gain_all": np.repeat(gain.sum(axis=1), n_th),
         })
 
-    def winner_regions(self, **params) -> dict:
-        """For 2 or 3 themes, the exact region of the weight simplex where each team ranks first
-        at the threshold (:func:`.hidden.winner_regions`), and ``current``: the given weights as
-        shares of their sum (the point to mark on the map)."""
+    def winner_regions(self, *, themes=None, **params) -> dict:
+        """Which team ranks first where on the weight simplex (:func:`.hidden.winner_regions`).
+
+        ``themes``: 2 or 3 themes to vary (default: every theme, when there are 2 or 3). The
+        chosen themes share the weight they have together, ``m = Σ_chosen w_t``, split as
+        ``m·λ`` with ``λ`` on the simplex; every other theme keeps its given weight. So team
+        ``i`` scores ``c_i + m·(λ · s_i)`` with ``c_i`` its weighted score on the other themes —
+        affine in ``λ`` and, since ``Σλ = 1``, the same as the scores ``m·s_i + c_i`` on the
+        simplex. Returns ``themes``, ``current`` (the given weights of the chosen themes as
+        shares of ``m``, the point to mark; None when ``m = 0``) and ``regions``.
+        """
         p = self.check(**params)
-        if len(self.themes) not in (2, 3):
-            raise InputError("themes", None, f"expected 2 or 3 themes for the region map, got {len(self.themes)}")
+        chosen = list(self.themes) if themes is None else [str(t) for t in themes]
+        unknown = [t for t in chosen if t not in self.themes]
+        if unknown or len(set(chosen)) != len(chosen) or len(chosen) not in (2, 3):
+            raise InputError("themes", None, f"expected 2 or 3 distinct themes of ({', '.join(self.themes)}), "
+                                             f"got {', '.join(chosen) or 'none'}")
+        idx = [self.themes.index(t) for t in chosen]
+        rest = [j for j in range(len(self.themes)) if j not in idx]
         w = self.weight_vector(p["weights"])
-        return {"themes": list(self.themes), "current": (w / w.sum()).tolist(),
-                "regions": winner_regions(self.theme_scores(p["time_threshold"])[1], self.names)}
+        score = self.theme_scores(p["time_threshold"])[1]
+        m = float(w[idx].sum())
+        offset = score[:, rest] @ w[rest] if rest else np.zeros(len(self.names))
+        return {"themes": chosen, "current": (w[idx] / m).tolist() if m > 0 else None,
+                "regions": winner_regions(m * score[:, idx] + offset[:, None], self.names)}
 
     # ---- per-unit statistics ---------------------------------------------------------------
     def unit_stats(self, **params) -> UnitStats:

@@ -10,7 +10,7 @@ import pytest
 
 import scoring.qa.competition as competition_module
 import scoring.qa.normalize as normalize_module
-from scoring.core import UnitStats
+from scoring.core import InputError, UnitStats
 from scoring.qa import Scorer, explain_question, load_competition
 from tests.qa import hand, randomcomp
 
@@ -143,7 +143,7 @@ def test_winner_regions_need_two_or_three_themes(tmp_path):
     gt = "question_id,theme,paragraph_ids,answers\nq1,only,[],[]\n"
     sub = "question_id,paragraph_id,answer,inference_ms\nq1,,,1\n"
     scorer = Scorer(load_competition(ground_truth=gt.encode(), submissions={"A": sub.encode()}))
-    with pytest.raises(Exception, match="expected 2 or 3 themes"):
+    with pytest.raises(InputError, match="expected 2 or 3 distinct themes"):
         scorer.winner_regions()
     lb = scorer.leaderboard()
     assert lb["final_score"].tolist() == [2.0] and lb["p_first"].tolist() == [1.0]

@@ -125,3 +125,26 @@ def test_region_shares_are_what_p_first_estimates():
 def test_regions_need_two_or_three_themes():
     with pytest.raises(ValueError, match="expected 2 or 3 themes"):
         winner_regions(np.ones((2, 4)), ["a", "b"])
+
+
+def test_region_slice_keeps_the_other_themes_weights():
+    # three themes; the map varies x and y and keeps z at its given weight. Per theme the metric is
+    # accuracy + F1: A (2, 0, 0), B (0, 2, 2). With λ the share of x in the slice:
+    from scoring.qa import Scorer, load_competition
+    gt = ("question_id,theme,paragraph_ids,answers\n"
+          'q1,x,"[""p""]","[""a""]"\nq2,y,"[""p""]","[""a""]"\nq3,z,"[""p""]","[""a""]"\n')
+    a = "question_id,paragraph_id,answer,inference_ms\nq1,p,a,1\nq2,,,1\nq3,,,1\n"
+    b = "question_id,paragraph_id,answer,inference_ms\nq1,,,1\nq2,p,a,1\nq3,p,a,1\n"
+    scorer = Scorer(load_competition(ground_truth=gt.encode(), submissions={"A": a.encode(), "B": b.encode()}))
+    # weights x 0.3, y 0.1, z 0.6: m = 0.4; A = 0.4·2λ = 0.8λ, B = 0.4·2(1 − λ) + 0.6·2 = 2 − 0.8λ: B everywhere
+    out = scorer.winner_regions(themes=["x", "y"], weights={"x": 0.3, "y": 0.1, "z": 0.6})
+    assert out["themes"] == ["x", "y"] and out["current"] == pytest.approx([0.75, 0.25])
+    assert [r["share"] for r in out["regions"]] == pytest.approx([0.0, 1.0])
+    # x 0.4, y 0.4, z 0.1: m = 0.8; A = 1.6λ, B = 1.6(1 − λ) + 0.2: A first for λ >= 9/16, a share of 7/16
+    out = scorer.winner_regions(themes=["x", "y"], weights={"x": 0.4, "y": 0.4, "z": 0.1})
+    assert [r["share"] for r in out["regions"]] == pytest.approx([7 / 16, 9 / 16])
+    # all three themes: A = 2x, B = 2(y + z) = 2(1 − x): A first where x >= 1/2, a quarter of the triangle
+    full = scorer.winner_regions()
+    assert [r["share"] for r in full["regions"]] == pytest.approx([0.25, 0.75])
+    with pytest.raises(Exception, match="expected 2 or 3 distinct themes"):
+        scorer.winner_regions(themes=["x", "w"])
