@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sample_data.qa import generate
-from scoring.qa import FAMILY, Scorer, explain_question, load_competition
+from scoring.qa import FAMILY, Scorer, explain_question
 from scoring.qa.normalize import tokens
 
 SAMPLE = FAMILY.sample_dir
