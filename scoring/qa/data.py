@@ -8,7 +8,7 @@ naming the file, the spreadsheet row (header = row 1) and the problem.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -45,13 +45,10 @@ class GroundTruth:
     answers: list[list[str]]  # accepted answers per question
     rows: np.ndarray  # spreadsheet row of each question
     text: list[str] | None  # the optional ``question`` column
+    question_set: pa.Array = field(init=False, repr=False)  # the question ids, for look-ups
 
-    @property
-    def question_set(self) -> pa.Array:
-        """The question ids as a pyarrow array (for look-ups)."""
-        if getattr(self, "_set", None) is None:
-            self._set = pa.array(self.questions, type=pa.large_string())
-        return self._set
+    def __post_init__(self):
+        self.question_set = pa.array(self.questions, type=pa.large_string())
 
 
 def positions(arr: pa.Array, values: pa.Array) -> np.ndarray:
@@ -152,10 +149,6 @@ def load_submission(src, name: str, gt: GroundTruth) -> Submission:
     seen = np.bincount(q, minlength=len(gt.questions))
     if (seen > 1).any():
         first_duplicate(df, "question_id", name, "question_id")
-    if (seen == 0).any():
-        missing = np.flatnonzero(seen == 0)
-        raise InputError(name, None, f"{len(missing)} question(s) of the ground truth are missing "
-                                     f"(first: {gt.questions[int(missing[0])]!r})")
     lines = np.asarray(df.attrs["rows"], dtype=np.int64)
     ms = parse_number_column(df["inference_ms"], name, "inference_ms", lines)
     bad = ~np.isfinite(ms) | (ms < 0)
@@ -163,6 +156,10 @@ def load_submission(src, name: str, gt: GroundTruth) -> Submission:
         i = int(np.flatnonzero(bad)[0])
         raise InputError(name, row_of(df, i),
                          f"inference_ms must be a finite number >= 0, got {cell(df['inference_ms'], i)}")
+    if (seen == 0).any():
+        missing = np.flatnonzero(seen == 0)
+        raise InputError(name, None, f"{len(missing)} question(s) of the ground truth are missing "
+                                     f"(first: {gt.questions[int(missing[0])]!r})")
     order = np.argsort(q, kind="stable")  # the row of every question, in ground-truth order
     take = pa.array(order)
     return Submission(name, text_array(df["paragraph_id"]).take(take), text_array(df["answer"]).take(take),
@@ -186,8 +183,9 @@ def load_theme_weights(src, name: str, themes: list[str]) -> dict[str, float]:
     t = codes(df["theme"], themes)
     if (t < 0).any():
         i = int(np.flatnonzero(t < 0)[0])
+        shown = ", ".join(themes[:10]) + (", …" if len(themes) > 10 else "")
         raise InputError(name, row_of(df, i), f"theme {cell(df['theme'], i)} is not a theme of the ground truth "
-                                              f"(themes: {', '.join(themes)})")
+                                              f"(themes: {shown})")
     first_duplicate(df, "theme", name, "theme")
     w = parse_number_column(df["weight"], name, "weight", df.attrs["rows"])
     bad = ~np.isfinite(w) | (w < 0)

@@ -37,8 +37,8 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
     """``{"family": "qa", "parameters": …, "leaderboard": [{fixed columns…, "themes": {theme:
     {"accuracy", "f1", "ait_ms", "multiplier", "score"}}}]}`` in row (rank) order.
 
-    ``parameters`` are the given ones with ``weights`` as used (``lb.attrs["weights"]`` when
-    the given value is None: the weights file's or equal weights)."""
+    ``parameters`` are the given ones, with ``weights`` as used (``lb.attrs["weights"]``: the
+    given weights, else the weights file's, else equal weights; in sorted theme order)."""
     themes = _themes(lb)
     rows = []
     for rec in lb.to_dict("records"):
@@ -46,7 +46,7 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
         row["themes"] = {t: {m: json_value(rec[f"{t}:{m}"]) for m in METRICS} for t in themes}
         rows.append(row)
     ordered = {p.name: params.get(p.name, p.default) for p in PARAMS}
-    if ordered.get("weights") is None and "weights" in lb.attrs:
+    if "weights" in lb.attrs:  # as used: the file's or the equal default when none were given
         ordered["weights"] = lb.attrs["weights"]
     return {"family": "qa", "parameters": json_parameters(ordered), "leaderboard": rows}
 

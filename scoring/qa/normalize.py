@@ -65,14 +65,15 @@ def tokenize_distinct(strings: list[str]) -> tuple[np.ndarray, np.ndarray, list[
     """The normalised tokens of many strings as ids: ``(ids, offsets, words)`` — string ``i``'s
     tokens are ``words[ids[offsets[i]:offsets[i + 1]]]``.
 
-    Exactly :func:`tokens`, string by string, in a few C-level passes over the joined text:
-    ``lower`` and ``translate`` once; newlines inside a string become spaces and the strings
-    are joined by ``" ! "`` (both whitespace changes are invisible to ``lower``, to ``split``
-    and to ``\\b``; ``!`` cannot survive ``translate``, so it marks the string boundaries);
-    one ``split``; then the article pattern runs once per *distinct* word — the same as on the
-    whole text, because a match never spans whitespace and ``\\b`` sees a string edge as it
-    sees whitespace — and a word of letters and digits only is an article exactly when it
-    equals one.
+    Exactly :func:`tokens`, string by string, in a few C-level passes over the joined text.
+    The strings are joined by newlines (a string's own newlines become spaces first: both are
+    whitespace to ``split``, non-word characters to ``\\b``, and neither cased nor
+    case-ignorable, so ``lower``'s final-sigma rule sees a string edge as before); ``lower``
+    and ``translate`` run once; then each joining newline becomes ``" ! "`` — ``!`` cannot
+    survive ``translate``, so it marks the string boundaries — and one ``split`` gives every
+    word. The article pattern runs once per *distinct* word: the same as on the whole text,
+    because a match never spans whitespace and ``\\b`` sees a string edge as it sees
+    whitespace; a word of letters and digits only is an article exactly when it equals one.
     """
     if not strings:
         return np.zeros(0, np.int64), np.zeros(1, np.int64), []
@@ -188,9 +189,9 @@ def f1_matrix(preds: Encoded, n_teams: int, answers: Encoded, answer_question: n
     n_a = len(answer_question)
     V = np.int64(vocab_size)
     p_of = np.repeat(np.arange(n_teams * n_q, dtype=np.int64), preds.lengths)
-    pk, pc = np.unique(p_of * V + preds.ids, return_counts=True)
+    pk, p_count = np.unique(p_of * V + preds.ids, return_counts=True)
     a_of = np.repeat(np.arange(n_a, dtype=np.int64), answers.lengths)
-    ak, ac = np.unique(a_of * V + answers.ids, return_counts=True)
+    ak, a_count = np.unique(a_of * V + answers.ids, return_counts=True)
     a_idx, a_tok = ak // V, ak % V
     c = np.zeros((n_teams, n_a))
     if len(pk) and len(ak):
@@ -198,7 +199,7 @@ def f1_matrix(preds: Encoded, n_teams: int, answers: Encoded, answer_question: n
         for t in range(n_teams):  # one vectorised look-up per team keeps memory small
             keys = (t * n_q + q_of) * V + a_tok
             pos = np.minimum(np.searchsorted(pk, keys), len(pk) - 1)
-            m = np.where(pk[pos] == keys, np.minimum(pc[pos], ac), 0)
+            m = np.where(pk[pos] == keys, np.minimum(p_count[pos], a_count), 0)
             c[t] = np.bincount(a_idx, weights=m, minlength=n_a)
     lp = preds.lengths.reshape(n_teams, n_q)[:, answer_question]
     total = (lp + answers.lengths[None, :]).astype(float)

@@ -138,5 +138,5 @@ def random_parameters(rng: random.Random, comp: RandomCompetition) -> dict:
         weights = {t: rng.choice([0.0, 1.0, 0.3, 2.5, 0.05]) for t in comp.themes}
         if not any(weights.values()):
             weights[comp.themes[0]] = 1.0
-    return {"time_threshold": threshold, "weights": weights, "weight_draws": rng.choice([1, 2, 5, 64, 301]),
+    return {"time_threshold": threshold, "weights": weights, "weight_draws": rng.choice([1, 2, 5, 64, 101]),
             "seed": rng.randrange(1000)}
