@@ -215,11 +215,23 @@ def _uniform_not_dirichlet(n_themes, k, seed):
     return [[float(x) / float(sum(row)) for x in row] for row in e.tolist()]
 
 
+def _ordinal_draw_ranks(theme_scores, w):
+    values = {name: sum(x * y for x, y in zip(s, w, strict=True)) for name, s in theme_scores.items()}
+    return _ordinal_ranks(values)  # ties inside a draw broken by name
+
+
+def _integer_ids_kept(df):
+    out = ORIGINAL["read_ground_truth"](df)
+    for q, row in zip(out, df["paragraph_ids"], strict=True):
+        q["paragraphs"] = [x.strip() if isinstance(x, str) else x for x in ref.json.loads(row)]  # 12 stays an int
+    return out
+
+
 def _equal_default_weights(themes, weights_df):
     return {t: ref.Fraction(1, len(themes)) for t in themes}
 
 
-ORIGINAL = {name: getattr(ref, name) for name in ("token_f1", "question_f1", "theme_stats")}
+ORIGINAL = {name: getattr(ref, name) for name in ("token_f1", "question_f1", "theme_stats", "read_ground_truth")}
 
 BROKEN = {
     "normalize": [_no_articles, _no_punctuation, _no_lowercase, _articles_anywhere],
@@ -232,6 +244,8 @@ BROKEN = {
     "ranks": [_ordinal_ranks],
     "median": [_lower_median],
     "draws": [_uniform_not_dirichlet],
+    "draw_ranks": [_ordinal_draw_ranks],
+    "read_ground_truth": [_integer_ids_kept],
     "default_weights": [_equal_default_weights],
 }
 CASES = [(name, fn) for name, fns in BROKEN.items() for fn in fns]
