@@ -124,7 +124,7 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     for line in getattr(scorer, "warnings", lambda **p: [])(**params):
         print(f"warning: {line}", file=sys.stderr)
     if args.format == "csv":
-        return to_csv(lb, fam.columns, escape=not args.raw_names)
+        return to_csv(lb, fam.output_columns(lb), escape=not args.raw_names)
     return to_json(fam.document(lb, params))
 
 

@@ -89,6 +89,13 @@ class Family:
     context: Callable[[Any], Mapping[str, Sequence[str]]] = lambda comp: {}
     sample_dir: Path | None = None
     commands: Mapping[str, Command] = field(default_factory=dict)
+    #: the CSV columns of a given leaderboard when they depend on the data (QA: five per
+    #: theme after ``columns``); None: ``columns``
+    csv_columns: Callable[[pd.DataFrame], Sequence[str]] | None = None
+
+    def output_columns(self, lb: pd.DataFrame) -> list[str]:
+        """The CSV columns of the leaderboard ``lb``, in order."""
+        return list(self.csv_columns(lb) if self.csv_columns is not None else self.columns)
 
     @property
     def final(self) -> Stage:
