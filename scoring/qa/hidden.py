@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.ranking import TIE
+from ..core.ranking import TIE, rank_columns
 
 BLOCK = 8192  # draws ranked at once
 
@@ -71,24 +71,12 @@ def hidden_weight_ranks(scores: np.ndarray, draws: np.ndarray) -> dict[str, np.n
 
 
 def draw_ranks(values: np.ndarray) -> np.ndarray:
-    """The ranks of :func:`scoring.core.ranking.rank_rows` for a (teams × draws) matrix:
-    ``1 + #{j : v_j > v_i + TIE}`` in every draw (column), NaN as −∞.
-
-    One comparison of a team's row against the whole matrix per team, each over contiguous
-    draws — for tens of teams several times faster than ``rank_rows``'s (draws × teams ×
-    teams) block, with the very same comparison.
+    """The rank of every team (row) in every draw (column): :func:`scoring.core.ranking.rank_columns`.
 
     >>> draw_ranks(np.array([[0.5, 0.9], [0.7, 0.1], [0.7, 0.2]])).tolist()
     [[3, 1], [1, 3], [1, 2]]
     """
-    v = np.asarray(values, dtype=float)
-    if np.isnan(v).any():
-        v = np.where(np.isnan(v), -np.inf, v)
-    out = np.ones(v.shape, dtype=np.int16 if v.shape[0] < 2**15 else np.int64)  # small: cache-friendly
-    above = v + TIE
-    for j in range(v.shape[0]):
-        out += v[j] > above
-    return out
+    return rank_columns(values)
 
 
 def _histogram(ranks: np.ndarray, n: int) -> np.ndarray:
