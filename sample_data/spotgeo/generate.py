@@ -69,23 +69,34 @@ def _clip(xy: np.ndarray) -> np.ndarray:
     return np.clip(xy, [-0.5, -0.5], [X_MAX, Y_MAX])
 
 
-def make_truth(rng: np.random.Generator, n_seq: int) -> list[dict]:
+def make_truth(rng: np.random.Generator, n_seq: int, crowded: float = 0.05) -> list[dict]:
     """Per sequence: objects with a start, a velocity and a brightness; per frame the visible
-    objects. Returns one dict per sequence: ``frames`` (5 lists of (x, y, brightness, id))."""
+    objects. A share ``crowded`` of the sequences are crowded fields of 20-30 objects that
+    stay in view all 5 frames; of the others one in nine is empty and the rest hold 1 +
+    Poisson(3) objects that may cross the border. Returns one dict per sequence: ``frames``
+    (5 lists of (x, y, brightness, id))."""
     seqs = []
     for k in range(1, n_seq + 1):
         u = rng.random()
-        if u < 0.10:
+        busy = u < crowded
+        if busy:
+            n = int(rng.integers(20, MAX_OBJECTS + 1))
+        elif rng.random() < 0.1:
             n = 0
-        elif u < 0.15:
-            n = int(rng.integers(20, MAX_OBJECTS + 1))  # a crowded field
         else:
-            n = 1 + int(rng.poisson(3.0))
-        n = min(n, MAX_OBJECTS)
+            n = min(1 + int(rng.poisson(3.0)), MAX_OBJECTS)
         start = np.c_[rng.uniform(-40, W + 40, n), rng.uniform(-40, H + 40, n)]
         ang = rng.uniform(0, 2 * np.pi, n)
         speed = rng.uniform(3, 25, n)
         vel = np.c_[np.cos(ang), np.sin(ang)] * speed[:, None]
+        if busy:  # start in view, and turn back an object that would leave
+            start = np.c_[rng.uniform(0, X_MAX, n), rng.uniform(0, Y_MAX, n)]
+            end = start + 4 * vel
+            out = (end[:, 0] < 0) | (end[:, 0] > X_MAX) | (end[:, 1] < 0) | (end[:, 1] > Y_MAX)
+            vel[out] *= -1
+            end = start + 4 * vel
+            out = (end[:, 0] < 0) | (end[:, 0] > X_MAX) | (end[:, 1] < 0) | (end[:, 1] > Y_MAX)
+            vel[out] = 0.0
         bright = np.exp(rng.normal(np.log(4.0), 0.6, n))
         frames = []
         for t in range(FRAMES):
@@ -184,9 +195,10 @@ def teams_for(n: int) -> list[Team]:
     return out
 
 
-def generate(out: Path, *, sequences: int = 300, teams: int = len(TEAMS), seed: int = SEED) -> None:
+def generate(out: Path, *, sequences: int = 300, teams: int = len(TEAMS), seed: int = SEED,
+             crowded: float = 0.05) -> None:
     rng = np.random.default_rng(seed)
-    truth = make_truth(rng, sequences)
+    truth = make_truth(rng, sequences, crowded)
     sub_dir = out / "submissions"
     if sub_dir.exists():
         shutil.rmtree(sub_dir)
@@ -215,8 +227,10 @@ def main(argv=None) -> int:
     ap.add_argument("--sequences", type=int, default=300, help="sequences of 5 frames (default 300)")
     ap.add_argument("--teams", type=int, default=len(TEAMS), help=f"submissions (default {len(TEAMS)})")
     ap.add_argument("--seed", type=int, default=SEED, help=f"random seed (default {SEED})")
+    ap.add_argument("--crowded", type=float, default=0.05,
+                    help="share of crowded sequences, 20-30 objects in view in every frame (default 0.05)")
     args = ap.parse_args(argv)
-    generate(args.out, sequences=args.sequences, teams=args.teams, seed=args.seed)
+    generate(args.out, sequences=args.sequences, teams=args.teams, seed=args.seed, crowded=args.crowded)
     print(f"wrote {args.out}")
     return 0
 

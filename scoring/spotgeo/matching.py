@@ -25,11 +25,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
+
+#: components with at most this many full assignments are solved by trying them all at once
+MAX_ENUMERATED = 120
 
 
 def distances(pred_xy, gt_xy) -> np.ndarray:
@@ -60,14 +67,16 @@ def match_frame(pred_xy, gt_xy, *, tau: float, rules: RuleSet = SEED) -> tuple[n
 
 @dataclass
 class SolverStats:
-    """How a submission's matching was settled: pairs within τ, pairs settled as isolated
-    pairs or stars, frames and pairs sent to the solver, solver calls and seconds."""
+    """How a submission's matching was settled: pairs within τ; pairs settled as isolated
+    pairs or stars; frames and pairs left with a real choice; components of those solved by
+    enumeration; ``linear_sum_assignment`` calls; seconds spent on the choices."""
 
     pairs: int = 0
     isolated: int = 0
     star: int = 0
     solver_frames: int = 0
     solver_pairs: int = 0
+    enumerated: int = 0
     solver_calls: int = 0
     seconds: float = 0.0
 
@@ -108,65 +117,114 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float
     return seed, kit, stats
 
 
-def _blocks(points: np.ndarray, frame_of_point: np.ndarray, frames: np.ndarray):
-    """Unique points (sorted, so grouped by frame), each pair's point position among them,
-    and each frame's first position and count."""
-    up, pos = np.unique(points, return_inverse=True)
-    pf = frame_of_point[up]
-    lo = np.searchsorted(pf, frames, side="left")
-    hi = np.searchsorted(pf, frames, side="right")
-    return pos.ravel(), lo, hi - lo
+def _local_index(lab: np.ndarray, n_comp: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each node's position among the nodes of its component (in no particular order), and
+    each component's size."""
+    order = np.argsort(lab)
+    size = np.bincount(lab, minlength=n_comp)
+    start = np.concatenate(([0], np.cumsum(size)[:-1]))
+    local = np.empty(len(lab), dtype=np.int64)
+    local[order] = np.arange(len(lab)) - start[lab[order]]
+    return local, size
+
+
+def _compact(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ids (ascending) and each id's position among them, without sorting."""
+    seen = np.zeros(n, dtype=bool)
+    seen[ids] = True
+    pos = np.cumsum(seen) - 1
+    return np.flatnonzero(seen), pos[ids]
+
+
+@lru_cache(maxsize=64)
+def _assignments(rows: int, cols: int) -> np.ndarray:
+    """Every assignment of ``rows`` rows to distinct columns of ``cols`` (rows ≤ cols)."""
+    return np.array(list(permutations(range(cols), rows)), dtype=np.int64).reshape(-1, rows)
+
+
+def _enumerate(rows, cols, d, ids, r: int, c: int, tau: float) -> np.ndarray:
+    """Solve many r × c components at once by trying every full assignment of the smaller
+    side (what the solver searches): ``rows, cols`` (n, k) local positions, ``d, ids`` the
+    pairs. Positions of the matched pairs."""
+    n = rows.shape[0]
+    if r > c:  # the smaller side as rows
+        rows, cols, r, c = cols, rows, c, r
+    cost = np.full((n, r, c), cost_constant(tau, r))
+    pid = np.full((n, r, c), -1, dtype=np.int64)
+    k = np.repeat(np.arange(n), rows.shape[1])
+    cost[k, rows.ravel(), cols.ravel()] = d.ravel()
+    pid[k, rows.ravel(), cols.ravel()] = ids.ravel()
+    perm = _assignments(r, c)  # (m, r)
+    ar = np.arange(r)
+    best = perm[np.argmin(cost[:, ar, perm].sum(axis=2), axis=1)]  # (n, r)
+    got = pid[np.arange(n)[:, None], ar[None, :], best].ravel()
+    return got[got >= 0]
 
 
 def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
-    """Solve the remaining pairs frame by frame; positions of the matched pairs (seed, kit or
-    None when the kit's answer cannot differ)."""
+    """Solve the remaining pairs component by component; positions of the matched pairs
+    (seed, and kit or None when the kit's answer cannot differ)."""
     empty = np.zeros(0, dtype=np.int64)
     if len(rest) == 0:
         return empty, None
     t0 = time.perf_counter()
-    rp, rg = p[rest], g[rest]
-    fr = pred_frame[rp]
-    frames, fidx = np.unique(fr, return_inverse=True)
-    fidx = fidx.ravel()
-    rpos, rlo, rn = _blocks(rp, pred_frame, frames)
-    # objects: frame of each object among these pairs (pairs never cross frames)
-    gframe = np.empty(int(rg.max()) + 1, dtype=np.int64)
-    gframe[rg] = fr
-    cpos, clo, cn = _blocks(rg, gframe, frames)
-    lr, lc = rpos - rlo[fidx], cpos - clo[fidx]
-    size = rn * cn
-    off = np.concatenate(([0], np.cumsum(size)))
-    m = np.minimum(rn, cn)
-    cost = np.repeat((m + 1) * tau + 1.0, size)  # = cost_constant(tau, m) per frame
-    pid = np.full(int(off[-1]), -1, dtype=np.int64)
-    at = off[fidx] + lr * cn[fidx] + lc
-    cost[at] = d[rest]
-    pid[at] = rest
-    kit_frames = set(np.flatnonzero(m * tau >= KIT_CONSTANT).tolist())
-    seed_sel, kit_sel = [], []
-    lsa = linear_sum_assignment
-    for k, (a, b, nc) in enumerate(zip(off[:-1].tolist(), off[1:].tolist(), cn.tolist(), strict=True)):
-        block = cost[a:b].reshape(-1, nc)
-        r, c = lsa(block)
-        sel = a + r * nc + c
-        seed_sel.append(sel)
-        if k in kit_frames:
-            kb = np.where(pid[a:b].reshape(-1, nc) >= 0, block, KIT_CONSTANT)
-            r, c = lsa(kb)
-            kit_sel.append(a + r * nc + c)
-            stats.solver_calls += 1
-        else:
-            kit_sel.append(sel)
-    stats.solver_frames += len(frames)
-    stats.solver_calls += len(frames)
+    up, pi = _compact(p[rest], int(p.max()) + 1)
+    _, gi = _compact(g[rest], int(g.max()) + 1)
+    n_p, n_g = len(up), int(gi.max()) + 1
+    graph = coo_matrix((np.ones(len(rest)), (pi, n_p + gi)), shape=(n_p + n_g, n_p + n_g))
+    n_comp, lab = connected_components(graph, directed=False)
+    local_p, rn = _local_index(lab[:n_p], n_comp)
+    local_g, cn = _local_index(lab[n_p:], n_comp)
+    comp = lab[pi]
+    lr, lc = local_p[pi], local_g[gi]
+    stats.solver_frames += len(np.unique(pred_frame[up]))
     stats.solver_pairs += len(rest)
-
-    def picked(sels):
-        ids = pid[np.concatenate(sels)]
-        return ids[ids >= 0]
-
-    seed = picked(seed_sel)
-    kit = picked(kit_sel) if kit_frames else None
+    lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
+    n_assign = np.ones(n_comp)
+    for j in range(int(lo.max())):  # hi · (hi − 1) ⋯ (hi − lo + 1)
+        n_assign *= np.where(j < lo, hi - j, 1)
+    small = n_assign <= MAX_ENUMERATED
+    seed_parts, kit_parts = [], []
+    # pairs sorted by component: each component's pairs are contiguous
+    order = np.argsort(comp)
+    starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
+    shape = np.where(small, rn * 64 + cn, -1)
+    for key in np.unique(shape[shape >= 0]).tolist():
+        ks = np.flatnonzero(shape == key)
+        r, c = divmod(key, 64)
+        n_e = int(starts[ks[0] + 1] - starts[ks[0]])
+        same = (starts[ks + 1] - starts[ks]) == n_e  # equal edge counts: one dense (n, edges) block
+        for group in (ks[same], ks[~same]):
+            if len(group) == 0:
+                continue
+            width = int((starts[group + 1] - starts[group]).max())
+            at = starts[group][:, None] + np.minimum(np.arange(width)[None, :],
+                                                     (starts[group + 1] - starts[group] - 1)[:, None])
+            e = order[at]  # repeats a component's last pair to fill the row: harmless
+            seed_parts.append(_enumerate(lr[e], lc[e], d[rest[e]], rest[e], r, c, tau))
+        stats.enumerated += len(ks)
+    kit_differs = False
+    for k in np.flatnonzero(~small).tolist():
+        e = order[starts[k]:starts[k + 1]]
+        block = np.full((int(rn[k]), int(cn[k])), cost_constant(tau, int(lo[k])))
+        block[lr[e], lc[e]] = d[rest[e]]
+        ids = np.full(block.shape, -1, dtype=np.int64)
+        ids[lr[e], lc[e]] = rest[e]
+        r_, c_ = linear_sum_assignment(block)
+        got = ids[r_, c_]
+        seed_parts.append(got[got >= 0])
+        stats.solver_calls += 1
+        if lo[k] * tau >= KIT_CONSTANT:
+            r_, c_ = linear_sum_assignment(np.where(ids >= 0, block, KIT_CONSTANT))
+            got_k = ids[r_, c_]
+            kit_parts.append(got_k[got_k >= 0])
+            stats.solver_calls += 1
+            kit_differs = True
+        else:
+            kit_parts.append(got[got >= 0])
+    seed = np.concatenate(seed_parts) if seed_parts else empty
+    kit = None
+    if kit_differs:
+        kit = np.concatenate([x for x in seed_parts[:len(seed_parts) - len(kit_parts)]] + kit_parts)
     stats.seconds += time.perf_counter() - t0
     return seed, kit

@@ -108,6 +108,8 @@ class Scorer:
 
     def _counts(self, tau: float, constant: bool) -> Counts:
         m = self.matching(tau)
+        if not constant and all(a is b for a, b in zip(m.seed, m.kit, strict=True)):
+            return self.counts(tau, True)  # the kit's constant changed nothing at this τ
         ids = m.seed if constant else m.kit
         tp = np.zeros((self.S, self.K), dtype=np.int64)
         ds, seqs = [], []

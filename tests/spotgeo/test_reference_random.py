@@ -93,10 +93,10 @@ def test_generator_covers_what_matters():
                 at_tau += sum(d == p["tau"] for d in ds)
                 at_eps += sum(d == p["epsilon"] and d > 0 for d in ds)
                 near = [[ref.dist(a, b) <= p["tau"] for b in objs] for a in sub[key]]
-                conflicts += any(sum(r) > 1 for r in near) or any(sum(c) > 1 for c in zip(*near))
+                conflicts += any(sum(r) > 1 for r in near) or any(sum(c) > 1 for c in zip(*near, strict=True))
             rows[name] = ref.score_submission(gt, sub, **p)
         scores = sorted(r["score"] for r in rows.values())
-        ties += any(abs(a - b) <= 1e-12 for a, b in zip(scores, scores[1:]))
+        ties += any(abs(a - b) <= 1e-12 for a, b in zip(scores, scores[1:], strict=False))
     assert conflicts > 300 and at_tau > 50 and at_eps > 50 and ties > 40, (conflicts, at_tau, at_eps, ties)
 
 
