@@ -99,6 +99,11 @@ class Competition:
     def has_brightness(self) -> bool:
         return self.gt.brightness is not None
 
+    def frames_of(self, sequence_id: int) -> list[int]:
+        """The frame numbers the ground truth lists for one sequence (empty if unknown)."""
+        fr = self.gt.frames
+        return fr.frame[fr.seq == int(sequence_id)].tolist()
+
 
 def ground_truth_from_frames(frames: Frames) -> GroundTruth:
     sequences, frame_seq = np.unique(frames.seq, return_inverse=True)

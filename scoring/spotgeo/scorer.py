@@ -27,7 +27,8 @@ from .matching import SolverStats, match_submission
 from .params import LEADERBOARD_COLUMNS, PARAMS
 from .rules import SEED, STARTER_KIT, RuleSet, prf, ruleset
 
-CACHE_SIZES = {"match": 6, "counts": 12, "prefix": 48}
+#: entries per cache level: a few τ values (each holds arrays the size of the true positives)
+CACHE_SIZES = {"match": 4, "counts": 6, "prefix": 12}
 
 
 @dataclass
@@ -67,7 +68,7 @@ class Scorer:
         self.n_obj = np.bincount(gt.frame_seq[gt.point_frame], minlength=self.K).astype(np.int64)
         self.n_pred = np.array([np.bincount(gt.frame_seq[s.point_frame], minlength=self.K)
                                 for s in competition.submissions], dtype=np.int64).reshape(self.S, self.K)
-        self._pair_seq = [gt.frame_seq[gt.point_frame[s.g]] for s in competition.submissions]
+        self._pair_seq = [gt.frame_seq[gt.point_frame[s.g]].astype(np.int32) for s in competition.submissions]
         self._caches = {level: LRU(size) for level, size in CACHE_SIZES.items()}
 
     def cache_info(self) -> dict[str, dict[str, int]]:

@@ -40,6 +40,8 @@ def test_size_and_shape(sc):
     assert total < 3_000_000
     assert sc.K == 300 and sc.comp.gt.n_frames == 1500 and sc.comp.has_brightness and sc.comp.report == []
     assert 6 <= sc.S <= 9 and list(team_profiles()) == [t.name for t in TEAMS]
+    assert sc.comp.frames_of(1) == [1, 2, 3, 4, 5] and sc.comp.frames_of(301) == []
+    assert sc.comp.sequences == list(range(1, 301))
     counts = sc.comp.gt.frames.counts
     assert counts.max() <= 30 and (counts >= 20).any() and (counts == 0).any()
 
