@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .aggregate import softmin_matrix
+from .data import MISSING
 
 MIN_GROUP = 30  # essays: a group below this is "small"
 MOST_WEIGHT = 0.5  # share of a team's softmin weight that is "most" of it
@@ -20,7 +21,8 @@ def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]
     attrs = p["attributes"]
     if not attrs:
         return []
-    gs = scorer.group_scores(**{k: p[k] for k in ("w", "quality", "threshold", "attributes", "overlap_removal")})
+    gs = scorer.group_scores(**{k: p[k] for k in ("w", "quality", "threshold", "attributes", "overlap_removal",
+                                                  "exclude_missing")})
     sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
     small = sizes < min_group
     out: list[str] = []
@@ -37,5 +39,6 @@ def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]
         share = betas[heavy[:, j], j].max()
         out.append(f"the group {gs.labels[j]} has only {int(sizes[j])} essay{'s' if sizes[j] != 1 else ''} yet carries "
                    f"up to {share:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
-                   f"{' and others' if len(teams) > 5 else ''}: it decides their bias-aware score")
+                   f"{' and others' if len(teams) > 5 else ''}: it decides their bias-aware score"
+                   + (" (essays without demographics can be left out of the groups)" if MISSING in gs.labels[j] else ""))
     return out

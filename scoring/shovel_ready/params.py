@@ -29,6 +29,9 @@ PARAMS = ParamSpec([
                "'after overlap removal' stage is FP1 after removal by definition and always applies it"),
     Param("attributes", (), kind="names", label="Demographic attributes", choices_from="attributes", group=BIAS,
           help="demographic attributes whose cross product forms the groups"),
+    Param("exclude_missing", False, kind="bool", label="Leave out essays with missing demographics", group=BIAS,
+          help="leave essays without a value for a chosen attribute out of the groups of the bias stage (they "
+               "still count in the segment score); otherwise they form the group '(missing)'"),
     Param("alpha", 50.0, label="Softmin temperature α", low=0.0, allow_inf=True, slider=(0.0, 200.0, 1.0),
           inf_label="Hard minimum (α = ∞)", group=BIAS, expected_text="a number >= 0 or 'inf'",
           help="softmin temperature >= 0, or 'inf' for the hard minimum: 0 = plain average over essays, "
@@ -42,7 +45,8 @@ PARAMS = ParamSpec([
 ])
 
 #: The order of ``parameters`` in the JSON contract (SPEC §8) and of the legacy ``DEFAULTS``.
-JSON_ORDER = ("w", "quality", "threshold", "alpha", "attributes", "band", "max_boost", "window", "overlap_removal")
+JSON_ORDER = ("w", "quality", "threshold", "alpha", "attributes", "band", "max_boost", "window", "overlap_removal",
+              "exclude_missing")
 DEFAULTS = {k: PARAMS[k].default for k in JSON_ORDER}
 
 STAGES = (

@@ -83,22 +83,32 @@ class Scorer:
         return self.check(attributes=attributes)["attributes"]
 
     # ---- stages --------------------------------------------------------------------------
-    def groups(self, attributes: Sequence[str] = ()) -> tuple[np.ndarray, list[str], np.ndarray]:
-        """(group code per essay, group labels, group sizes) for the cross product of ``attributes``."""
-        attrs = self._attributes(attributes)
-        return self._cached("groups", attrs, lambda: self._groups(attrs))
+    def groups(self, attributes: Sequence[str] = (), exclude_missing: bool = False
+               ) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """(group code per essay, group labels, group sizes) for the cross product of ``attributes``.
 
-    def _groups(self, attrs):
+        With ``exclude_missing`` an essay without a value for a chosen attribute is in no group:
+        its code is ``len(labels)``, one past the last group (it still counts in the segment score).
+        """
+        attrs = self._attributes(attributes)
+        excl = bool(exclude_missing) and bool(attrs)
+        return self._cached("groups", (attrs, excl), lambda: self._groups(attrs, excl))
+
+    def _groups(self, attrs, excl=False):
         if not attrs:
             return np.zeros(self.E, dtype=np.int64), ["all essays"], np.array([self.E])
         demo = self.comp.demographics
         # a group is a tuple of values (never its label text: "a=1 & b=2" can be spelled by
         # two different tuples); groups are ordered by their values, attribute by attribute
-        parts = [pd.factorize(demo[a].fillna(MISSING).astype(str).to_numpy(), sort=True) for a in attrs]
+        values = [demo[a].fillna(MISSING).astype(str).to_numpy() for a in attrs]
+        keep = ~np.any([v == MISSING for v in values], axis=0) if excl else np.ones(self.E, dtype=bool)
+        parts = [pd.factorize(v, sort=True) for v in values]
         combo = np.zeros(self.E, dtype=np.int64)
         for codes, uniques in parts:
             combo = combo * len(uniques) + codes
-        used, codes = np.unique(combo, return_inverse=True)
+        used, kept_codes = np.unique(combo[keep], return_inverse=True)
+        codes = np.full(self.E, len(used), dtype=np.int64)
+        codes[keep] = kept_codes.ravel()
         labels, seen = [], set()
         for u in used.tolist():
             values = []
@@ -110,7 +120,7 @@ class Scorer:
                 label += " ′"
             seen.add(label)
             labels.append(label)
-        return codes.ravel().astype(np.int64), labels, np.bincount(codes.ravel(), minlength=len(used))
+        return codes, labels, np.bincount(codes[keep], minlength=len(used))
 
     def _overlaps(self, removal: bool):
         T, gsize = self._tables[removal], self.comp.gt.segs.size
@@ -134,15 +144,16 @@ class Scorer:
             return match(T.p, g_global, o_p, o_g, key, threshold, tiebreak, T.n_pred, gt.n * max(self.S, 1))
         return self._cached("match", (removal, threshold, order_key), run)
 
-    def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...]):
-        """Arrays (S, G, C): matched M, Σquality, Σprobability, predictions NP; and NG (G, C)."""
+    def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...], excl: bool = False):
+        """Arrays (S, G, C): matched M, Σquality, Σprobability, predictions NP; and NG (G, C).
+        With ``excl`` G has one more slot, last, for the essays left out of the groups."""
         order_key = "iou" if quality == "iou" else "max"
 
         def run():
             T = self._tables[removal]
             m = self._matched(removal, threshold, order_key)
-            gcode, labels, _ = self.groups(attrs)
-            G, C, S = len(labels), self.C, self.S
+            gcode, labels, _ = self.groups(attrs, excl)
+            G, C, S = len(labels) + int(excl), self.C, self.S
             size = S * G * C
             pm = T.p[m]
             idx = (T.pred_sub[pm].astype(np.int64) * G + gcode[T.pred_essay[pm]]) * C + T.pred_cls[pm]
@@ -152,10 +163,10 @@ class Scorer:
             M = np.bincount(idx, minlength=size).reshape(S, G, C).astype(float)
             Sq = np.bincount(idx, weights=q, minlength=size).reshape(S, G, C)
             Sd = np.bincount(idx, weights=T.d[m], minlength=size).reshape(S, G, C)
-            NP = self._cached("np", (removal, attrs), lambda: self._np(removal, gcode, G))
+            NP = self._cached("np", (removal, attrs, excl), lambda: self._np(removal, gcode, G))
             NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
             return M, Sq, Sd, NP, NG
-        return self._cached("sums", (removal, threshold, quality, attrs), run)
+        return self._cached("sums", (removal, threshold, quality, attrs, excl), run)
 
     def _np(self, removal: bool, gcode: np.ndarray, G: int) -> np.ndarray:
         T = self._tables[removal]
@@ -163,17 +174,19 @@ class Scorer:
         idx = (T.pred_sub[k].astype(np.int64) * G + gcode[T.pred_essay[k]]) * self.C + T.pred_cls[k]
         return np.bincount(idx, minlength=self.S * G * self.C).reshape(self.S, G, self.C).astype(float)
 
-    def _segment_and_groups(self, w, quality, threshold, attrs, removal):
-        M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs)
+    def _segment_and_groups(self, w, quality, threshold, attrs, removal, excl=False):
+        M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs, excl)
         return segment_and_group_scores(w, M, Sq, Sd, NP, NG)
 
-    def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True) -> GroupScores:
+    def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True,
+                     exclude_missing=False) -> GroupScores:
         """Segment score of every submission on every group of ``attributes`` (SPEC §4)."""
         p = self.check(w=w, quality=quality, threshold=threshold, attributes=attributes,
-                       overlap_removal=overlap_removal)
-        attrs = p["attributes"]
-        _, grp = self._segment_and_groups(p["w"], p["quality"], p["threshold"], attrs, p["overlap_removal"])
-        _, labels, sizes = self.groups(attrs)
+                       overlap_removal=overlap_removal, exclude_missing=exclude_missing)
+        attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
+        _, grp = self._segment_and_groups(p["w"], p["quality"], p["threshold"], attrs, p["overlap_removal"], excl)
+        _, labels, sizes = self.groups(attrs, excl)
+        grp = grp[:, :len(labels)]
         return GroupScores(pd.DataFrame(grp, index=pd.Index(self.names, name="submission"), columns=labels),
                            pd.Series(sizes, index=labels, name="essays"), labels)
 
@@ -182,9 +195,10 @@ class Scorer:
         column per group score. Keyword arguments: ``w, quality, threshold, alpha, attributes,
         band, max_boost, window, overlap_removal`` (defaults: :data:`DEFAULTS`)."""
         p = self.check(**params)
-        attrs = p["attributes"]
-        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs)
-        _, labels, sizes = self.groups(attrs)
+        attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
+        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl)
+        _, labels, sizes = self.groups(attrs, excl)
+        attrs = attrs if len(labels) else ()  # every essay left out: no groups, as without attributes
         st = stage_scores(M, Sq, Sd, NP, NG, sizes, self.runtime, grouped=bool(attrs), **_agg(p))
         data = {
             "submission": self.names,
@@ -219,6 +233,7 @@ class Scorer:
         """
         p = self.check(**params)
         attrs, removal = p["attributes"], p["overlap_removal"]
+        excl = p["exclude_missing"] and bool(attrs)
         T = self._tables[removal]
         m = self.matched(removal, p["threshold"], p["quality"])
         S, E, C = self.S, self.E, self.C
@@ -235,16 +250,17 @@ class Scorer:
         team[:, :, 3] = np.bincount(pidx, minlength=size).reshape(E, S, C)
         ng = np.bincount(self._gt_essay * C + self._gt_cls, minlength=E * C).reshape(E, C)
         shared = np.concatenate((ng, np.ones((E, 1))), axis=1)
-        gcode, labels, _ = self.groups(attrs)
-        agg, runtime, grouped = _agg(p), self.runtime, bool(attrs)
+        gcode, labels, _ = self.groups(attrs, excl)
+        agg, runtime, grouped, n_groups = _agg(p), self.runtime, bool(attrs) and bool(labels), len(labels)
 
         def score(team_sums: np.ndarray, shared_sums: np.ndarray) -> dict[str, np.ndarray]:
             g = team_sums.shape[-3]
             t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], S, g, 4, C)
+            # the group sizes: essays per cell, the left-out slot (the last, with excl) dropped
             return stage_scores(t[..., 0, :], t[..., 1, :], t[..., 2, :], t[..., 3, :], shared_sums[..., :C],
-                                shared_sums[..., C], runtime, grouped=grouped, **agg)
+                                shared_sums[..., :n_groups, C], runtime, grouped=grouped, **agg)
 
-        return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels),
+        return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels) + int(excl),
                          team=team.reshape(E, S, 4 * C), shared=shared, score=score, final="final_score",
                          names=list(self.names))
 
@@ -277,12 +293,14 @@ def stage_scores(M, Sq, Sd, NP, NG, sizes, runtime, *, w, alpha, band, max_boost
 
     ``M, Sq, Sd, NP`` (…, S, G, C): matched pairs, Σquality, Σprobability and predictions of
     each submission, group and class; ``NG`` (…, G, C) ground truths; ``sizes`` (…, G) essays
-    per group; ``runtime`` (S) seconds (NaN: none). Per class
+    per group (the sums may carry one more slot, last, for essays left out of the groups: it
+    counts in the segment score only); ``runtime`` (S) seconds (NaN: none). Per class
     ``F1 = TP / (TP + ½(FP + FN))`` with ``TP = w·Σq + (1 − w)·Σd``, ``FP = NP − M``,
     ``FN = NG − TP``; the segment score is the mean over the classes present in the ground
     truth; the bias score the softmin of the group scores (SPEC §4); then the boost (§5).
     """
     seg, grp = segment_and_group_scores(w, M, Sq, Sd, NP, NG)
+    grp = grp[..., :np.shape(sizes)[-1]]  # a last slot beyond the groups holds essays left out of them
     if grouped:
         bias, _ = softmin_matrix(grp, np.asarray(sizes, dtype=float)[..., None, :], alpha)
         bias = bias.reshape(seg.shape)

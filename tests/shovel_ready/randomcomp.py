@@ -265,4 +265,5 @@ def random_parameters(rng: random.Random, comp: RandomCompetition) -> dict:
         "max_boost": rng.choice((0.0, 0.05, 0.2)),
         "window": rng.choice((0.2, 0.5, 1.0)),
         "overlap_removal": rng.random() < 0.6,
+        "exclude_missing": rng.random() < 0.3,
     }

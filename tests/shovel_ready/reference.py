@@ -460,10 +460,14 @@ def group_label(essay: str, demographics: dict[str, dict[str, str]] | None, attr
     return " & ".join(f"{a}={row.get(a, MISSING)}" for a in attributes)
 
 
-def groups_of(comp: RefCompetition, attributes: Sequence[str]) -> dict[str, list[str]]:
-    """Non-empty groups of the cross product of the attributes: label -> essays."""
+def groups_of(comp: RefCompetition, attributes: Sequence[str], exclude_missing: bool = False) -> dict[str, list[str]]:
+    """Non-empty groups of the cross product of the attributes: label -> essays. With
+    ``exclude_missing`` an essay lacking a value for any of the attributes is in no group."""
     out: dict[str, list[str]] = {}
     for e in comp.essays:
+        row = (comp.demographics or {}).get(e, {})
+        if exclude_missing and any(row.get(a, MISSING) == MISSING for a in attributes):
+            continue
         out.setdefault(group_label(e, comp.demographics, attributes), []).append(e)
     return out
 
@@ -535,6 +539,7 @@ def leaderboard(
     max_boost: float = 0.05,
     window: float = 0.2,
     overlap_removal: bool = True,
+    exclude_missing: bool = False,
 ) -> dict[str, dict]:
     """Per submission: every stage score and rank, eligibility, boost and group scores."""
     if quality not in QUALITIES:
@@ -545,7 +550,7 @@ def leaderboard(
     attributes = list(attributes)
     if attributes and comp.demographics is None:
         raise ValueError("attributes need demographics")
-    groups = groups_of(comp, attributes) if attributes else {}
+    groups = groups_of(comp, attributes, exclude_missing) if attributes else {}
 
     out: dict[str, dict] = {}
     for name, preds in comp.submissions.items():

@@ -213,7 +213,8 @@ def parameter_sets(seed: int, comp: randomcomp.RandomCompetition) -> list[dict]:
 
 @pytest.mark.slow
 def test_generator_covers_the_parameter_space():
-    seen = {"quality": set(), "threshold_half": False, "alpha": set(), "n_attr": set(), "removal": set(),
+    seen = {"quality": set(), "threshold_half": False, "alpha": set(), "n_attr": set(), "removal": set(), "exclude": set(),
+            "excluded_essay": False,
             "unknown_essay": False, "missing_demo": False, "missing_runtime": False, "overlapping_gt": False,
             "unsorted": False, "duplicate_index": False, "no_demographics": False}
     for seed in range(N_COMPETITIONS):
@@ -224,6 +225,9 @@ def test_generator_covers_the_parameter_space():
             seen["alpha"].add("0" if p["alpha"] == 0 else "inf" if math.isinf(p["alpha"]) else "finite")
             seen["n_attr"].add(len(p["attributes"]))
             seen["removal"].add(p["overlap_removal"])
+            seen["exclude"].add(p["exclude_missing"])
+            seen["excluded_essay"] |= bool(p["exclude_missing"] and p["attributes"] and comp.demographics is not None
+                                           and set(comp.ground_truth["id"]) - set(comp.demographics["id"]))
         essays = set(comp.ground_truth["id"])
         for df in comp.submissions.values():
             seen["unknown_essay"] |= bool(set(df["id"]) - essays)
@@ -242,6 +246,7 @@ def test_generator_covers_the_parameter_space():
     assert seen.pop("alpha") == {"0", "inf", "finite"}
     assert seen.pop("n_attr") == {0, 1, 2}
     assert seen.pop("removal") == {True, False}
+    assert seen.pop("exclude") == {True, False}
     assert all(seen.values()), seen
 
 
@@ -278,7 +283,8 @@ def compare(comp: randomcomp.RandomCompetition, scorer, params: dict) -> None:
             assert abs(float(row[label]) - value) <= 1e-9, f"{where} {name} {label}: {row[label]} != {value}"
     if params["attributes"]:
         gs = scorer.group_scores(w=params["w"], quality=params["quality"], threshold=params["threshold"],
-                                 attributes=params["attributes"], overlap_removal=params["overlap_removal"])
+                                 attributes=params["attributes"], overlap_removal=params["overlap_removal"],
+                                 exclude_missing=params["exclude_missing"])
         sizes = next(iter(expected.values()))["group_sizes"] if expected else {}
         assert {k: int(v) for k, v in gs.sizes.items()} == sizes, where
 
