@@ -17,6 +17,7 @@ store.begin_run()  # the data is resolved (at most) once per run
 st.set_page_config(page_title="Leaderboard Lab", page_icon=str(nav.ROOT / "lab" / "favicon.png"), layout="wide")
 
 navigation, owner = nav.build()
+nav.note_page(navigation)
 family = nav.current_family(navigation, owner)
 try:
     entry = store.active(family)

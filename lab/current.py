@@ -1,6 +1,7 @@
 """What a page needs of the family it belongs to: the active data, its scorer, the current
-parameters and leaderboard, team colours, and the page header (with the notices about the
-data shown). Every function takes the family, so each family's pages read their own state."""
+parameters and leaderboard, team colours, and the page header (a takeaway written from the
+numbers, the notices about the data and the address, and the scorer's guardrail warnings).
+Every function takes the family, so each family's pages read their own state."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from scoring import registry
 from scoring.core.family import Family
 
-from . import nav, state, store
+from . import families, nav, state, store, story
 from .colors import team_colors
 from .text import md
+
+TAKEAWAY_ICON = ":material/lightbulb:"
 
 
 def family(name: str) -> Family:
@@ -48,18 +52,53 @@ def colors(fam: Family) -> dict[str, str]:
     return team_colors(competition(fam).submission_names)
 
 
-def header(fam: Family, title: str, explanation: str) -> None:
-    """Page title and its one-paragraph explanation (the app's words), then what data is
-    shown: a notice when a link named data this server does not have, and a note on an
-    upload."""
-    nav.ensure_app_entry()
-    st.title(title)
-    st.markdown(explanation)
+def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None) -> str:
+    """The family's one-sentence takeaway on its leaderboard (``lab.story.winner_takeaway``)."""
+    return story.winner_takeaway(leaderboard(fam) if lb is None else lb, fam.stages, families.ui(fam).stage_words)
+
+
+def warnings(fam: Family, p: dict[str, Any] | None = None) -> list[str]:
+    """The scorer's guardrail warnings at the current parameters (``scorer.warnings(**params)``,
+    for a family whose scorer has it)."""
+    sc = scorer(fam)
+    check = getattr(sc, "warnings", None)
+    return list(check(**(params(fam) if p is None else p))) if callable(check) else []
+
+
+def notices(fam: Family) -> None:
+    """What the visitor must know about what is shown: a link that named data this server
+    does not have, an address that named no page, the upload being shown."""
     missing = store.missing_link(fam)
     if missing:
-        st.warning("The link you opened names uploaded data that this server does not have (uploads are "
-                   "kept for a limited time, and only on the server they were uploaded to). You are seeing "
-                   "the sample instead; upload the files again on the Data page.", icon=":material/link_off:")
+        st.warning("**The link you opened names data this server does not have**, so you are seeing the "
+                   "sample instead. Uploads are kept for a limited time, and only on the server they were "
+                   "uploaded to: upload the files again on the Data page.", icon=":material/link_off:")
+    unknown = nav.unknown_page()
+    if unknown is not None:
+        st.warning(f"**There is no page “{md(unknown)}”** — you are on the {md(nav.page_title())} page. "
+                   "Every page is listed in the sidebar.", icon=":material/explore_off:")
+
+
+def guardrails(fam: Family) -> None:
+    """The scorer's warnings where a conclusion is fragile (e.g. a tiny group deciding a score)."""
+    for line in warnings(fam):
+        st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
+
+
+def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = None) -> DeltaGenerator:
+    """Page title, the takeaway (markdown, names escaped: ``lab.story``), the one-paragraph
+    explanation (the app's words), the notices and the guardrail warnings; then what data is
+    shown. Returns the takeaway's slot, for a page that writes it once its picks are made
+    (``slot.info(text, icon=current.TAKEAWAY_ICON)``)."""
+    nav.ensure_app_entry()
+    st.title(title)
+    slot = st.empty()
+    if takeaway:
+        slot.info(takeaway, icon=TAKEAWAY_ICON)
+    st.markdown(explanation)
+    notices(fam)
+    guardrails(fam)
     e = entry(fam)
     if not e.is_default:
         st.caption(f"Showing {md(e.label)} — switch back to the sample on the Data page.")
+    return slot

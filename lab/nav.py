@@ -17,6 +17,7 @@ mode the page file runs alone; the rerun keeps the page, whose address is its fi
 
 from __future__ import annotations
 
+import urllib.parse
 from pathlib import Path
 
 import streamlit as st
@@ -57,6 +58,50 @@ def build():
         owner.update({p.url_path: fam for p in pages})
     sections["Your data"] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in SHARED_PAGES]
     return st.navigation(sections), owner
+
+
+_UNKNOWN, _TITLE = "lab_unknown_page", "lab_page_title"
+
+
+def unknown_path(url: str | None, known: set[str], base: str = "") -> str | None:
+    """The page path of ``url`` when it names no page of ``known`` (url paths; the default
+    page is ``""``), else None. ``base``: the server's ``baseUrlPath``.
+
+    >>> unknown_path("http://h:8501/efficiency", {"", "efficiency"}), unknown_path("http://h/x", {""})
+    (None, 'x')
+    >>> unknown_path("http://h/lab/", {""}, base="/lab/"), unknown_path(None, {""})
+    (None, None)
+    """
+    if not url:
+        return None
+    parts = [p for p in urllib.parse.urlsplit(url).path.split("/") if p]
+    prefix = [p for p in base.split("/") if p]
+    if parts[:len(prefix)] == prefix:
+        parts = parts[len(prefix):]
+    path = urllib.parse.unquote("/".join(parts))
+    return None if path in known else path
+
+
+def note_page(navigation) -> None:
+    """Remember, for this run, the page shown and whether the address named a page that does not
+    exist (Streamlit then runs the default page): :func:`unknown_page` tells the header."""
+    known = {""} | {p.url_path for fam in registry.families() for p in ui(fam).pages} | \
+        {p.url_path for p in SHARED_PAGES}
+    try:
+        url = st.context.url
+    except Exception:  # pragma: no cover - no browser context (bare mode)
+        url = None
+    st.session_state[_UNKNOWN] = unknown_path(url, known, str(st.get_option("server.baseUrlPath") or ""))
+    st.session_state[_TITLE] = navigation.title
+
+
+def unknown_page() -> str | None:
+    """The path the address named when it is no page of the app (this run only)."""
+    return st.session_state.get(_UNKNOWN)
+
+
+def page_title() -> str:
+    return str(st.session_state.get(_TITLE) or "")
 
 
 def current_family(navigation, owner: dict[str, Family]) -> Family:

@@ -22,26 +22,33 @@ from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboar
 from . import current, tables
 from .charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
 from .families import FamilyUI, PageSpec
+from .shovel_ready_story import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
 
 FAM = FAMILY
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))
-_GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal")
+_GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal", "exclude_missing")
 
-EXTRAS = {"bias_score": lambda lb: {"Eligible for boost": np.where(lb["eligible"].astype(bool), "yes", "no"),
-                                    "Boost": lb["boost"].astype(float).to_numpy() * 100.0}}
+#: The boost and eligibility go with the final result (the boost is the step into it).
+EXTRAS = {"final_score": lambda lb: {"Boost": lb["boost"].astype(float).to_numpy() * 100.0,
+                                     "Eligible": np.where(lb["eligible"].astype(bool), "yes", "no")}}
+EXTRA_CONFIG = {
+    (tables.FINAL_GROUP, "Boost"): st.column_config.NumberColumn(
+        "Boost", format="%.2f %%", width="small",
+        help="The efficiency boost: the fastest team within the eligibility band of the best bias-aware score "
+             "gets the maximum boost, slower ones less, down to none at the end of the slowdown window"),
+    (tables.FINAL_GROUP, "Eligible"): st.column_config.TextColumn(
+        "Eligible", width="small", help="Within the eligibility band of the best bias-aware score, with a runtime: "
+                                        "only eligible teams can earn a boost"),
+}
 
 
 def stage_table(lb: pd.DataFrame) -> pd.DataFrame:
-    """The five stages side by side (with eligibility and boost after the bias stage)."""
+    """The five stages grouped, the final result (rank, score, boost, eligible) first."""
     return tables.stage_table(lb, STAGES, EXTRAS)
 
 
-def stage_column_config() -> dict[str, Any]:
-    return tables.stage_column_config(STAGES, {
-        "Eligible for boost": st.column_config.TextColumn("Eligible", width="small",
-                                                          help="Eligible for the efficiency boost"),
-        "Boost": st.column_config.NumberColumn("Boost", format="%.2f %%", width="small"),
-    })
+def show_stage_table(lb: pd.DataFrame, key: str = "lb_table") -> pd.DataFrame:
+    return tables.show_stage_table(lb, STAGES, key=key, extras=EXTRAS, extra_config=EXTRA_CONFIG)
 
 
 def params() -> dict[str, Any]:
@@ -58,7 +65,7 @@ def group_scores(p: Mapping[str, Any] | None = None) -> scoring.GroupScores:
     return current.scorer(FAM).group_scores(**{k: p[k] for k in _GS_KEYS})
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_data(show_spinner="Sweeping α from 0 to 200…", max_entries=64)
 def _alpha_sweep(digest: str, key: tuple, _gs: Any) -> pd.DataFrame:
     return scoring.alpha_sweep(_gs.scores[_gs.labels], _gs.sizes.reindex(_gs.labels), SWEEP_ALPHAS)
 
@@ -167,13 +174,20 @@ def _shovel_ready_disabled(values, comp) -> dict[str, str]:
         why = "No attribute chosen: nothing to aggregate."
     else:
         return {}
-    return {"alpha": why}
+    return {"alpha": why, "exclude_missing": why}
 
 
 def _shovel_ready_note(group: str, comp) -> str | None:
     if group == "Bias aggregation" and not comp.attributes:
         return "No demographics loaded: the bias score equals the segment score."
     return None
+
+
+def _warm(entry, p: Mapping[str, Any]) -> None:
+    """Once per server on the default data: the Demographics page's group scores and α sweep."""
+    if p.get("attributes"):
+        gs = entry.scorer.group_scores(**{k: p[k] for k in _GS_KEYS})
+        _alpha_sweep(entry.digest, tuple((k, p[k]) for k in _GS_KEYS), gs)
 
 
 UI = FamilyUI(
@@ -185,11 +199,13 @@ UI = FamilyUI(
         PageSpec("pages/worked_examples.py", "Worked examples", ":material/calculate:"),
     ),
     defaults={"attributes": ("ell_status",)},
-    link_keys=("team",),
+    link_keys=("team", "essay", "whatif", "score", "runtime"),
     reset_label="Reset to memo defaults",
     disabled=_shovel_ready_disabled,
     group_note=_shovel_ready_note,
     describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",
+    stage_words=STAGE_WORDS,
+    warm=_warm,
     extra_inputs=(InputSpec("essays", "Essay texts", "id plus a text column (text, essay_text or full_text): "
                             "the Segments page then shows the words instead of numbered boxes", required=False,
                             path="essays.csv"),),

@@ -141,7 +141,8 @@ def bundle_digest(fam: Family, bundle: Mapping[str, Any]) -> str:
     return h.hexdigest()
 
 
-def _engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
+def engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
+    """The loader's keyword arguments for an upload bundle (named in-memory files)."""
     out: dict[str, Any] = {}
     for inp in fam.inputs:
         item = bundle.get(inp.role)
@@ -162,7 +163,7 @@ def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = Non
     store = _store()
     entry = store.find(key)
     if entry is None:
-        sources = _engine_sources(fam, bundle)
+        sources = engine_sources(fam, bundle)
         comp = _with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
         roles = {i.role for i in fam.inputs}
         extras = {r: v for r, v in bundle.items() if r not in roles and v}
@@ -242,15 +243,25 @@ def default_entry(fam: Family) -> Entry:
                 comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
                 entry = Entry(fam, digest, comp, label="sample data" if "sample" in what else f"data in {folder}",
                               folder=folder)
-                entry.scorer.leaderboard(**_ui_defaults(fam, comp))
+                _warm(fam, entry)
                 store.add(key, entry, pin=True)
     return entry
 
 
-def _ui_defaults(fam: Family, comp: Any) -> dict[str, Any]:
+def _warm(fam: Family, entry: Entry) -> None:
+    """The default view, computed once per server (every visitor's first page is then served
+    from the scorer's caches): the leaderboard and the guardrail warnings at the app's default
+    parameters, and what the family's UI asks for (``FamilyUI.warm``)."""
+    from .families import ui
     from .state import defaults
 
-    return defaults(fam, fam.context(comp))
+    p = defaults(fam, fam.context(entry.comp))
+    with st.spinner("Preparing the default view…"):
+        entry.scorer.leaderboard(**p)
+        check = getattr(entry.scorer, "warnings", None)
+        if callable(check):
+            check(**p)
+        ui(fam).warm(entry, p)
 
 
 # ---- this session's data --------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Tables for display and download: a leaderboard's stages side by side with rank moves,
-number formats, and formula-safe CSV / JSON downloads (``scoring.core.export``)."""
+"""Tables for display and download: a leaderboard's stages side by side, grouped by stage with
+rank moves and the final result first, number formats, and formula-safe CSV / JSON downloads (``scoring.core.export``)."""
 
 from __future__ import annotations
 
@@ -24,42 +24,135 @@ def rank_arrow(previous: int, current: int) -> str:
     return f"{int(current)}"
 
 
+#: The header group of the final result (rank, score and the final stage's extras), shown first.
+FINAL_GROUP = "Final result"
+
+
 def stage_table(lb: pd.DataFrame, stages: Sequence[Stage],
                 extras: Mapping[str, Callable[[pd.DataFrame], Mapping[str, Any]]] | None = None) -> pd.DataFrame:
-    """The stages side by side for display: a score and a rank column per stage (an arrow on
-    every rank change against the previous stage); ``extras[stage id](lb)`` adds columns
-    after that stage. The final rank and score come first, next to the team's name."""
-    out = pd.DataFrame({"Team": lb["submission"].astype(str).to_numpy()})
-    prev = None
-    for s in stages:
-        out[s.label] = lb[s.id].astype(float).to_numpy()
-        ranks = lb[s.rank].astype(int).to_numpy()
-        out[f"{s.label} · rank"] = ([str(r) for r in ranks] if prev is None
-                                    else [rank_arrow(p, r) for p, r in zip(prev, ranks, strict=True)])
-        for col, values in (extras or {}).get(s.id, lambda _: {})(lb).items():
-            out[col] = values
-        prev = ranks
-    final = stages[-1].label
-    head = ["Team", f"{final} · rank", final]
-    return out[head + [c for c in out.columns if c not in head]]
-
-
-def stage_column_config(stages: Sequence[Stage], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``st.dataframe`` column config for :func:`stage_table`: team, final rank and final
-    score pinned; every stage's help in plain words."""
-    cfg: dict[str, Any] = {"Team": st.column_config.TextColumn("Team", pinned=True)}
-    for i, s in enumerate(stages):
-        cfg[s.label] = st.column_config.NumberColumn(s.label, format="%.4f", help=s.help or None)
-        against = f"; ▲/▼: places gained/lost against “{stages[i - 1].label}”" if i else ""
-        cfg[f"{s.label} · rank"] = st.column_config.TextColumn("Rank", width="small", help=f"Rank on “{s.label}”{against}")
+    """The stages side by side for display, grouped by stage under a two-level header
+    (``(group, column)``): the team; then the **final result** (its rank, its score and the
+    final stage's extras) so the answer is the first thing read; then every earlier stage, in
+    order, as its score and its rank. A rank carries an arrow on every change against the
+    previous stage (``"3 ▲2"``). ``extras[stage id](lb)`` adds columns to that stage's group
+    (Shovel-Ready: the boost and eligibility with the final result)."""
+    extras = extras or {}
     final = stages[-1]
-    cfg[final.label] = st.column_config.NumberColumn(final.label, format="%.4f", pinned=True, help=final.help or None)
-    cfg[f"{final.label} · rank"] = st.column_config.TextColumn(
-        "Final rank", width="small", pinned=True,
-        help=f"Rank on “{final.label}”" + (f"; ▲/▼: places gained/lost against “{stages[-2].label}”"
-                                           if len(stages) > 1 else ""))
-    cfg.update(extra or {})
+    names = lb["submission"].astype(str).to_numpy()
+    ranks, prev = {}, None
+    for s in stages:
+        r = lb[s.rank].astype(int).to_numpy()
+        ranks[s.id] = [str(x) for x in r] if prev is None else [rank_arrow(a, b) for a, b in zip(prev, r, strict=True)]
+        prev = r
+    cols: dict[tuple[str, str], Any] = {("", "Team"): names,
+                                        (FINAL_GROUP, "Rank"): ranks[final.id],
+                                        (FINAL_GROUP, "Score"): lb[final.id].astype(float).to_numpy()}
+    for col, values in extras.get(final.id, lambda _: {})(lb).items():
+        cols[(FINAL_GROUP, col)] = values
+    for s in stages[:-1]:
+        cols[(s.label, "Score")] = lb[s.id].astype(float).to_numpy()
+        cols[(s.label, "Rank")] = ranks[s.id]
+        for col, values in extras.get(s.id, lambda _: {})(lb).items():
+            cols[(s.label, col)] = values
+    out = pd.DataFrame(cols)
+    out.columns = pd.MultiIndex.from_tuples(list(cols))
+    return out
+
+
+def stage_column_config(table: pd.DataFrame, stages: Sequence[Stage],
+                        extra: Mapping[tuple[str, str], Any] | None = None) -> dict[int, Any]:
+    """``st.dataframe`` column config for :func:`stage_table`, by position (sub-headers repeat
+    across groups, so names cannot key it; position 0 is the hidden index): scores to four
+    decimals, ranks narrow, every header's help in plain words, the team pinned. The final
+    result is not pinned: pinned columns are drawn faded, and the answer is drawn in full.
+    ``extra`` configures the extras by ``(group, column)``."""
+    by_label = {s.label: (i, s) for i, s in enumerate(stages)}
+    final = stages[-1]
+    cfg: dict[int, Any] = {}
+    for pos, (group, col) in enumerate(table.columns, start=1):
+        if (group, col) in (extra or {}):
+            cfg[pos] = extra[(group, col)]
+            continue
+        i, s = (len(stages) - 1, final) if group == FINAL_GROUP else by_label.get(group, (None, None))
+        against = f"; ▲/▼: places gained/lost against “{stages[i - 1].label}”" if s is not None and i else ""
+        if col == "Team":
+            cfg[pos] = st.column_config.TextColumn("Team", pinned=True)
+        elif s is not None and col == "Score":
+            cfg[pos] = st.column_config.NumberColumn("Score", format="%.4f", help=(
+                f"{s.label}: " + (s.help or "")) if group == FINAL_GROUP else (s.help or None))
+        elif s is not None and col == "Rank":
+            cfg[pos] = st.column_config.TextColumn("Rank", width="small", help=f"Rank on “{s.label}”{against}")
     return cfg
+
+
+def show_stage_table(lb: pd.DataFrame, stages: Sequence[Stage], *, key: str,
+                     extras: Mapping[str, Callable[[pd.DataFrame], Mapping[str, Any]]] | None = None,
+                     extra_config: Mapping[tuple[str, str], Any] | None = None) -> pd.DataFrame:
+    """Draw a family's leaderboard as :func:`stage_table` with its column config; returns the
+    table shown."""
+    table = stage_table(lb, stages, extras)
+    st.dataframe(table, hide_index=True, column_config=stage_column_config(table, stages, extra_config), key=key)
+    return table
+
+
+def flat_columns(table: pd.DataFrame) -> pd.DataFrame:
+    """A grouped :func:`stage_table` with one-level names: ``"FP1 (original)"`` (a stage's
+    score), ``"FP1 (original) · rank"``, ``"Final result · Boost"``, ``"Team"`` (for tests
+    and exports)."""
+    names = []
+    for group, col in table.columns:
+        names.append(col if not group else group if col == "Score" else f"{group} · {col.lower() if col == 'Rank' else col}")
+    out = table.copy()
+    out.columns = names
+    return out
+
+
+#: Above this many groups (or more groups than teams) a team × group table puts the groups in rows.
+MAX_GROUP_COLUMNS = 10
+
+
+def groups_as_rows(n_groups: int, n_teams: int) -> bool:
+    """Whether a team × group table (or heatmap) reads better with a row per group."""
+    return n_groups > MAX_GROUP_COLUMNS or n_groups > n_teams
+
+
+def short_group_labels(labels: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``("ell_status=No & gender=F", …)`` -> (``["No · F", …]``, ``["ell_status", "gender"]``).
+
+    The attribute names go once into the axis title; labels that do not all follow the same
+    ``attr=value & attr=value`` pattern come back unchanged (with no attribute names).
+    """
+    split = [[part.partition("=") for part in str(g).split(" & ")] for g in labels]
+    keys = [[k for k, _, _ in parts] for parts in split]
+    if not split or any(not all(eq for _, eq, _ in parts) for parts in split) or any(k != keys[0] for k in keys):
+        return [str(g) for g in labels], []
+    short = [" · ".join(v for _, _, v in parts) for parts in split]
+    if len(set(short)) != len(short):
+        return [str(g) for g in labels], []
+    return short, keys[0]
+
+
+def team_group_table(values: pd.DataFrame, fmt: str, help: str | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """A team × group table (``values``: teams as the index, groups as columns) for display,
+    with its column config: a row per team and a column per group — or, with many groups
+    (:func:`groups_as_rows`), a row per group (``F · White``, the attributes named once in the
+    header) and a column per team, so that every column is readable at any number of groups."""
+    groups, teams = [str(g) for g in values.columns], [str(t) for t in values.index]
+    if groups_as_rows(len(groups), len(teams)):
+        short, attrs = short_group_labels(groups)
+        head = f"Group ({' · '.join(attrs)})" if attrs else "Group"
+        out = pd.DataFrame({head: short})
+        for t in values.index:
+            out[str(t)] = values.loc[t].to_numpy(dtype=float)
+        cfg = {head: st.column_config.TextColumn(head, pinned=True)}
+        cfg.update({t: st.column_config.NumberColumn(t, format=fmt, help=help) for t in teams})
+        return out, cfg
+    out = values.copy()
+    out.columns = groups
+    out.insert(0, "Team", teams)
+    cfg = {"Team": st.column_config.TextColumn("Team", pinned=True)}
+    cfg.update({g: st.column_config.NumberColumn(g, format=fmt, help=help) for g in groups})
+    return out.reset_index(drop=True), cfg
 
 
 def number_columns(columns: Iterable[str], fmt: str = "%.3f") -> dict[str, Any]:

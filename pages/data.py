@@ -12,6 +12,7 @@ from lab import current, families, nav, state, store
 from lab.text import md
 from scoring import registry
 from scoring.core import limits
+from scoring.core.validate import MAX_ERRORS, check_inputs
 
 nav.ensure_app_entry()
 st.title("Data")
@@ -33,6 +34,7 @@ if picked != fam.name:
     st.rerun()
 fui = families.ui(fam)
 K = f"data_{fam.key}"
+current.notices(fam)
 
 
 def _upload_cap() -> int:
@@ -68,8 +70,10 @@ def _load_uploads() -> None:
     try:
         entry = store.use_bundle(fam, bundle)
     except scoring.InputError as err:
-        st.session_state[f"{K}_result"] = {"status": "error", "errors": [
-            {"File": err.file, "Row": "—" if err.row is None else str(err.row), "Problem": err.problem}]}
+        with st.spinner("Checking every file, to report all the problems at once…"):
+            found, more = check_inputs(fam, **store.engine_sources(fam, bundle))
+        st.session_state[f"{K}_result"] = {"status": "error", "more": more,
+                                           "errors": [_problem(e) for e in (found or [err])]}
         return
     except store.LoadCancelled:
         return
@@ -82,6 +86,26 @@ def _load_uploads() -> None:
     st.session_state[f"{K}_result"] = {"status": "ok", "files": names, "describe": fui.describe(entry.comp),
                                        "submissions": list(entry.comp.submission_names),
                                        "report": list(getattr(entry.comp, "report", []))}
+
+
+def _problem(e: scoring.InputError) -> dict:
+    return {"File": e.file, "Row": "—" if e.row is None else str(e.row), "Problem": e.problem,
+            "Column": getattr(e, "column", None), "Value": getattr(e, "value", None)}
+
+
+def _show_problem(problem: dict) -> None:
+    """One problem, wrapped (never a cut-off table cell): file, row, column, problem, then the
+    whole offending value as plain text."""
+    column = f"  \n**Column:** {md(problem['Column'])}" if problem.get("Column") else ""
+    st.error(f"**File:** {md(problem['File'])}  \n**Row:** {md(problem['Row'])}{column}  \n"
+             f"**Problem:** {md(problem['Problem'])}", icon=":material/error:")
+    value = problem.get("Value")
+    if value:
+        shown = value if len(value) <= VALUE_CHARS else value[:VALUE_CHARS] + f" … ({len(value):,} characters in all)"
+        st.code(shown, language=None, wrap_lines=True)
+
+
+VALUE_CHARS = 20_000
 
 
 def _use_default() -> None:
@@ -147,10 +171,13 @@ result = st.session_state.get(f"{K}_result")
 if result is not None:
     st.subheader("Validation report")
     if result["status"] == "error":
-        st.error("Nothing was loaded — the data you had before is still active. Fix this and load again:")
-        for problem in result["errors"]:  # wrapped text, never a cut-off table cell
-            st.error(f"**File:** {md(problem['File'])}  \n**Row:** {md(problem['Row'])}  \n"
-                     f"**Problem:** {md(problem['Problem'])}", icon=":material/error:")
+        n = len(result["errors"])
+        found = (f"the first {n} problems (checking stopped at {MAX_ERRORS}; fix these and load again to see "
+                 "the rest)" if result.get("more") else f"{n} problem{'s' if n != 1 else ''}")
+        st.error(f"Nothing was loaded — the data you had before is still active. The files have {found}; fix "
+                 f"{'it' if n == 1 else 'them'} and load again:")
+        for problem in result["errors"]:
+            _show_problem(problem)
     elif result["status"] == "ok":
         st.success(f"Loaded {len(result['files'])} files: {md(result['describe'])} "
                    f"({md(', '.join(result['submissions']))}). Every {md(fam.title)} page now scores them.")

@@ -7,82 +7,105 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from lab import current, tables
+from lab import current, glossary, tables
 from lab import shovel_ready as sr
+from lab import shovel_ready_story as words
 from lab.charts import shovel_ready as charts
+from lab.story import count
 from lab.text import md
 
 FAM = sr.FAM
-
-current.header(
-    FAM, "Demographics",
+TITLE = "Demographics"
+EXPLANATION = (
     "The bias-aware score of a team is a *softmin* over its scores on demographic groups: "
     "with temperature α = 0 it is the plain average over all essays; the larger α, the more "
     "the team's weakest group counts (α = ∞ is the worst group alone). Here you see every "
     "team's score per group, the weight β each group gets, and how the ranking moves as α "
-    "sweeps from 0 to 200.",
+    "sweeps from 0 to 200."
 )
 
 comp = current.competition(FAM)
 p = sr.params()
 
-if not comp.attributes:
-    st.info(
-        "**No demographics loaded.** Without a demographics file every essay is in one group, "
-        "so the bias-aware score equals the unified segment score. Upload a demographics CSV "
-        "(`id` plus one column per attribute) on the **Data** page to see this page."
-    )
-    st.stop()
-if not p["attributes"]:
-    st.info(
-        "**No demographic attribute chosen.** Pick one or more attributes in the sidebar "
-        f"(available: {md(', '.join(comp.attributes))}); groups are the cross product of your choice."
-    )
+if not comp.attributes or not p["attributes"]:
+    current.header(FAM, TITLE, EXPLANATION)
+    if not comp.attributes:
+        st.info(
+            "**No demographics loaded.** Without a demographics file every essay is in one group, "
+            "so the bias-aware score equals the unified segment score. Upload a demographics CSV "
+            "(`id` plus one column per attribute) on the **Data** page to see this page."
+        )
+    else:
+        st.info(
+            "**No demographic attribute chosen.** Pick one or more attributes in the sidebar "
+            f"(available: {md(', '.join(comp.attributes))}); groups are the cross product of your choice."
+        )
     st.stop()
 
 lb = sr.leaderboard()
 gs = sr.group_scores()
+current.header(FAM, TITLE, EXPLANATION, takeaway=words.demographics_takeaway(lb, gs, p))
 colors = current.colors(FAM)
 order = [str(t) for t in lb["submission"]]
 alpha = p["alpha"]
 alpha_words = "∞ (hard minimum)" if math.isinf(alpha) else f"{alpha:g}"
+left_out = len(comp.essays) - int(gs.sizes.sum())
+if left_out:
+    st.caption(f"{count(left_out, 'essay')} without demographics for {md(', '.join(p['attributes']))} "
+               f"{'is' if left_out == 1 else 'are'} left out of the groups (they still count in the segment score).")
 
 st.plotly_chart(charts.group_heatmap(gs, order), key="demo_heatmap")
 
-left, right = st.columns([3, 2])
-with left:
-    st.subheader(f"Softmin weights β at α = {alpha_words}")
-    betas = scoring.softmin_weights(gs.scores.loc[order, gs.labels], gs.sizes.reindex(gs.labels), alpha) * 100.0
-    betas.insert(0, "Team", betas.index)
-    st.dataframe(
-        betas, hide_index=True, key="demo_betas",
-        column_config=tables.number_columns(gs.labels, "%.1f %%"),
-    )
-    st.caption("Each row sums to 100 %: the share of the team's bias-aware score that each "
-               "group contributes. Weight moves to the team's weakest groups as α grows.")
-with right:
-    st.subheader("Group sizes")
-    total = sum(int(gs.sizes[g]) for g in gs.labels)
-    sizes = pd.DataFrame({
-        "Group": list(gs.labels),
-        "Essays": [int(gs.sizes[g]) for g in gs.labels],
-        "Share": [100.0 * int(gs.sizes[g]) / total if total else 0.0 for g in gs.labels],
-    })
-    st.dataframe(sizes, hide_index=True, key="demo_sizes",
-                 column_config=tables.number_columns(["Share"], "%.1f %%"))
-    small = sizes[sizes["Essays"] < 0.02 * total]
-    if len(small):
-        st.warning(f"{len(small)} small group(s) (under 2 % of essays): at large α a small "
-                   "group can decide a team's score on few essays.")
+many = tables.groups_as_rows(len(gs.labels), len(order))
+betas = scoring.softmin_weights(gs.scores.loc[order, gs.labels], gs.sizes.reindex(gs.labels), alpha) * 100.0
+beta_table, beta_config = tables.team_group_table(betas, "%.1f %%", help=glossary.BETA)
+total = int(gs.sizes.sum())
+sizes = pd.DataFrame({
+    "Group": list(gs.labels),
+    "Essays": [int(gs.sizes[g]) for g in gs.labels],
+    "Share": [100.0 * int(gs.sizes[g]) / total if total else 0.0 for g in gs.labels],
+})
+beta_caption = ("Each team's β add up to 100 % " + ("down its column" if many else "along its row")
+                + ": the share of the team's bias-aware score that each group contributes. Weight moves to the "
+                  "team's weakest groups as α grows.")
 
-st.subheader("Sweeping α")
+
+def _betas() -> None:
+    st.subheader(f"Softmin weights β at α = {alpha_words}", help=glossary.BETA + " " + glossary.SOFTMIN)
+    st.dataframe(beta_table, hide_index=True, key="demo_betas", column_config=beta_config, height="content")
+    st.caption(beta_caption)
+
+
+def _sizes() -> None:
+    st.subheader("Group sizes", help=glossary.GROUP_SIZE)
+    st.dataframe(sizes, hide_index=True, key="demo_sizes", height="content", column_config={
+        "Group": st.column_config.TextColumn("Group", width="large"),
+        "Essays": st.column_config.NumberColumn("Essays", help=glossary.GROUP_SIZE),
+        "Share": st.column_config.NumberColumn("Share", format="%.1f %%", help="Share of the essays in the groups")})
+    small = sizes[sizes["Essays"] < 30]
+    if len(small):
+        st.caption(f"{count(len(small), 'group')} under 30 essays: at large α a small group can decide a team's "
+                   "score on few essays (a warning at the top names it when it does).")
+
+
+if many:  # the β table is as wide as the teams: the sizes go below it, in full
+    _betas()
+    _sizes()
+else:
+    left, right = st.columns([3, 2])
+    with left:
+        _betas()
+    with right:
+        _sizes()
+
+st.subheader("Sweeping α", help=glossary.ALPHA)
 sweep = sr.alpha_sweep()
 st.plotly_chart(charts.sweep_figure(sweep, colors, alpha, order), key="demo_sweep")
 
 
 @st.fragment
 def brush_view() -> None:
-    st.markdown("**Pick a range of α** by dragging across the chart: the table lists each "
+    st.markdown("**Rank as α sweeps — pick a range of α** by dragging across the chart: the table lists each "
                 "team's best and worst rank in that range.")
     brush = alt.selection_interval(name="alpha_range", encodings=["x"])
     domain = [t for t in order if t in colors]  # legend by final rank, as in every chart
@@ -102,7 +125,7 @@ def brush_view() -> None:
                      alt.Tooltip("score:Q", title="Score", format=".4f")],
         )
         .add_params(brush)
-        .properties(height=260)
+        .properties(height=300)
     )
     event = st.altair_chart(chart, on_select="rerun", key="demo_brush")
     picked = (event.selection.get("alpha_range") or {}).get("alpha") if event else None
@@ -118,7 +141,7 @@ def brush_view() -> None:
         .reset_index()
     )
     summary.columns = ["Team", "Best rank", "Worst rank", "Lowest score", "Highest score"]
-    st.caption(f"α from {lo:g} to {hi:g}")
+    st.caption(f"α from {lo:.1f} to {hi:.1f}" + ("" if picked else " (the whole sweep; drag to narrow it)"))
     st.dataframe(summary, hide_index=True, key="demo_range_table",
                  column_config=tables.number_columns(("Lowest score", "Highest score"), "%.4f"))
 

@@ -3,27 +3,29 @@
 import streamlit as st
 
 import scoring
-from lab import current
+from lab import current, links
 from lab import shovel_ready as sr
+from lab import shovel_ready_story as words
 from lab.charts import efficiency as eff_charts
+from lab.story import count, names
 from lab.text import md
 
 FAM = sr.FAM
 
+comp = current.competition(FAM)
+p = sr.params()
+lb = sr.leaderboard()
+runtimes = dict(comp.runtimes)
+eff = eff_charts.efficiency_frame(lb, runtimes)
 current.header(
     FAM, "Efficiency",
     "Teams whose bias-aware score is within the **eligibility band** of the best score can earn "
     "a boost for speed: the fastest eligible team gets the maximum boost, and the boost falls "
     "linearly to zero at the end of the **slowdown window**. Below, try your own numbers: "
     "what boost and rank would a score and runtime give, and how much faster must it run?",
+    takeaway=words.efficiency_takeaway(eff, p),
 )
-
-comp = current.competition(FAM)
-p = sr.params()
-lb = sr.leaderboard()
 colors = current.colors(FAM)
-runtimes = dict(comp.runtimes)
-eff = eff_charts.efficiency_frame(lb, runtimes)
 
 if not runtimes:
     st.info(
@@ -35,17 +37,16 @@ else:
     missing = eff.loc[eff["runtime"].isna(), "team"].tolist()
     if missing:
         st.caption("No runtime (never eligible): " + md(", ".join(missing)))
-    st.plotly_chart(eff_charts.efficiency_figure(eff, colors, p["band"], p["window"]), key="eff_scatter")
-    boosted = eff[eff["boost"] > 0]
-    st.markdown(
-        f"**{int(eff['eligible'].sum())}** team(s) are eligible (score ≥ "
-        f"{scoring.eligibility_threshold(eff['score'].max(), p['band']):.4f}); **{len(boosted)}** get a boost."
-    )
+    has_eligible = bool(eff["eligible"].any())
+    zoom = st.toggle("Zoom to the eligible teams", value=True, key="eff_zoom", disabled=not has_eligible,
+                     help="Only the teams within the eligibility band, with room around them; switch off (or "
+                          "double-click the chart) to see every team.")
+    st.plotly_chart(eff_charts.efficiency_figure(eff, colors, p["band"], p["window"], zoom=zoom and has_eligible),
+                    key="eff_scatter")
+    st.markdown(sr.boost_summary(lb, p))
+    st.plotly_chart(eff_charts.boost_figure(eff, colors, p["max_boost"], p["window"]), key="eff_boosts")
 
-table = eff_charts.efficiency_table(eff)
-if runtimes:
-    st.plotly_chart(eff_charts.boost_figure(eff, colors), key="eff_boosts")
-st.dataframe(table, hide_index=True, key="eff_table", column_config={
+st.dataframe(eff_charts.efficiency_table(eff), hide_index=True, key="eff_table", column_config={
     "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
@@ -54,9 +55,12 @@ st.dataframe(table, hide_index=True, key="eff_table", column_config={
 })
 
 NEW = "A new submission"
+NEW_LINK = "new"  # how the address says NEW
 
 
 def _fill_from_team() -> None:
+    """A team picked to start from: its score and runtime go into the inputs, all three into
+    the address."""
     team = st.session_state.get("eff_team")
     row = eff.loc[eff["team"] == team]
     if not row.empty:
@@ -64,27 +68,78 @@ def _fill_from_team() -> None:
         rt = row.iloc[0]["runtime"]
         if rt == rt:  # not NaN
             st.session_state["eff_runtime"] = float(rt)
+    st.query_params["whatif"] = NEW_LINK if team == NEW else str(team)
+    links.keep("eff_score", "score")
+    links.keep("eff_runtime", "runtime")
+
+
+def _explain_runtimes(res: dict, runtime: float) -> None:
+    need, r = res["full_boost_runtime"], res["overtake_runtime"]
+    if not res["eligible"]:
+        st.markdown(
+            f"Not eligible: the score must be at least **{res['threshold_score']:.4f}** "
+            f"(the best score {res['best']:.4f} divided by 1 + band). Speed alone cannot help."
+        )
+        return
+    if need is not None and runtime <= need + 1e-12:
+        st.markdown("**Full boost**: no eligible rival is faster.")
+    elif need is not None:
+        st.markdown(f"**Full boost** needs a runtime of at most **{need:,.4g} s** — "
+                    f"{(1 - need / runtime) * 100:.1f} % faster than {runtime:,.4g} s.")
+    if res["above"] is None:
+        st.markdown("**Top of the leaderboard** — nobody to overtake.")
+        return
+    if r is None:
+        st.markdown(f"**{md(res['above'])}** (directly above) cannot be overtaken by speed alone with these "
+                    "parameters: a better score is needed.")
+        return
+    st.markdown(f"To **overtake {md(res['above'])}** (directly above), run in under **{r:,.4g} s** — "
+                f"{(1 - r / runtime) * 100:.1f} % faster.")
+    if need is not None and abs(r - need) > 1e-9 * need:
+        if r > need:
+            why = (f"Overtaking needs less than the full boost — only enough to pass {md(res['above'])}'s final "
+                   f"score — so a run slower than the fastest eligible rival ({need:,.4g} s) already does it.")
+        else:
+            why = (f"Overtaking needs more than being the fastest: {md(res['above'])} has a boost of its own, which "
+                   f"only shrinks as you run faster than {need:,.4g} s (the fastest eligible runtime sets every "
+                   "boost).")
+        st.caption(f"Why two runtimes? The full boost needs the fastest eligible runtime. {why}")
+
+
+def _band_news(res: dict) -> None:
+    """Say when the what-if's score is a new best that pushes rivals out of the band."""
+    before = set(eff.loc[eff["eligible"].astype(bool), "team"])
+    table = res["table"].set_index("submission")
+    dropped = sorted(t for t in before if t in table.index and not bool(table.loc[t, "eligible"]))
+    if dropped:
+        st.warning(f"This score is a new best ({res['best']:.4f}): the band now starts at "
+                   f"{res['threshold_score']:.4f}, so {names(dropped)} {'falls' if len(dropped) == 1 else 'fall'} "
+                   f"out of it and lose{'s' if len(dropped) == 1 else ''} {'its' if len(dropped) == 1 else 'their'} "
+                   "eligibility.", icon=":material/trending_up:")
 
 
 @st.fragment
 def what_if_panel() -> None:
     st.subheader("What if…")
-    options = [NEW] + eff["team"].tolist()
-    if st.session_state.get("eff_team") not in options:
-        st.session_state["eff_team"] = NEW
-    if "eff_score" not in st.session_state:
-        st.session_state["eff_score"] = float(eff["score"].max())
-    if "eff_runtime" not in st.session_state:
-        known = eff["runtime"].dropna()
-        st.session_state["eff_runtime"] = float(known.median()) if len(known) else 100.0
+    teams = eff["team"].tolist()
+    options = [NEW] + teams
+    team = links.choice("eff_team", "whatif", options, NEW, parse=lambda raw: NEW if raw == NEW_LINK else raw)
+    start = eff.loc[eff["team"] == team] if team != NEW else eff.iloc[:0]
+    known = eff["runtime"].dropna()
+    score_default = float(start.iloc[0]["score"]) if len(start) else float(eff["score"].max())
+    rt_default = float(known.median()) if len(known) else 100.0
+    if len(start) and start.iloc[0]["runtime"] == start.iloc[0]["runtime"]:
+        rt_default = float(start.iloc[0]["runtime"])
+    links.number("eff_score", "score", score_default, low=0.0, high=1.0)
+    links.number("eff_runtime", "runtime", rt_default, low=1e-6)
     c1, c2, c3 = st.columns(3)
     c1.selectbox("Start from", options, key="eff_team", on_change=_fill_from_team,
-                 help="Pick a team to start from its score and runtime, then change them.")
-    score = c2.number_input("Bias-aware score", min_value=0.0, max_value=1.0, step=0.001,
-                            format="%.4f", key="eff_score")
-    runtime = c3.number_input("Runtime (seconds)", min_value=1e-6, step=1.0, format="%.4g",
-                              key="eff_runtime")
-    team = st.session_state["eff_team"]
+                 help="Pick a team to start from its score and runtime, then change them. The three inputs are "
+                      "kept in the page's address, so a shared link shows the same what-if.")
+    score = c2.number_input("Bias-aware score", min_value=0.0, max_value=1.0, step=0.001, format="%.4f",
+                            key="eff_score", on_change=links.keep, args=("eff_score", "score"))
+    runtime = c3.number_input("Runtime (seconds)", min_value=1e-6, step=1.0, format="%.4g", key="eff_runtime",
+                              on_change=links.keep, args=("eff_runtime", "runtime"))
     name = team if team != NEW else "Your submission"
     scores = dict(zip(eff["team"], eff["score"], strict=True))
     if team == NEW:
@@ -100,35 +155,21 @@ def what_if_panel() -> None:
     m4.metric("Rank", f"{res['rank']} of {len(res['table'])}",
               delta=(f"{current_rank - res['rank']:+d} places" if current_rank and current_rank != res["rank"]
                      else None))
-    if not res["eligible"]:
-        st.markdown(
-            f"Not eligible: the score must be at least **{res['threshold_score']:.4f}** "
-            f"(the best score {res['best']:.4f} divided by 1 + band). Speed alone cannot help."
-        )
-    else:
-        need = res["full_boost_runtime"]
-        if need is not None and runtime <= need + 1e-12:
-            st.markdown("**Full boost**: no eligible rival is faster.")
-        elif need is not None:
-            st.markdown(
-                f"**Full boost** needs a runtime of at most **{need:.4g} s** — "
-                f"{(1 - need / runtime) * 100:.1f} % faster than {runtime:.4g} s."
-            )
-    if res["above"] is None:
-        st.markdown("**Top of the leaderboard** — nobody to overtake.")
-    elif res["overtake_runtime"] is not None:
-        r = res["overtake_runtime"]
-        st.markdown(
-            f"To **overtake {md(res['above'])}** (directly above), run in under **{r:.4g} s** — "
-            f"{(1 - r / runtime) * 100:.1f} % faster."
-        )
-    else:
-        st.markdown(f"**{md(res['above'])}** (directly above) cannot be overtaken by speed alone "
-                    "with these parameters: a better score is needed.")
+    _band_news(res)
+    _explain_runtimes(res, runtime)
     if runtimes:
-        fig = eff_charts.efficiency_figure(eff, colors, p["band"], p["window"],
-                                   highlight={"score": score, "runtime": runtime})
+        moved = res["table"].set_index("submission")
+        field = eff.copy()  # the rivals as the what-if leaves them; the team started from stays where it is
+        rivals = field["team"] != team
+        for col, src in (("eligible", "eligible"), ("boost", "boost"), ("final", "final_score")):
+            field.loc[rivals, col] = [moved.loc[t, src] for t in field.loc[rivals, "team"]]
+        field["eligible"] = field["eligible"].astype(bool)
+        fig = eff_charts.efficiency_figure(field, colors, p["band"], p["window"],
+                                           highlight={"score": score, "runtime": runtime}, zoom=True)
         st.plotly_chart(fig, key="eff_whatif_chart")
+        st.caption(f"The field as the what-if leaves it ({count(int(moved['eligible'].sum()), 'team')} eligible, "
+                   "the what-if among them when it is); the star is the what-if, drawn over the team it starts "
+                   "from.")
 
 
 what_if_panel()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 import scoring
-from lab import current, tables
+from lab import current, glossary, links, tables
 from lab import shovel_ready as sr
+from lab import shovel_ready_story as words_
 from lab.charts import segments as seg_charts
 from lab.colors import class_colours
 from lab.text import html, md
@@ -14,7 +15,7 @@ from scoring.shovel_ready import QUALITY_LABELS
 
 FAM = sr.FAM
 
-current.header(
+takeaway_slot = current.header(
     FAM, "Segments",
     "Pick an essay and a team to see how the metric looks at single segments: the essay's words "
     "with the ground-truth segments drawn above them and the team's predicted segments below, "
@@ -31,7 +32,10 @@ if not comp.submission_names or not comp.essays:
 
 c1, c2, c3 = st.columns([2, 2, 1.3], vertical_alignment="bottom")
 with c1:
-    team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team")
+    links.choice("seg_team", "team", comp.submission_names, comp.submission_names[0])
+    team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team", on_change=links.keep,
+                        args=("seg_team", "team"), help="Kept in the page's address, with the essay: a shared link "
+                                                        "shows the same essay and team.")
 sub = sr.submission(team)
 with c3:
     only_changed = st.checkbox(
@@ -48,7 +52,8 @@ if only_changed:
         st.info(f"Overlap removal changes none of {md(team)}'s predictions — every essay is scored as submitted.")
         st.stop()
 with c2:
-    essay = st.selectbox("Essay", essay_options, key="seg_essay")
+    links.choice("seg_essay", "essay", essay_options, essay_options[0])
+    essay = st.selectbox("Essay", essay_options, key="seg_essay", on_change=links.keep, args=("seg_essay", "essay"))
 
 profile = sr.team_profiles().get(team)
 if profile:
@@ -151,6 +156,8 @@ m3.metric("Trimmed by removal", n_trimmed)
 m4.metric("Discarded by removal", n_discarded)
 m5.metric("Matched pairs", len(matches))
 
+takeaway_slot.info(words_.segments_takeaway(team, essay, len(gt_segments), len(pred_words), len(matches), n_trimmed,
+                                           n_discarded, params["overlap_removal"]), icon=current.TAKEAWAY_ICON)
 if not pred_words:
     st.info(f"{md(team)} predicted no segment in this essay: every ground-truth segment is a false negative.")
 
@@ -209,6 +216,10 @@ else:
                 for c in ("o_P", "o_G", "IoU", "Overlap quality", "Effectiveness probability d[E]", "Fractional TP")
                 if c in table.columns
             ),
+            **{c: st.column_config.NumberColumn(c, format="%.3f", help=h) for c, h in (
+                ("o_P", glossary.O_P), ("o_G", glossary.O_G), ("IoU", glossary.IOU),
+                ("Overlap quality", glossary.QUALITY), ("Effectiveness probability d[E]", glossary.D_E),
+                ("Fractional TP", glossary.TP)) if c in table.columns},
         },
     )
 

@@ -8,14 +8,15 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from lab import current, tables
+from lab import current, glossary, tables
 from lab import shovel_ready as sr
+from lab import shovel_ready_story as words
 from lab.charts import segments as seg_charts
 from scoring.shovel_ready import memo
 
 FAM = sr.FAM
 
-current.header(
+takeaway_slot = current.header(
     FAM, "Worked examples",
     "Every example in the memo, computed live by the engine and set beside the number the memo "
     "prints (“memo says”). A ✓ means the engine agrees with the memo to the precision the memo "
@@ -23,11 +24,17 @@ current.header(
 )
 
 OK, BAD = "✓", "✗"
+CHECKS: list[bool] = []  # every ✓/✗ shown, for the takeaway
 
 
 def _agrees(engine: float, printed: float, decimals: int) -> str:
     """✓ when the engine's value rounds to the memo's printed value (half a unit in the last digit)."""
     return OK if memo.agrees(engine, printed, decimals) else BAD
+
+
+def _mark(ok: bool) -> str:
+    CHECKS.append(bool(ok))
+    return OK if ok else BAD
 
 
 def _span(words) -> str:
@@ -60,7 +67,7 @@ for name, (a, b), kept in zip(names, MEMO_SEGMENTS.values(), after, strict=True)
             "Submitted": f"{a}–{b}",
             "Engine: after removal": _span(engine_words),
             "Memo says": _span(memo_words),
-            "Agrees": OK if engine_words == memo_words else BAD,
+            "Agrees": _mark(engine_words == memo_words),
         }
     )
 overlap_table = pd.DataFrame(rows)
@@ -82,6 +89,8 @@ st.markdown(
 w = st.slider("Segmentation weight w for these examples (separate from the sidebar's w)", 0.0, 1.0, 0.5, 0.05,
               key="ex_w", help="The memo prints Table 1 at w = 0.5; move it to see the formula at other weights. "
                                "This slider only changes this table, not the leaderboard.")
+st.caption(f"The sidebar's w (for the leaderboard) is {sr.params()['w']:g}; this slider starts at the memo's 0.5 "
+           "and moves only Table 1 below.")
 
 TABLE1, THRESHOLD = memo.TABLE1, memo.TABLE1_THRESHOLD
 
@@ -108,10 +117,8 @@ for ex in TABLE1:
             "Max: memo says": printed["max"],
             "IoU: engine": engine["iou"],
             "IoU: memo says": printed["iou"],
-            "Agrees": OK
-            if _agrees(engine["max"], printed["max"], memo.TABLE1_DECIMALS) == OK
-            and _agrees(engine["iou"], printed["iou"], memo.TABLE1_DECIMALS) == OK
-            else BAD,
+            "Agrees": _mark(_agrees(engine["max"], printed["max"], memo.TABLE1_DECIMALS) == OK
+                            and _agrees(engine["iou"], printed["iou"], memo.TABLE1_DECIMALS) == OK),
         }
     )
 table1 = pd.DataFrame(rows)
@@ -120,9 +127,11 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     key="ex_table1",
-    column_config=tables.number_columns(
-        c for c in table1.columns if c not in ("Example", "Prediction", "Ground truth", "Agrees")
-    ),
+    column_config={
+        **tables.number_columns(c for c in table1.columns if c not in ("Example", "Prediction", "Ground truth", "Agrees")),
+        **{c: st.column_config.NumberColumn(c, format="%.3f", help=h)
+           for c, h in (("o_P", glossary.O_P), ("o_G", glossary.O_G), ("IoU", glossary.IOU), ("d[E]", glossary.D_E))},
+    },
 )
 
 st.plotly_chart(
@@ -132,7 +141,7 @@ st.plotly_chart(
 # --------------------------------------------------------------------------------------------
 # 3. Bias aggregation (memo §3)
 # --------------------------------------------------------------------------------------------
-st.subheader("3 · Bias aggregation (memo §3)")
+st.subheader("3 · Bias aggregation (memo §3)", help=glossary.SOFTMIN)
 st.markdown(
     "Two equally sized sub-populations. Model *m* scores 0.7 on both; model *n* scores 0.6 and "
     "0.8. Uniform averaging (α = 0) ranks them the same; the hard minimum (α = ∞) gives *m* 0.7 "
@@ -155,10 +164,8 @@ for model, scores in MODELS.items():
             "α = ∞: memo says": MEMO_SOFTMIN[model][math.inf],
             f"α = {alpha:g}: engine": float(live),
             f"β at α = {alpha:g}": " / ".join(f"{b:.3f}" for b in betas),
-            "Agrees": OK
-            if _agrees(uniform, MEMO_SOFTMIN[model][0.0], 1) == OK
-            and _agrees(hard, MEMO_SOFTMIN[model][math.inf], 1) == OK
-            else BAD,
+            "Agrees": _mark(_agrees(uniform, MEMO_SOFTMIN[model][0.0], 1) == OK
+                            and _agrees(hard, MEMO_SOFTMIN[model][math.inf], 1) == OK),
         }
     )
 softmin_table = pd.DataFrame(rows)
@@ -196,10 +203,8 @@ def _efficiency_section(title: str, table: list, memo_order: list[str], key: str
                 "Boosted score: memo says": printed,
                 "Rank: engine": int(res.loc[model, "rank"]),
                 "Rank: memo says": memo_order.index(model) + 1,
-                "Agrees": OK
-                if _agrees(final, printed, decimals) == OK
-                and int(res.loc[model, "rank"]) == memo_order.index(model) + 1
-                else BAD,
+                "Agrees": _mark(_agrees(final, printed, decimals) == OK
+                                and int(res.loc[model, "rank"]) == memo_order.index(model) + 1),
             }
         )
     st.markdown(f"**{title}**")
@@ -215,9 +220,10 @@ def _efficiency_section(title: str, table: list, memo_order: list[str], key: str
     engine_order = list(res.sort_values(["rank"]).index)
     st.caption(
         f"Final order — engine: {', '.join(engine_order)}; memo says: {', '.join(memo_order)} "
-        f"{OK if engine_order == memo_order else BAD}"
+        f"{_mark(engine_order == memo_order)}"
     )
 
 
 _efficiency_section("Table 2 — example (a)", TABLE2, TABLE2_ORDER, "ex_table2")
 _efficiency_section("Table 3 — example (b)", TABLE3, TABLE3_ORDER, "ex_table3")
+takeaway_slot.info(words.worked_takeaway(CHECKS), icon=current.TAKEAWAY_ICON)

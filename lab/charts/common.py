@@ -1,9 +1,17 @@
-"""Figures every family uses: the rank of every team at every stage (a bump chart)."""
+"""Figures every family uses: the rank of every team at every stage (a bump chart, with the
+biggest move of each stage named) and a waterfall whose axis is scaled to its steps.
+
+The bump chart comes twice: :func:`bump_chart` (Plotly) and :func:`rank_chart` (Vega-Lite,
+``st.altair_chart``). A page that opens the app uses the Vega-Lite one: Plotly's script takes
+seconds to start in the browser and holds back everything drawn with it, the first table too.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+import altair as alt
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -14,10 +22,42 @@ from ..text import html
 LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), legend_title_text="Team", hovermode="closest")
 
 
+@dataclass(frozen=True)
+class Move:
+    """The biggest rank change into stage ``stage`` (an index into the stages)."""
+
+    stage: int
+    team: str
+    before: int
+    after: int
+
+    @property
+    def text(self) -> str:
+        gained = self.before - self.after
+        return f"{self.team} {'▲' if gained > 0 else '▼'}{abs(gained)}"
+
+
+def biggest_moves(lb: pd.DataFrame, stages: Sequence[Stage]) -> list[Move]:
+    """For every stage after the first, the team whose rank changed most against the previous
+    stage (a gain before an equal loss, then the better final rank); none where no rank moved."""
+    out = []
+    for i in range(1, len(stages)):
+        best = None
+        for pos, rec in enumerate(lb.to_dict("records")):
+            before, after = int(rec[stages[i - 1].rank]), int(rec[stages[i].rank])
+            key = (abs(before - after), before > after, -pos)
+            if before != after and (best is None or key > best[0]):
+                best = (key, Move(i, str(rec["submission"]), before, after))
+        if best is not None:
+            out.append(best[1])
+    return out
+
+
 def bump_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, str],
                title: str = "Rank at every stage") -> go.Figure:
     """Every team's rank across ``stages`` (1 at the top), one line per team, in the
-    leaderboard's order (so the legend reads as the final ranking)."""
+    leaderboard's order (so the legend reads as the final ranking); the biggest move into
+    each stage is named on the chart."""
     fig = go.Figure()
     n = len(lb)
     names = [s.label for s in stages]
@@ -31,7 +71,104 @@ def bump_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
             customdata=scores, showlegend=True,
             hovertemplate=f"<b>{html(name)}</b><br>%{{x}}: rank %{{y}}<br>score %{{customdata:.4f}}<extra></extra>",
         ))
-    fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.5])
+    for m in biggest_moves(lb, stages):
+        fig.add_annotation(x=names[m.stage], y=m.after, text=f"<b>{html(m.text)}</b>", showarrow=True,
+                           arrowhead=0, ay=-26, ax=0, font=dict(size=12), bgcolor="rgba(255,255,255,0.85)")
+    fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.3])
     fig.update_xaxes(title="Stage")
     fig.update_layout(title=title, height=max(320, 40 * n + 140), **LAYOUT)
     return fig
+
+
+def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, str],
+               title: str = "Rank at every stage") -> alt.LayerChart:
+    """:func:`bump_chart` in Vega-Lite: a line per team (legend in final order, 1 at the top)
+    and the biggest move into each stage named above its point. Text is never markup here."""
+    names = [s.label for s in stages]
+    order = [str(t) for t in lb["submission"]]
+    rows = [{"team": str(rec["submission"]), "stage": s.label, "rank": int(rec[s.rank]), "score": float(rec[s.id])}
+            for rec in lb.to_dict("records") for s in stages]
+    data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])
+    n = max(1, len(order))
+    x = alt.X("stage:N", sort=names, title="Stage", axis=alt.Axis(labelAngle=0, labelLimit=220))
+    y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
+              axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1))
+    color = alt.Color("team:N", title="Team", sort=order,
+                      scale=alt.Scale(domain=order, range=[colors.get(t, "#888888") for t in order]))
+    tooltip = [alt.Tooltip("team:N", title="Team"), alt.Tooltip("stage:N", title="Stage"),
+               alt.Tooltip("rank:Q", title="Rank"), alt.Tooltip("score:Q", title="Score", format=".4f")]
+    base = alt.Chart(data).encode(x=x, y=y, color=color)
+    lines = base.mark_line(strokeWidth=3) + base.mark_point(size=110, filled=True, opacity=1).encode(tooltip=tooltip)
+    moves = pd.DataFrame([{"stage": names[m.stage], "rank": m.after, "text": m.text} for m in biggest_moves(lb, stages)],
+                         columns=["stage", "rank", "text"])
+    notes = alt.Chart(moves).mark_text(dy=-16, fontSize=12, fontWeight="bold", color="#222").encode(
+        x=alt.X("stage:N", sort=names), y=alt.Y("rank:Q"), text="text:N")
+    return (lines + notes).properties(title=title, height=max(300, 36 * n + 90))
+
+
+# ---- waterfall -----------------------------------------------------------------------------------
+def waterfall_bars(steps: Sequence[tuple[str, float, str]]) -> pd.DataFrame:
+    """Bars of a waterfall from ``(label, value, kind)`` steps, kind ``absolute`` (a level from
+    0), ``relative`` (a change) or ``total`` (the running level, from 0): one row per step with
+    ``start``, ``end``, the signed ``value`` and ``kind`` (``increase``/``decrease``/``level``)."""
+    rows, level = [], 0.0
+    for label, value, kind in steps:
+        if kind == "relative":
+            start, end = level, level + value
+            level = end
+            shown = "increase" if value > 0 else "decrease" if value < 0 else "level"
+        else:
+            if kind == "absolute":
+                level = value
+            start, end, shown = 0.0, level, "level"
+        rows.append({"step": label, "start": start, "end": end, "value": value if kind == "relative" else end,
+                     "kind": shown, "relative": kind == "relative"})
+    return pd.DataFrame(rows, columns=["step", "start", "end", "value", "kind", "relative"])
+
+
+def waterfall_domain(bars: pd.DataFrame, *, min_span: float = 1e-4) -> tuple[float, float]:
+    """The score axis of a waterfall, scaled to its steps: from a little below the lowest level
+    to a little above the highest one that the steps pass through (the levels, not the zero the
+    first and last bars stand on), so a −0.0006 step is as visible as a −0.06 one."""
+    levels = [v for _, r in bars.iterrows() for v in ((r["start"], r["end"]) if r["relative"] else (r["end"],))]
+    if not levels:
+        return 0.0, 1.0
+    lo, hi = min(levels), max(levels)
+    pad = max(hi - lo, min_span) * 0.35
+    return lo - pad, hi + pad
+
+
+def step_text(value: float, relative: bool) -> str:
+    """A bar's label: a change signed (``+0.0224``, ``−0.0006``, ``−4.0e−05`` when it rounds
+    to zero at four decimals), a level to four decimals."""
+    if not relative:
+        return f"{value:.4f}"
+    if value != 0 and abs(value) < 5e-5:
+        return f"{value:+.1e}".replace("-", "−")
+    return f"{value:+.4f}".replace("-", "−")
+
+
+WATERFALL_COLORS = {"increase": "#2CA02C", "decrease": "#D62728", "level": "#4C78A8"}
+
+
+def waterfall_chart(steps: Sequence[tuple[str, float, str]], title: str) -> alt.LayerChart:
+    """A waterfall (Vega-Lite) of ``steps`` (see :func:`waterfall_bars`), its axis scaled to the
+    steps (:func:`waterfall_domain`): green steps give score, red ones take it, blue bars are
+    levels. The axis title says when it does not start at 0."""
+    bars = waterfall_bars(steps)
+    bars["label"] = [step_text(v, r) for v, r in zip(bars["value"], bars["relative"], strict=True)]
+    bars["top"] = bars[["start", "end"]].max(axis=1)
+    lo, hi = waterfall_domain(bars)
+    order = list(bars["step"])
+    zoomed = lo > 0
+    y = alt.Y("start:Q", title="Score (axis zoomed to the steps)" if zoomed else "Score",
+              scale=alt.Scale(domain=[lo, hi], nice=False, zero=False))
+    x = alt.X("step:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=200))
+    color = alt.Color("kind:N", legend=None, scale=alt.Scale(domain=list(WATERFALL_COLORS),
+                                                             range=list(WATERFALL_COLORS.values())))
+    base = alt.Chart(bars).encode(x=x)
+    rects = base.mark_bar(clip=True, size=46).encode(
+        y=y, y2="end:Q", color=color,
+        tooltip=[alt.Tooltip("step:N", title="Step"), alt.Tooltip("label:N", title="Value")])
+    labels = base.mark_text(dy=-9, fontSize=12, clip=True).encode(y=alt.Y("top:Q"), text="label:N")
+    return (rects + labels).properties(title=title, height=360)

@@ -1,8 +1,10 @@
 """The Efficiency page: its table, score against runtime with the eligibility band and the
-boost window, and the boost per team."""
+boost window (zoomed to the eligible teams, readable log ticks), and the boost against
+runtime as a curve with every team on it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -21,7 +23,7 @@ def efficiency_table(eff: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "Team": eff["team"].to_numpy(),
         "Bias-aware score": eff["score"].to_numpy(),
-        "Runtime (s)": ["—" if r != r else f"{r:.4g}" for r in eff["runtime"].astype(float)],
+        "Runtime (s)": ["—" if r != r else f"{r:,.4g}" for r in eff["runtime"].astype(float)],
         "Eligible": np.where(eff["eligible"].astype(bool), "yes", "no"),
         "Boost": eff["boost"].to_numpy() * 100.0,
         "Final score": eff["final"].to_numpy(),
@@ -46,21 +48,64 @@ def efficiency_frame(lb: pd.DataFrame, runtimes: Mapping[str, float]) -> pd.Data
 LOG_RUNTIME_RATIO = 50.0
 
 
-def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
-                      window: float, highlight: Mapping[str, float] | None = None) -> go.Figure:
-    """Score against runtime; the eligibility band and the boost window shaded."""
+def seconds(x: float) -> str:
+    """A runtime for a tick or a label: ``38 s``, ``1,710 s``, ``1.2e+05 s``, ``0.05 s``."""
+    if x >= 1e5:
+        return f"{x:.2g} s"
+    return f"{x:,.0f} s" if x >= 10 else f"{x:.3g} s"
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Ticks at 1, 2 and 5 of every decade between ``lo`` and ``hi`` (a log axis otherwise shows
+    only the decades), thinned to 1 and 3 … when the range spans many decades.
+
+    >>> log_ticks(30, 9000)
+    [50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0]
+    >>> log_ticks(0.5, 5e6)
+    [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]
+    """
+    if not (lo > 0 and hi > lo):
+        return []
+    steps = (1, 2, 5) if math.log10(hi / lo) <= 4 else (1,)
+    out = [m * 10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1) for m in steps]
+    return [t for t in out if lo <= t <= hi]
+
+
+def _zoom(eff: pd.DataFrame, band: float, window: float, highlight: Mapping[str, float] | None):
+    """(score range, runtime range) around the eligible teams (and the what-if), or None."""
+    elig = eff[eff["eligible"].astype(bool) & eff["runtime"].notna()]
+    if elig.empty:
+        return None
+    best = max(float(eff["score"].max()), float(highlight["score"]) if highlight else 0.0)
+    lo_s = min(eligibility_threshold(best, band), float(elig["score"].min()))
+    hi_s = best
+    rts = list(elig["runtime"].astype(float)) + [float(elig["runtime"].min()) * (1 + window)]
+    if highlight:
+        lo_s, hi_s = min(lo_s, float(highlight["score"])), max(hi_s, float(highlight["score"]))
+        rts.append(float(highlight["runtime"]))
+    pad = max(hi_s - lo_s, 0.01) * 0.35
+    return (lo_s - pad, hi_s + pad), (min(rts), max(rts))
+
+
+def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float, window: float,
+                      highlight: Mapping[str, float] | None = None, zoom: bool = False) -> go.Figure:
+    """Score against runtime; the eligibility band and the boost window shaded and labelled.
+
+    ``zoom``: show the eligible teams (and the what-if) only, with room around them (the
+    other teams are a double-click away). The what-if marker is drawn last and larger, with a
+    white rim and its label above, so it stays visible on the team it starts from."""
     fig = go.Figure()
     known = eff.dropna(subset=["runtime"])
-    best = float(eff["score"].max()) if len(eff) else 0.0
+    best = max([float(eff["score"].max()) if len(eff) else 0.0] + ([float(highlight["score"])] if highlight else []))
     if best > 0:
         fig.add_hrect(y0=eligibility_threshold(best, band), y1=best, fillcolor="#54A24B", opacity=0.15, line_width=0,
-                      annotation_text=f"eligibility band ({band * 100:g} %)",
+                      annotation_text=f"eligibility band: within {band * 100:g} % of the best score",
                       annotation_position="top left")
     elig = known[known["eligible"]]
     if len(elig):
         fastest = float(elig["runtime"].min())
-        fig.add_vrect(x0=fastest, x1=fastest * (1 + window), fillcolor="#F58518", opacity=0.12,
-                      line_width=0, annotation_text=f"boost window (+{window * 100:g} %)",
+        fig.add_vrect(x0=fastest, x1=fastest * (1 + window), fillcolor="#F58518", opacity=0.14, line_width=0,
+                      annotation_text=f"boost window {seconds(fastest)}–{seconds(fastest * (1 + window))}",
                       annotation_position="bottom left")
     # Only eligible teams carry a label (alternately above and below, by runtime, so that
     # neighbours do not collide); the others are named on hover and in the legend.
@@ -81,31 +126,88 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
     if highlight:
         fig.add_trace(go.Scatter(
             x=[highlight["runtime"]], y=[highlight["score"]], mode="markers+text", name="What-if",
-            marker=dict(symbol="star", size=20, color="#111"), text=["what-if"],
-            textposition="bottom center",
+            marker=dict(symbol="star", size=26, color="#111", line=dict(color="white", width=2)), text=["what-if"],
+            textposition="top center", textfont=dict(size=13, color="#111"),
             hovertemplate="what-if<br>runtime %{x:.4g} s<br>score %{y:.4f}<extra></extra>",
         ))
     runtimes = [float(r) for r in known["runtime"] if float(r) > 0]
     if highlight and float(highlight["runtime"]) > 0:
         runtimes.append(float(highlight["runtime"]))
-    if runtimes and max(runtimes) / min(runtimes) > LOG_RUNTIME_RATIO:
-        fig.update_xaxes(type="log", title="Runtime (seconds, log scale)")
+    box = _zoom(eff, band, window, highlight) if zoom else None
+    if box is not None:
+        runtimes = [r for r in runtimes if box[1][0] <= r <= box[1][1]]
+    log = bool(runtimes) and max(runtimes) / min(runtimes) > LOG_RUNTIME_RATIO
+    if box is not None:
+        (y0, y1), (x0, x1) = box
+        if log:
+            fig.update_xaxes(range=[math.log10(x0) - 0.15, math.log10(x1) + 0.15])
+        else:
+            span = max(x1 - x0, x0 * 0.1)
+            fig.update_xaxes(range=[x0 - 0.12 * span, x1 + 0.12 * span])
+        fig.update_yaxes(range=[y0, y1])
+    if log:
+        ticks = log_ticks(min(runtimes) / 1.5, max(runtimes) * 1.5)
+        fig.update_xaxes(type="log", title="Runtime (seconds, log scale)", tickvals=ticks,
+                         ticktext=[seconds(t) for t in ticks])
     else:
         fig.update_xaxes(title="Runtime (seconds)")
     fig.update_yaxes(title="Bias-aware score")
-    fig.update_layout(title="Score against runtime", height=460, **LAYOUT)
+    fig.update_layout(title="Score against runtime" + (" — the eligible teams" if box is not None else ""),
+                      height=460, **LAYOUT)
     return fig
 
 
-def boost_figure(eff: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
-    fig = go.Figure(go.Bar(
-        x=[html(t) for t in eff["team"]], y=(eff["boost"] * 100.0).tolist(),
-        marker_color=[colors.get(t) for t in eff["team"]],
-        text=[f"{b * 100:.2f} %" for b in eff["boost"]], textposition="outside",
-        hovertemplate="%{x}<br>boost %{y:.2f} %<extra></extra>",
-    ))
-    fig.update_layout(title="Boost per team", height=280, showlegend=False,
-                      margin=dict(l=10, r=10, t=50, b=10))
-    fig.update_yaxes(title="Boost (%)", rangemode="tozero")
-    fig.update_xaxes(title="Team")
+def boost_curve(fastest: float, max_boost: float, window: float, right: float) -> tuple[list[float], list[float]]:
+    """The boost (in %) an eligible run gets at each runtime when the fastest eligible runtime is
+    ``fastest``: the maximum up to it, falling linearly to 0 at ``fastest · (1 + window)``, then
+    0 (out to ``right``).
+
+    >>> boost_curve(100.0, 0.05, 0.2, 200.0)
+    ([0.0, 100.0, 120.0, 200.0], [5.0, 5.0, 0.0, 0.0])
+    """
+    end = fastest * (1 + window)
+    xs = [0.0, fastest, end, max(right, end)]
+    return xs, [max_boost * 100.0, max_boost * 100.0, 0.0, 0.0]
+
+
+def boost_figure(eff: pd.DataFrame, colors: Mapping[str, str], max_boost: float, window: float,
+                 highlight: Mapping[str, float] | None = None) -> go.Figure:
+    """The boost against runtime: the curve for the eligible teams (full up to the fastest
+    eligible runtime, linearly down to none at the end of the window) with every team with a
+    runtime on it — the eligible ones on the curve, the others at 0, hollow."""
+    known = eff.dropna(subset=["runtime"])
+    elig = known[known["eligible"].astype(bool)]
+    fig = go.Figure()
+    if len(elig):
+        fastest = float(elig["runtime"].min())
+        right = max(float(known["runtime"].max()), fastest * (1 + window)) * 1.15
+        xs, ys = boost_curve(fastest, max_boost, window, right)
+        xs[0] = min(float(known["runtime"].min()), fastest) / 1.15
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="boost of an eligible run",
+                                 line=dict(color="#F58518", width=3), hoverinfo="skip"))
+    for rec in known.to_dict("records"):
+        on = bool(rec["eligible"])
+        fig.add_trace(go.Scatter(
+            x=[rec["runtime"]], y=[rec["boost"] * 100.0], mode="markers+text" if on else "markers", name=html(rec["team"]),
+            marker=dict(size=13, color=colors.get(rec["team"]) if on else "white",
+                        line=dict(color=colors.get(rec["team"]), width=2)),
+            text=[html(rec["team"])] if on else None, textposition="top center", cliponaxis=False,
+            hovertemplate=(f"<b>{html(rec['team'])}</b><br>runtime %{{x:.4g}} s<br>boost %{{y:.2f}} %"
+                           f"{'' if on else '<br>not eligible'}<extra></extra>"),
+        ))
+    if highlight:
+        fig.add_trace(go.Scatter(
+            x=[highlight["runtime"]], y=[highlight["boost"] * 100.0], mode="markers+text", name="What-if",
+            marker=dict(symbol="star", size=22, color="#111", line=dict(color="white", width=2)),
+            text=["what-if"], textposition="top center",
+            hovertemplate="what-if<br>runtime %{x:.4g} s<br>boost %{y:.2f} %<extra></extra>"))
+    rts = [float(r) for r in known["runtime"] if r > 0] + ([float(highlight["runtime"])] if highlight else [])
+    if rts and max(rts) / min(rts) > LOG_RUNTIME_RATIO:
+        ticks = log_ticks(min(rts) / 1.5, max(rts) * 1.5)
+        fig.update_xaxes(type="log", tickvals=ticks, ticktext=[seconds(t) for t in ticks],
+                         title="Runtime (seconds, log scale)")
+    else:
+        fig.update_xaxes(title="Runtime (seconds)", rangemode="tozero")
+    fig.update_yaxes(title="Boost (%)", range=[-0.6, max(max_boost * 100.0, 0.5) * 1.3])
+    fig.update_layout(title="Boost against runtime", height=340, **LAYOUT)
     return fig

@@ -3,7 +3,6 @@ segments drawn over them, the memo's overlap-removal example, pairs of segments.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -31,11 +30,32 @@ def span_text(words: Sequence[int]) -> str:
     return ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
 
 
-ESSAY_WORDS_PER_LINE = 16
+#: The essay's words flow like text: each word's box is as wide as the word, lines wrap at
+#: LINE_WIDTH (about the page's width at 1440 px, in pixels of an 11-px font), so every word is
+#: shown whole, however long.
+LINE_WIDTH = 960.0
+CHAR_PX = 6.6  # an 11-px Source Sans character, a little generously
+WORD_PAD = 12.0
 _LANE = 0.22  # height of one segment bar (data units); a word cell is 1 unit high
 _CELL = 0.78
 _GAP = 0.35
 _PX_PER_UNIT = 30
+
+
+def word_layout(words: Sequence[str], width: float = LINE_WIDTH) -> list[tuple[int, float, float]]:
+    """``(line, x0, x1)`` of every word: boxes as wide as the words, wrapped at ``width``.
+
+    >>> word_layout(["a", "bb", "c"], width=50.0)
+    [(0, 0.0, 18.6), (0, 18.6, 43.8), (1, 0.0, 18.6)]
+    """
+    out, line, x = [], 0, 0.0
+    for w in words:
+        size = len(str(w)) * CHAR_PX + WORD_PAD
+        if x > 0 and x + size > width:
+            line, x = line + 1, 0.0
+        out.append((line, round(x, 6), round(x + size, 6)))
+        x += size
+    return out
 
 
 def segment_lanes(segments: list[dict]) -> list[int]:
@@ -55,16 +75,18 @@ def segment_lanes(segments: list[dict]) -> list[int]:
     return out
 
 
-def _runs_on_lines(words: list[int]) -> Iterator[tuple[int, int, int]]:
-    """Yield (line, first column, last column) for each run of consecutive words within a line."""
+def _runs_on_lines(words: list[int], layout: Sequence[tuple[int, float, float]]) -> Iterator[tuple[int, float, float]]:
+    """Yield (line, x0, x1) for each run of consecutive words within a line (words past the
+    layout — indices beyond the text — are skipped)."""
+    words = [w for w in words if w < len(layout)]
     if not words:
         return
     start = prev = words[0]
     for i in [*words[1:], None]:
-        if i is not None and i == prev + 1 and i // ESSAY_WORDS_PER_LINE == prev // ESSAY_WORDS_PER_LINE:
+        if i is not None and i == prev + 1 and layout[i][0] == layout[prev][0]:
             prev = i
             continue
-        yield start // ESSAY_WORDS_PER_LINE, start % ESSAY_WORDS_PER_LINE, prev % ESSAY_WORDS_PER_LINE
+        yield layout[start][0], layout[start][1], layout[prev][2]
         if i is not None:
             start = prev = i
 
@@ -72,12 +94,14 @@ def _runs_on_lines(words: list[int]) -> Iterator[tuple[int, int, int]]:
 def essay_figure(
     words: list[str], gt: list[dict], preds: list[dict], colours: dict[str, str], n_gt_lanes: int, n_pred_lanes: int
 ) -> go.Figure:
-    """Words in a grid; ground-truth bars above each line of words, prediction bars below.
+    """Words flowing in lines (:func:`word_layout`); ground-truth bars above each line of words,
+    prediction bars below.
 
     ``gt`` / ``preds``: dicts with ``words`` (sorted word indices), ``cls``, ``lane`` (see
     :func:`segment_lanes`), ``hover``.
     """
-    n_lines = max(1, math.ceil(len(words) / ESSAY_WORDS_PER_LINE))
+    layout = word_layout(words)
+    n_lines = max(1, layout[-1][0] + 1 if layout else 1)
     line_h = n_gt_lanes * _LANE + _CELL + n_pred_lanes * _LANE + _GAP
 
     def top(line: int) -> float:
@@ -87,14 +111,13 @@ def essay_figure(
     # word cells
     xs, ys = [], []
     tx, ty, tt, th = [], [], [], []
-    for i, word in enumerate(words):
-        line, col = divmod(i, ESSAY_WORDS_PER_LINE)
+    for i, (word, (line, a, b)) in enumerate(zip(words, layout, strict=True)):
         y1 = top(line) - n_gt_lanes * _LANE - 0.04
         y0 = y1 - _CELL + 0.08
-        x0, x1 = col + 0.03, col + 0.97
+        x0, x1 = a + 1.5, b - 1.5
         xs += [x0, x1, x1, x0, x0, None]
         ys += [y0, y0, y1, y1, y0, None]
-        tx.append(col + 0.5)
+        tx.append((a + b) / 2)
         ty.append((y0 + y1) / 2)
         tt.append(html(word))
         th.append(f"word {i}: {html(word)}")
@@ -120,13 +143,13 @@ def essay_figure(
         by_class: dict[str, tuple[list, list]] = {}
         for seg in segments:
             bx, by = by_class.setdefault(seg["cls"], ([], []))
-            for line, c0, c1 in _runs_on_lines(seg["words"]):
+            for line, a, b in _runs_on_lines(seg["words"], layout):
                 if kind == "gt":
                     y1 = top(line) - seg["lane"] * _LANE - 0.02
                 else:
                     y1 = top(line) - n_gt_lanes * _LANE - _CELL - seg["lane"] * _LANE - 0.02
                 y0 = y1 - _LANE + 0.05
-                x0, x1 = c0 + 0.03, c1 + 0.97
+                x0, x1 = a + 1.5, b - 1.5
                 bx += [x0, x1, x1, x0, x0, None]
                 by += [y0, y0, y1, y1, y0, None]
                 hx.append((x0 + x1) / 2)
@@ -154,16 +177,17 @@ def essay_figure(
             x=hx, y=hy, mode="markers", marker=dict(size=14, opacity=0), hovertext=ht, hoverinfo="text", showlegend=False
         )
     )
+    firsts = [next(i for i, (ln, _, _) in enumerate(layout) if ln == line) for line in range(n_lines)] if layout else [0]
     tickvals = [top(line) - n_gt_lanes * _LANE - _CELL / 2 for line in range(n_lines)]
     fig.update_layout(
         height=int(n_lines * line_h * _PX_PER_UNIT) + 90,
         margin=dict(l=10, r=10, t=40, b=10),
         plot_bgcolor="white",
-        xaxis=dict(visible=False, range=[-0.1, ESSAY_WORDS_PER_LINE + 0.1], fixedrange=True),
+        xaxis=dict(visible=False, range=[-2, LINE_WIDTH + 2], fixedrange=True),
         yaxis=dict(
             range=[top(n_lines - 1) - line_h + _GAP * 0.5, 0.1],
             tickvals=tickvals,
-            ticktext=[f"word {line * ESSAY_WORDS_PER_LINE}" for line in range(n_lines)],
+            ticktext=[f"word {i}" for i in firsts],
             showgrid=False,
             zeroline=False,
             fixedrange=True,
@@ -213,12 +237,15 @@ def overlap_removal_figure(
                 marker_color=colour,
                 text=texts,
                 textposition="inside",
+                insidetextanchor="middle",
+                textfont=dict(size=12),
                 hovertemplate="Segment %{y}: words %{text}<extra>" + label + "</extra>",
             )
         )
     fig.update_layout(
         barmode="group",
-        height=320,
+        height=440,
+        uniformtext=dict(minsize=11, mode="show"),  # never shrunk to fit a thin bar
         margin=dict(l=10, r=10, t=30, b=10),
         xaxis=dict(title="Word index", range=[0, 100]),
         yaxis=dict(title="Segment (in processing order)", categoryorder="array", categoryarray=order[::-1]),

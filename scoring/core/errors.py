@@ -10,12 +10,19 @@ class InputError(ValueError):
     "gt.csv, row 7: word index '3x' is not a non-negative integer"
     >>> str(InputError("--w", None, "expected a number in [0, 1], got 1.5"))
     '--w: expected a number in [0, 1], got 1.5'
+    >>> InputError("a.csv", 3, "'id' is empty", column="id", value="").column
+    'id'
     """
 
-    def __init__(self, file: str, row: int | None, problem: str):
+    def __init__(self, file: str, row: int | None, problem: str, *, column: str | None = None,
+                 value: str | None = None):
         self.file = str(file)
         self.row = row
         self.problem = " ".join(str(problem).split())
+        #: the column and the whole offending cell, when the problem is one cell's (the message
+        #: may shorten a long value; these never do)
+        self.column = column
+        self.value = value
         where = self.file if row is None else f"{self.file}, row {row}"
         super().__init__(f"{where}: {self.problem}")
 

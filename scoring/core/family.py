@@ -92,6 +92,9 @@ class Family:
     #: the CSV columns of a given leaderboard when they depend on the data (QA: five per
     #: theme after ``columns``); None: ``columns``
     csv_columns: Callable[[pd.DataFrame], Sequence[str]] | None = None
+    #: every problem of a bundle, file by file: ``validate(**{role: source}, limit=)`` ->
+    #: ``[InputError, …]`` (``scoring.core.validate``); None: a load's first problem
+    validate: Callable[..., list] | None = None
 
     def output_columns(self, lb: pd.DataFrame) -> list[str]:
         """The CSV columns of the leaderboard ``lb``, in order."""

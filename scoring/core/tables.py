@@ -50,7 +50,8 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
         _check_header([str(c).strip() for c in src.columns], name)
         # cells become (arrow) text, as if read from a file; a missing cell is ''
         df = pd.DataFrame({str(c).strip(): _text_column(src.iloc[:, i]) for i, c in enumerate(src.columns)})
-        df.attrs["rows"] = np.arange(len(df)) + 2
+        rows = src.attrs.get("rows")  # a table read before (a re-check keeps its spreadsheet rows)
+        df.attrs["rows"] = np.asarray(rows) if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
         for c in df.columns:
             lengths = np.asarray(pc.binary_length(arrow_array(df[c])), dtype=np.int64)
             if len(lengths) and lengths.max() > limits.MAX_CELL_BYTES:
@@ -275,7 +276,8 @@ def first_duplicate(df: pd.DataFrame, column: str, name: str, what: str) -> None
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         first = int(np.flatnonzero((df[column] == df[column].iloc[i]).to_numpy())[0])
-        raise InputError(name, row_of(df, i), f"duplicate {what} {df[column].iloc[i]!r} (first on row {row_of(df, first)})")
+        raise InputError(name, row_of(df, i), f"duplicate {what} {df[column].iloc[i]!r} (first on row {row_of(df, first)})",
+                         column=column, value=str(df[column].iloc[i]))
 
 
 def read_named_numbers(src, name: str, column: str, *, positive: bool) -> dict[str, float]:
@@ -290,7 +292,8 @@ def read_named_numbers(src, name: str, column: str, *, positive: bool) -> dict[s
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         limit = "> 0" if positive else ">= 0"
-        raise InputError(name, row_of(df, i), f"{column} must be a finite number {limit}, got {cell(df[column], i)}")
+        raise InputError(name, row_of(df, i), f"{column} must be a finite number {limit}, got {cell(df[column], i)}",
+                         column=column, value=str(df[column].iloc[i]))
     return dict(zip(df["submission"].tolist(), vals.tolist(), strict=True))
 
 
@@ -315,7 +318,7 @@ def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
             hint = difflib.get_close_matches(c, cols, n=1, cutoff=0.6)
             extra = f"; did you mean {hint[0]!r}?" if hint else ""
             found = ", ".join(repr(x) for x in cols[:12]) or "none"
-            raise InputError(name, 1, f"missing column {c!r} (columns found: {found}){extra}")
+            raise InputError(name, 1, f"missing column {c!r} (columns found: {found}){extra}", column=c)
 
 
 def empty_cells(col: pd.Series) -> np.ndarray | None:
@@ -328,12 +331,14 @@ def first_empty(df: pd.DataFrame, column: str, name: str, what: str | None = Non
     empty = empty_cells(df[column])
     if empty is not None:
         i = int(np.flatnonzero(empty)[0])
-        raise InputError(name, row_of(df, i), f"{what or column!r} is empty")
+        raise InputError(name, row_of(df, i), f"{what or column!r} is empty", column=column, value="")
 
 
-def parse_number_column(col: pd.Series, name: str, what: str, lines) -> np.ndarray:
+def parse_number_column(col: pd.Series, name: str, what: str, lines, column: str | None = None) -> np.ndarray:
     """Numbers from text; raise for the first empty or non-numeric cell (``lines``: the
-    spreadsheet row of each cell, as ``read_table`` records them)."""
+    spreadsheet row of each cell, as ``read_table`` records them; ``column``: its name, for
+    the error, else the Series' name)."""
+    column = column if column is not None else (str(col.name) if col.name is not None else None)
     if pd.api.types.is_float_dtype(col.dtype):  # parsed by the CSV reader
         return col.to_numpy(dtype=float)
     try:  # arrow's string -> float cast is a correctly rounded parser
@@ -346,10 +351,11 @@ def parse_number_column(col: pd.Series, name: str, what: str, lines) -> np.ndarr
     empty = col.to_numpy() == ""
     if empty.any():
         i = int(np.flatnonzero(empty)[0])
-        raise InputError(name, int(lines[i]), f"{what} is missing (empty cell)")
+        raise InputError(name, int(lines[i]), f"{what} is missing (empty cell)", column=column, value="")
     vals = pd.to_numeric(pd.Series(s), errors="coerce").to_numpy(dtype=float)
     bad = np.isnan(vals)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(name, int(lines[i]), f"{what} {str(s[i])[:30]!r} is not a number")
+        raise InputError(name, int(lines[i]), f"{what} {str(s[i])[:30]!r} is not a number", column=column,
+                         value=str(s[i]))
     return vals

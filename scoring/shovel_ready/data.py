@@ -39,7 +39,8 @@ def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines) -> Se
     try:
         return parse_segs(strings, essay, cls, rows)
     except TokenError as e:
-        raise InputError(name, int(lines[rows[e.index]]), e.problem) from None
+        raise InputError(name, int(lines[rows[e.index]]), e.problem, column="predictionstring",
+                         value=str(strings.iloc[e.index] if hasattr(strings, "iloc") else strings[e.index])) from None
 
 
 @dataclass
@@ -118,7 +119,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
             if lab not in prob_cols:
                 found = ", ".join(repr(c) for c in prob_cols)
                 raise InputError(name, 1, f"no probability column for the ground-truth label {lab!r} "
-                                 f"(probability columns found: {found})")
+                                 f"(probability columns found: {found})", column=lab)
         total = np.zeros(len(df))
         parsed = {}
         for c in prob_cols:
@@ -127,13 +128,15 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise InputError(name, row_of(df, i),
-                                 f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]")
+                                 f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]", column=c,
+                                 value=str(df[c].iloc[i]))
             total += v
             parsed[c] = v
         off = np.abs(total - 1.0) > PROB_SUM_TOL
         if off.any():
             i = int(np.flatnonzero(off)[0])
-            raise InputError(name, row_of(df, i), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)")
+            raise InputError(name, row_of(df, i), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)",
+                             column=", ".join(prob_cols), value=", ".join(str(df[c].iloc[i]) for c in prob_cols))
         probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((len(df), 0))
     else:
         notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
@@ -207,7 +210,7 @@ def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tup
         if literal.any():
             raise InputError(name, row_of(df, int(np.flatnonzero(literal)[0])),
                              f"the value {MISSING!r} in column {c!r} is the group of essays without demographics; "
-                             "leave the cell empty for that, or use another word")
+                             "leave the cell empty for that, or use another word", column=c, value=MISSING)
     d = df.set_index("id")
     known = d.index.isin(gt.essays)
     if (~known).any():

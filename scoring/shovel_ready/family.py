@@ -39,6 +39,12 @@ def _load(**sources):
     return load_competition(**sources)
 
 
+def _validate(**sources):
+    from .validate import validate
+
+    return validate(**sources)
+
+
 def _scorer(comp):
     from .scorer import Scorer
 
@@ -78,4 +84,5 @@ FAMILY = Family(
     context=lambda comp: {"attributes": list(comp.attributes)},
     sample_dir=SAMPLE_DIR,
     commands={"boost": _boost_command()},
+    validate=_validate,
 )

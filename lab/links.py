@@ -1,0 +1,82 @@
+"""A page's own picks in the address — the team of a waterfall (``team=``), the essay on the
+Segments page (``essay=``), the what-if inputs (``whatif=``, ``score=``, ``runtime=``) — so that
+a shared link shows the same view.
+
+Before its widget is drawn, :func:`choice` / :func:`number` put the widget's state in place:
+the link's value when it is a valid one (an invalid one is dropped from the address, silently),
+else the session's current value, else the default. The widget's ``on_change`` is
+:func:`keep` (or a callback that calls it), which writes the new value into the address. The
+sidebar's parameters follow the same idea through ``lab.state``; these keys are listed in the
+family's ``FamilyUI.link_keys`` so that the reset button clears them too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)
+
+
+def keep(key: str, url_key: str) -> None:
+    """Write widget ``key``'s value into the address as ``url_key`` (an ``on_change``)."""
+    value = st.session_state.get(key)
+    if value is None:
+        if url_key in st.query_params:
+            del st.query_params[url_key]
+        return
+    st.query_params[url_key] = _text(value)
+
+
+def _linked(url_key: str, parse: Callable[[str], Any]) -> tuple[bool, Any]:
+    raw = st.query_params.get(url_key)
+    if raw is None:
+        return False, None
+    try:
+        return True, parse(raw)
+    except (TypeError, ValueError):
+        del st.query_params[url_key]
+        return False, None
+
+
+def choice(key: str, url_key: str, options: Sequence[Any], default: Any, *, follow_default: bool = False,
+           parse: Callable[[str], Any] = str) -> Any:
+    """Set widget ``key`` (a select box over ``options``) from the link, the session or
+    ``default``; with ``follow_default`` a value not in the link is the default on every run
+    (the waterfall follows the current leader until a team is picked). Returns the value."""
+    found, value = _linked(url_key, parse)
+    if found and value not in options:
+        del st.query_params[url_key]
+        found = False
+    ss = st.session_state
+    if found:
+        ss[key] = value
+    elif follow_default or ss.get(key) not in options:
+        ss[key] = default
+    return ss[key]
+
+
+def number(key: str, url_key: str, default: float, *, low: float | None = None, high: float | None = None) -> float:
+    """Set widget ``key`` (a number input) from the link (a finite number within
+    [``low``, ``high``]), the session or ``default``. Returns the value."""
+
+    def parse(raw: str) -> float:
+        v = float(raw)
+        if not math.isfinite(v) or (low is not None and v < low) or (high is not None and v > high):
+            raise ValueError(raw)
+        return v
+
+    found, value = _linked(url_key, parse)
+    ss = st.session_state
+    if found:
+        ss[key] = value
+    elif key not in ss:
+        ss[key] = float(default)
+    return ss[key]
