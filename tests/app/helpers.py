@@ -13,6 +13,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from lab import tables
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
 SR = "pages/"
@@ -100,7 +102,14 @@ def table_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 def stage_table(at: AppTest) -> pd.DataFrame:
-    return table_with(at, "FP1 (original)").set_index("Team")
+    """The leaderboard's grouped table with one-level names (``lab.tables.flat_columns``):
+    ``"FP1 (original)"`` (a stage's score), ``"FP1 (original) · rank"``, ``"Final result"``
+    (the final score), ``"Final result · rank"``, ``"Final result · Boost"``, indexed by team."""
+    for df in at.dataframe:
+        value = df.value
+        if isinstance(value.columns, pd.MultiIndex) and ("FP1 (original)", "Score") in value.columns:
+            return tables.flat_columns(value).set_index("Team")
+    raise AssertionError("no grouped stage table")
 
 
 def figure(at: AppTest, key: str) -> dict:
@@ -109,6 +118,21 @@ def figure(at: AppTest, key: str) -> dict:
         if chart.proto.id and key in chart.proto.id:
             return spec
     raise AssertionError(f"no plotly chart with key {key}")
+
+
+def vega(at: AppTest, title: str) -> tuple[dict, list[pd.DataFrame]]:
+    """The Vega-Lite chart (``st.altair_chart``) whose title contains ``title``: its spec and its
+    data sets as DataFrames (Streamlit sends them beside the spec, as Arrow)."""
+    import pyarrow as pa
+
+    for el in at.get("vega_lite_chart"):
+        spec = json.loads(el.proto.spec)
+        t = spec.get("title")
+        text = t.get("text") if isinstance(t, dict) else t
+        if text and title in str(text):
+            frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in el.proto.datasets]
+            return spec, frames
+    raise AssertionError(f"no Vega-Lite chart titled {title!r}")
 
 
 def rerun(at: AppTest) -> AppTest:
@@ -149,15 +173,16 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 def error_report(at: AppTest) -> pd.DataFrame:
-    """The Data page's validation errors (one ``st.error`` each: file, row, problem on their
-    own lines) as a table with columns File, Row, Problem."""
+    """The Data page's validation errors (one ``st.error`` each: file, row, column when there is
+    one, problem on their own lines) as a table with columns File, Row, Column, Problem."""
     rows = []
     for e in at.error:
-        found = re.match(r"\*\*File:\*\* (.*)  \n\*\*Row:\*\* (.*)  \n\*\*Problem:\*\* (.*)\Z", e.value, re.S)
+        found = re.match(r"\*\*File:\*\* (.*?)  \n\*\*Row:\*\* (.*?)(?:  \n\*\*Column:\*\* (.*?))?  \n"
+                         r"\*\*Problem:\*\* (.*)\Z", e.value, re.S)
         if found:
-            rows.append([re.sub(r"\\(.)", r"\1", g) for g in found.groups()])
+            rows.append([re.sub(r"\\(.)", r"\1", g or "") for g in found.groups()])
     assert rows, "no validation error shown"
-    return pd.DataFrame(rows, columns=["File", "Row", "Problem"])
+    return pd.DataFrame(rows, columns=["File", "Row", "Column", "Problem"])
 
 
 def matches(at: AppTest) -> pd.DataFrame:

@@ -139,7 +139,8 @@ def test_data_errors_are_wrapped_text_with_file_row_and_problem(tiny):
     upload(at, TINY_GT, {"Alpha_*v2*": bad})
     assert not any("File" in d.value.columns for d in at.dataframe)  # no narrow table column
     shown = [e.value for e in at.error if e.value.startswith("**File:**")]
-    assert len(shown) == 1 and "  \n**Row:** 3  \n**Problem:** " in shown[0]
+    assert len(shown) == 1 and "  \n**Row:** 3  \n**Column:** Effective  \n**Problem:** " in shown[0]
+    assert [c.value for c in at.code if c.value == "1.5"]  # the whole offending value, as text
     assert r"Alpha\_\*v2\*\.csv" in shown[0]                       # markdown shown literally
     errors = error_report(at)
     assert list(errors["File"]) == ["Alpha_*v2*.csv"] and "1.5" in errors["Problem"].iloc[0]

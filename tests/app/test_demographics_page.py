@@ -26,8 +26,9 @@ def test_demographics_heatmap_betas_and_sweep(core_dir):
     assert betas.loc["B", "ell_status=No"] == pytest.approx(100.0, abs=1e-6)
 
     sweep = figure(at, "demo_sweep")
-    assert {s["x0"] for s in sweep["layout"]["shapes"]} == {50.0}  # one line per subplot
-    b_score = next(tr for tr in sweep["data"] if tr["name"] == "B" and tr["yaxis"] == "y")
+    assert {s["x0"] for s in sweep["layout"]["shapes"]} == {50.0}
+    assert [tr["name"] for tr in sweep["data"]] == ["C", "A", "B"]  # the score only: the rank is the brush chart
+    b_score = next(tr for tr in sweep["data"] if tr["name"] == "B")
     assert b_score["x"][0] == 0.0 and b_score["y"][0] == pytest.approx(GROUP_B_YES / 2)
 
     at.slider(key="sr_alpha").set_value(0.0)

@@ -9,11 +9,12 @@ import pytest
 
 import scoring
 from lab import shovel_ready as sr
+from lab import tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import shovel_ready as charts
 from lab.colors import team_colors
 from scoring.shovel_ready import STAGES
-from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, rerun, stage_table, table_with
+from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, rerun, stage_table, table_with, vega
 
 
 def test_leaderboard_table_stages_and_arrows(core_dir):
@@ -27,46 +28,65 @@ def test_leaderboard_table_stages_and_arrows(core_dir):
     assert t.loc["A", "Unified segment score"] == pytest.approx(SEG_A)
     assert t.loc["B", "Unified segment score"] == pytest.approx(SEG_B)
     assert t.loc["B", "Bias-aware score"] == pytest.approx(0.0, abs=1e-12)  # α = 50: the No group
-    assert t.loc["C", "Final score"] == pytest.approx(1.05)  # only eligible team: full 5 %
-    assert t.loc["A", "Final score"] == pytest.approx(SEG_A)
+    assert t.loc["C", "Final result"] == pytest.approx(1.05)  # only eligible team: full 5 %
+    assert t.loc["A", "Final result"] == pytest.approx(SEG_A)
     # C: 2nd on FP1, ties A for 1st after overlap removal (▲1); A drops to 2nd on segment score.
     assert t.loc["C", "FP1 (original) · rank"] == "2"
     assert t.loc["C", "After overlap removal · rank"] == "1 ▲1"
     assert t.loc["A", "After overlap removal · rank"] == "1"
     assert t.loc["A", "Unified segment score · rank"] == "2 ▼1"
-    assert t.loc["B", "Final score · rank"] == "3"
-    assert t.loc["C", "Eligible for boost"] == "yes" and t.loc["A", "Eligible for boost"] == "no"
+    assert t.loc["B", "Final result · rank"] == "3"
+    assert t.loc["C", "Final result · Eligible"] == "yes" and t.loc["A", "Final result · Eligible"] == "no"
     labels = [b.label for b in at.get("download_button")]
     assert "Download CSV" in labels and "Download JSON" in labels
 
 
+def _bump(at) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
+    spec, (lines, moves) = vega(at, "Rank at every stage")
+    return spec, lines, moves
+
+
+def _fall(at) -> pd.DataFrame:
+    spec, (bars,) = vega(at, "from FP1 to the final score")
+    return spec, bars
+
+
 def test_bump_chart_and_waterfall(core_dir):
     at = app()
-    bump = figure(at, "lb_bump")
-    ranks = {tr["name"]: tr["y"] for tr in bump["data"]}
+    _, lines, moves = _bump(at)
+    ranks = {t: part["rank"].tolist() for t, part in lines.groupby("team")}
     assert ranks["C"] == [2, 1, 1, 1, 1]
     assert ranks["A"] == [1, 1, 2, 2, 2]
     assert ranks["B"] == [3, 3, 3, 3, 3]
-    colors = team_colors(["A", "B", "C"])
-    assert {tr["name"]: tr["line"]["color"] for tr in bump["data"]} == colors
+    # the biggest move into each stage is named: C gains a place at overlap removal (2 -> 1), A
+    # loses one at the segment score (1 -> 2); nobody moves at the last two stages
+    assert moves.to_dict("records") == [{"stage": "After overlap removal", "rank": 1, "text": "C ▲1"},
+                                        {"stage": "Unified segment score", "rank": 2, "text": "A ▼1"}]
 
-    fall = figure(at, "lb_waterfall")["data"][0]  # the first team by default: C
-    assert fall["measure"] == ["absolute", "relative", "relative", "relative", "relative", "total"]
-    assert fall["y"] == pytest.approx([0.8, 0.2, 0.0, 0.0, 0.05, 1.05])
+    spec, bars = _fall(at)  # the first team by default: C
+    assert spec["title"] == "C: from FP1 to the final score"
+    assert bars["value"].tolist() == pytest.approx([0.8, 0.2, 0.0, 0.0, 0.05, 1.05])
+    assert bars["relative"].tolist() == [False, True, True, True, True, False]
     at.selectbox(key="lb_team").set_value("B")
     rerun(at)
-    fall = figure(at, "lb_waterfall")["data"][0]
-    assert fall["y"][:3] == pytest.approx([0.5, 0.0, SEG_B - 0.5])
+    _, bars = _fall(at)
+    assert bars["value"].tolist()[:3] == pytest.approx([0.5, 0.0, SEG_B - 0.5])
 
 
-def test_stage_table_puts_the_final_result_first_and_pins_it(core_dir):
+def test_stage_table_groups_columns_by_stage_with_the_final_result_first_in_full(core_dir):
     at = app()
-    t = table_with(at, "FP1 (original)")
-    assert list(t.columns[:4]) == ["Team", "Final score · rank", "Final score", "FP1 (original)"]
-    cfg = sr.stage_column_config()
-    for col in ("Team", "Final score · rank", "Final score"):
-        assert cfg[col]["pinned"] is True, col
-    assert cfg["Final score · rank"]["label"] == "Final rank"
+    t = next(d.value for d in at.dataframe if isinstance(d.value.columns, pd.MultiIndex))
+    assert list(t.columns) == [
+        ("", "Team"), ("Final result", "Rank"), ("Final result", "Score"), ("Final result", "Boost"),
+        ("Final result", "Eligible"), ("FP1 (original)", "Score"), ("FP1 (original)", "Rank"),
+        ("After overlap removal", "Score"), ("After overlap removal", "Rank"),
+        ("Unified segment score", "Score"), ("Unified segment score", "Rank"),
+        ("Bias-aware score", "Score"), ("Bias-aware score", "Rank")]
+    cfg = tables.stage_column_config(t, STAGES, sr.EXTRA_CONFIG)  # by position; 0 is the hidden index
+    assert cfg[1]["pinned"] is True                               # the team stays in view
+    assert all(not cfg[i].get("pinned") for i in range(2, 6))     # the answer is never drawn faded
+    assert cfg[3]["type_config"]["format"] == "%.4f" and "Final score" in cfg[3]["help"]
+    assert cfg[7]["help"].startswith("Rank on “FP1 (original)”")
 
 
 def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_the_url(core_dir):
@@ -88,10 +108,10 @@ def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_
 
     linked = app(query={"team": "B"})                           # a shared link
     assert linked.selectbox(key="lb_team").value == "B"
-    assert figure(linked, "lb_waterfall")["data"][0]["y"][0] == pytest.approx(0.5)
+    assert _fall(linked)[1]["value"].iloc[0] == pytest.approx(0.5)
     unknown = app(query={"team": "nobody"})                     # unknown: the leader, silently
     assert unknown.selectbox(key="lb_team").value == "C"
-    assert not unknown.warning and "team" not in unknown.query_params
+    assert not any("nobody" in w.value for w in unknown.warning) and "team" not in unknown.query_params
 
 
 def test_overlap_removal_off_is_explained_above_the_table(core_dir):
@@ -106,8 +126,8 @@ def test_overlap_removal_off_is_explained_above_the_table(core_dir):
 
 def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
     at = app()
-    bump = figure(at, "lb_bump")
-    assert all("text" not in tr["mode"] for tr in bump["data"])    # the legend names the lines
+    spec, _, _ = _bump(at)
+    assert spec["layer"][0]["encoding"]["color"]["title"] == "Team"  # the legend names the lines
     comp = scoring.load_competition(ground_truth=core_dir / "ground_truth.csv",
                                     submissions=[core_dir / "submissions"],
                                     demographics=core_dir / "demographics.csv",
@@ -122,21 +142,25 @@ def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
     huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
     xaxis = huge.to_plotly_json()["layout"]["xaxis"]
     assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
+    # ticks at 1, 2, 5 … of every decade (or every decade when they span many), labelled in seconds
+    assert xaxis["tickvals"][:2] == [10.0, 100.0] and xaxis["ticktext"][:2] == ["10 s", "100 s"]
 
 
 def test_one_set_of_stage_names_one_legend_order_and_efficiency_words(core_dir):
     at = app()
-    bump = figure(at, "lb_bump")
-    assert all(tr["x"] == charts.STAGE_NAMES for tr in bump["data"])
+    spec, lines, _ = _bump(at)
+    assert lines["stage"].unique().tolist() == charts.STAGE_NAMES
     assert charts.STAGE_NAMES == [s.label for s in STAGES] and charts.STAGE_NAMES[0] in stage_table(at).columns
-    assert [tr["name"] for tr in bump["data"]] == ["C", "A", "B"]         # legend by final rank
-    fall = figure(at, "lb_waterfall")["data"][0]
-    assert fall["x"][0] == "FP1 (original)" and fall["x"][-1] == "Final score"
-    assert "After overlap removal" in fall["x"] and "Bias-aware score" in fall["x"]
+    color = spec["layer"][0]["encoding"]["color"]
+    assert color["sort"] == ["C", "A", "B"] and color["scale"]["domain"] == ["C", "A", "B"]  # legend by final rank
+    assert color["scale"]["range"] == [team_colors(["A", "B", "C"])[t] for t in "CAB"]
+    _, bars = _fall(at)
+    assert bars["step"].iloc[0] == "FP1 (original)" and bars["step"].iloc[-1] == "Final score"
+    assert "After overlap removal" in bars["step"].tolist() and "Bias-aware score" in bars["step"].tolist()
 
     at.switch_page(SR + "demographics.py").run()
     sweep = figure(at, "demo_sweep")
-    assert [tr["name"] for tr in sweep["data"] if tr.get("showlegend") is not False] == ["C", "A", "B"]
+    assert [tr["name"] for tr in sweep["data"]] == ["C", "A", "B"]
     brush = json.loads(at.get("vega_lite_chart")[0].proto.spec)
     y = brush["encoding"]["y"]
     assert y["scale"]["domain"] == [0.5, 3.5] and y["scale"]["reverse"] is True  # 1 on top
@@ -153,12 +177,12 @@ def test_one_set_of_stage_names_one_legend_order_and_efficiency_words(core_dir):
 def test_waterfall_with_overlap_removal_off_has_no_removal_step():
     lb = pd.DataFrame({"submission": ["T"], "fp1": [0.8], "overlap_removed": [0.7], "segment_score": [0.75],
                        "bias_score": [0.6], "final_score": [0.63]})
-    on = charts.waterfall(lb, "T").to_dict()["data"][0]
-    assert on["y"] == pytest.approx([0.8, -0.1, 0.05, -0.15, 0.03, 0.63])
-    off = charts.waterfall(lb, "T", overlap_removal=False).to_dict()["data"][0]
+    on = charts.waterfall_steps(lb, "T")
+    assert [v for _, v, _ in on] == pytest.approx([0.8, -0.1, 0.05, -0.15, 0.03, 0.63])
+    off = charts.waterfall_steps(lb, "T", overlap_removal=False)
     # removal off: the segment score is computed on the raw predictions, straight from FP1
-    assert off["y"] == pytest.approx([0.8, 0.0, -0.05, -0.15, 0.03, 0.63])
-    assert "(off)" in off["x"][1]
+    assert [v for _, v, _ in off] == pytest.approx([0.8, 0.0, -0.05, -0.15, 0.03, 0.63])
+    assert "(off)" in off[1][0]
 
 
 def test_reset_also_forgets_the_picked_team(core_dir):

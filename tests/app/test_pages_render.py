@@ -24,4 +24,4 @@ def test_all_pages_render_on_the_sample(monkeypatch):
         assert not at.error, (page, [e.value for e in at.error])
         assert at.title[0].value, page
         if "leaderboard" in page or "demographics" in page or "efficiency" in page:
-            assert at.get("plotly_chart"), page
+            assert at.get("plotly_chart") or at.get("vega_lite_chart"), page

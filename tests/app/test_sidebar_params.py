@@ -71,15 +71,15 @@ def test_boost_band_window_and_max(core_dir):
     at = app()
     at.slider(key="sr_max_boost").set_value(10.0)
     t = stage_table(rerun(at))
-    assert t.loc["C", "Final score"] == pytest.approx(1.10)
+    assert t.loc["C", "Final result"] == pytest.approx(1.10)
     at.slider(key="sr_max_boost").set_value(5.0)
     at.slider(key="sr_band").set_value(15.0)  # 1/1.15 = 0.8696 < 8/9: A becomes eligible
     t = stage_table(rerun(at))
-    assert t.loc["A", "Final score"] == pytest.approx(SEG_A * 1.05)           # A is the fastest (100 s)
-    assert t.loc["C", "Final score"] == pytest.approx(1.025)                  # 110/100 = 1.1: half
+    assert t.loc["A", "Final result"] == pytest.approx(SEG_A * 1.05)           # A is the fastest (100 s)
+    assert t.loc["C", "Final result"] == pytest.approx(1.025)                  # 110/100 = 1.1: half
     at.slider(key="sr_window").set_value(50.0)
     t = stage_table(rerun(at))
-    assert t.loc["C", "Final score"] == pytest.approx(1.04)                   # 0.05·(1 − 0.1/0.5)
+    assert t.loc["C", "Final result"] == pytest.approx(1.04)                   # 0.05·(1 − 0.1/0.5)
 
 
 def test_query_string_sets_the_view_and_follows_the_widgets(core_dir):
@@ -132,7 +132,7 @@ def test_reset_button_restores_memo_defaults(core_dir):
     assert at.multiselect(key="sr_attributes").value == ["ell_status"]
     assert at.toggle(key="sr_overlap_removal").value is True
     assert at.query_params["w"] == "0.5" and at.query_params["band"] == "0.05"
-    assert stage_table(at).loc["C", "Final score"] == pytest.approx(1.05)
+    assert stage_table(at).loc["C", "Final result"] == pytest.approx(1.05)
 
 
 def test_apply_params_from_a_page_body(core_dir):

@@ -51,7 +51,8 @@ def test_every_page_shows_link_and_data_payloads_as_text(payload_dir):
         _check_page(at, page)
     # the payload team names reach the tables as they are (cells are text, never markup)
     at.switch_page("pages/leaderboard.py").run()
-    teams = set(next(d.value for d in at.dataframe if "Team" in d.value.columns)["Team"])
+    table = next(d.value for d in at.dataframe if ("", "Team") in d.value.columns)  # the grouped stage table
+    teams = set(table[("", "Team")])
     assert teams == set(payloads.TEAMS)
 
 
