@@ -148,3 +148,21 @@ def full_screenshot(page, path: Path) -> None:
     page.set_viewport_size(size)
 
 
+def record_timing(name: str, times: list[float], what: str) -> dict:
+    """Add ``name``'s timings (seconds) to ``artifacts/browser_timings.json`` and print them."""
+    import contextlib
+    import json
+    import statistics
+
+    stats = {"what": what, "runs": len(times), "median_s": statistics.median(times), "max_s": max(times),
+             "all_s": times}
+    data = {}
+    if TIMINGS.is_file():
+        with contextlib.suppress(ValueError):
+            data = json.loads(TIMINGS.read_text())
+    data[name] = stats
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps(data, indent=2))
+    print(f"\n[browser] {name}: {what}: median {stats['median_s']:.3f} s, max {stats['max_s']:.3f} s "
+          f"over {len(times)} runs")
+    return stats

@@ -12,11 +12,8 @@ everything (speed targets are reported, not asserted). Without Chromium or Playw
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import shutil
-import statistics
 import time
 
 import pytest
@@ -25,11 +22,11 @@ from tests.browser import (
     ROOT,
     SHOTS,
     TABLE,
-    TIMINGS,
     assert_no_exception,
     full_screenshot,
     launch_browser,
     open_page,
+    record_timing,
     serve,
     wait_idle,
 )
@@ -91,17 +88,7 @@ def _measure_slider(page, label: str, moves: int) -> list[float]:
 
 
 def _record(name: str, times: list[float]) -> dict:
-    stats = {"moves": len(times), "median_s": statistics.median(times), "max_s": max(times), "all_s": times}
-    data = {}
-    if TIMINGS.is_file():
-        with contextlib.suppress(ValueError):
-            data = json.loads(TIMINGS.read_text())
-    data[name] = stats
-    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
-    TIMINGS.write_text(json.dumps(data, indent=2))
-    print(f"\n[browser] {name}: slider move -> table update: median {stats['median_s']:.3f} s, "
-          f"max {stats['max_s']:.3f} s over {len(times)} moves")  # fmt: skip
-    return stats
+    return record_timing(name, times, "slider move -> table update")
 
 
 def test_every_page_renders_without_exception(browser, sample_app):
