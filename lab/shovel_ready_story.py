@@ -31,11 +31,14 @@ def pct(x: float) -> str:
     return f"{x * 100:.3g} %"
 
 
-def boost_summary(lb: pd.DataFrame, p: Mapping[str, Any]) -> str:
+def boost_summary(lb: pd.DataFrame, p: Mapping[str, Any], has_runtimes: bool = True) -> str:
     """Who the efficiency stage concerns at these parameters, in one line (so that a move of
     the band, the maximum boost or the window visibly changes the page)."""
     if lb.empty:
         return ""
+    if not has_runtimes:
+        return ("**Efficiency boost:** no runtimes are loaded, so no team is eligible and the final score is the "
+                "bias-aware score.")
     best = float(lb["bias_score"].max())
     elig = lb[lb["eligible"].astype(bool)]
     boosted = lb[lb["boost"].astype(float) > 0].sort_values("boost", ascending=False)

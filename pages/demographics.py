@@ -72,14 +72,21 @@ beta_caption = ("Each team's β add up to 100 % " + ("down its column" if many e
 
 def _betas() -> None:
     st.subheader(f"Softmin weights β at α = {alpha_words}", help=glossary.BETA + " " + glossary.SOFTMIN)
-    st.dataframe(beta_table, hide_index=True, key="demo_betas", column_config=beta_config, height="content")
+    if many:  # a table as wide as the teams would not fit: the same numbers as a heatmap, the table below
+        beta_gs = scoring.GroupScores(scores=betas, sizes=gs.sizes, labels=list(gs.labels))
+        st.plotly_chart(charts.group_heatmap(beta_gs, order, title="Share of each team's score (β)",
+                                             value="β (%)", fmt=".1f", colorscale="Blues"), key="demo_beta_heat")
+        with st.expander("β as a table"):
+            st.dataframe(beta_table, hide_index=True, key="demo_betas", column_config=beta_config, height="content")
+    else:
+        st.dataframe(beta_table, hide_index=True, key="demo_betas", column_config=beta_config, height="content")
     st.caption(beta_caption)
 
 
 def _sizes() -> None:
     st.subheader("Group sizes", help=glossary.GROUP_SIZE)
     st.dataframe(sizes, hide_index=True, key="demo_sizes", height="content", column_config={
-        "Group": st.column_config.TextColumn("Group", width="large"),
+        "Group": st.column_config.TextColumn("Group"),
         "Essays": st.column_config.NumberColumn("Essays", help=glossary.GROUP_SIZE),
         "Share": st.column_config.NumberColumn("Share", format="%.1f %%", help="Share of the essays in the groups")})
     small = sizes[sizes["Essays"] < 30]

@@ -24,7 +24,7 @@ current.header(
 colors = current.colors(FAM)
 
 table = sr.show_stage_table(lb)
-st.caption(sr.boost_summary(lb, p))
+st.caption(sr.boost_summary(lb, p, has_runtimes=bool(current.competition(FAM).runtimes)))
 if not p["overlap_removal"]:
     st.caption(
         "Overlap removal is **off**: the unified segment, bias-aware and final scores count "

@@ -92,7 +92,7 @@ def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
     n = max(1, len(order))
     x = alt.X("stage:N", sort=names, title="Stage", axis=alt.Axis(labelAngle=0, labelLimit=220))
     y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
-              axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1))
+              axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1, labelOverlap=False))
     color = alt.Color("team:N", title="Team", sort=order,
                       scale=alt.Scale(domain=order, range=[colors.get(t, "#888888") for t in order]))
     tooltip = [alt.Tooltip("team:N", title="Team"), alt.Tooltip("stage:N", title="Stage"),

@@ -33,7 +33,7 @@ def span_text(words: Sequence[int]) -> str:
 #: The essay's words flow like text: each word's box is as wide as the word, lines wrap at
 #: LINE_WIDTH (about the page's width at 1440 px, in pixels of an 11-px font), so every word is
 #: shown whole, however long.
-LINE_WIDTH = 960.0
+LINE_WIDTH = 900.0
 CHAR_PX = 6.6  # an 11-px Source Sans character, a little generously
 WORD_PAD = 12.0
 _LANE = 0.22  # height of one segment bar (data units); a word cell is 1 unit high

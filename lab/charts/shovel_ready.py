@@ -49,8 +49,10 @@ HEATMAP_MAX_GROUP_COLUMNS = MAX_GROUP_COLUMNS
 _HEAT_ROW_PX = 26
 
 
-def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
-    """Every team's segment score per demographic group (teams in leaderboard order).
+def group_heatmap(gs: Any, order: list[str], *, title: str = "Segment score per group", value: str = "score",
+                  fmt: str = ".3f", colorscale: str = "Viridis") -> go.Figure:
+    """Every team's segment score per demographic group (teams in leaderboard order); with
+    ``title``/``value``/``fmt``, any team × group value (the softmin weights β in %).
 
     Few groups: a row per team, a column per group. Many groups (more than the teams, or more
     than :data:`HEATMAP_MAX_GROUP_COLUMNS`): a row per group and a column per team, the height
@@ -69,9 +71,12 @@ def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
         group_axis = [f"{html(g).replace(' &amp; ', ' &amp;<br>')}<br>n = {int(gs.sizes[g])}" for g in labels]
         z, x, y = table, group_axis, [html(t) for t in order]
         rows = len(order)
+    unit = " %" if value.endswith("%") else ""
+    bar = value[:1].upper() + value[1:] if value[:1].isascii() else value  # "score" -> "Score"; "β" stays
     fig = go.Figure(go.Heatmap(
-        z=z.tolist(), x=x, y=y, colorscale="Viridis", colorbar=dict(title="Score"),
-        texttemplate="%{z:.3f}", hovertemplate="%{y}<br>%{x}<br>score %{z:.4f}<extra></extra>", xgap=1, ygap=1,
+        z=z.tolist(), x=x, y=y, colorscale=colorscale, colorbar=dict(title=bar),
+        texttemplate=f"%{{z:{fmt}}}{unit}", hovertemplate=f"%{{y}}<br>%{{x}}<br>{value} %{{z:{fmt}}}<extra></extra>",
+        xgap=1, ygap=1,
     ))
     group_title = f"Group ({html(' · '.join(attrs))})" if transposed and attrs else "Group"
     fig.update_yaxes(autorange="reversed", title=group_title if transposed else "Team", automargin=True)
@@ -81,7 +86,7 @@ def group_heatmap(gs: Any, order: list[str]) -> go.Figure:
                      side="top" if transposed else "bottom")
     height = (max(300, _HEAT_ROW_PX * rows + 180) if transposed
               else max(300, 32 * rows + 160))
-    fig.update_layout(title="Segment score per group", height=height,
+    fig.update_layout(title=title, height=height,
                       margin=dict(l=10, r=10, t=90 if transposed else 50, b=10))
     return fig
 

@@ -39,6 +39,7 @@ def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]
         share = betas[heavy[:, j], j].max()
         out.append(f"the group {gs.labels[j]} has only {int(sizes[j])} essay{'s' if sizes[j] != 1 else ''} yet carries "
                    f"up to {share:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
-                   f"{' and others' if len(teams) > 5 else ''}: it decides their bias-aware score"
+                   f"{' and others' if len(teams) > 5 else ''}: it decides {'its' if len(teams) == 1 else 'their'} "
+                   "bias-aware score"
                    + (" (essays without demographics can be left out of the groups)" if MISSING in gs.labels[j] else ""))
     return out

@@ -1,7 +1,8 @@
 """Real-browser test: `streamlit run app.py` driven by Playwright and Debian's Chromium.
 
-Visits every page, checks that none shows an exception, saves a screenshot of each into
-``artifacts/screenshots/`` (``LAB_UPDATE_SCREENSHOT=1`` also refreshes ``docs/screenshot.png``), moves a
+Visits every page at 1440 × 900, checks that none shows an exception, saves a screenshot of each into
+``artifacts/screenshots/`` (``LAB_UPDATE_SCREENSHOT=1`` also refreshes ``docs/screenshot.png``,
+``LAB_UPDATE_SCREENSHOTS=1`` the pages in ``docs/screenshots/``), moves a
 sidebar slider and measures the time until the leaderboard table shows new numbers.
 
 The same is measured on the 20-submission benchmark competition (generated once into a temp
@@ -92,13 +93,20 @@ def _record(name: str, times: list[float]) -> dict:
 
 
 def test_every_page_renders_without_exception(browser, sample_app):
+    """Every page at 1440 × 900, a full-page screenshot of each into ``artifacts/screenshots/``
+    (``LAB_UPDATE_SCREENSHOTS=1`` also refreshes ``docs/screenshots/``, the evidence of issue 12)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = open_page(browser, sample_app)
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.set_default_timeout(60_000)
+    page.goto(sample_app + "/")
+    wait_idle(page)
+    docs = ROOT / "docs" / "screenshots"
     try:
         for title, stem in PAGES:
             page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
             page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
             wait_idle(page)
+            page.wait_for_timeout(800)  # charts draw after the run
             assert_no_exception(page, f"page {title!r}")
             main_text = page.locator('[data-testid="stMain"]').inner_text()
             assert "Traceback" not in main_text, f"page {title!r} prints a traceback"
@@ -109,6 +117,11 @@ def test_every_page_renders_without_exception(browser, sample_app):
             shot = SHOTS / f"{stem}.png"
             full_screenshot(page, shot)
             assert shot.stat().st_size > 10_000, f"screenshot of {title!r} is suspiciously small"
+            if os.environ.get("LAB_UPDATE_SCREENSHOTS"):
+                docs.mkdir(exist_ok=True)
+                shutil.copyfile(shot, docs / f"{stem}.png")
+                if stem == "leaderboard":
+                    shutil.copyfile(SHOTS / "leaderboard_top.png", docs / "leaderboard_first_screen.png")
     finally:
         page.close()
 
