@@ -112,3 +112,12 @@ def worked_takeaway(checks: Sequence[bool]) -> str:
     if ok == len(checks):
         return f"The engine agrees with all {len(checks)} of the memo's worked examples checked on this page."
     return f"The engine disagrees with the memo on {len(checks) - ok} of {len(checks)} examples: see the ✗ rows."
+
+
+def alpha_range(lo: float, hi: float, picked: bool) -> str:
+    """The brushed range of α, rounded: ``α from 49.5 to 124.9``.
+
+    >>> alpha_range(49.4736842, 124.9127, True), alpha_range(0, 200, False)
+    ('α from 49.5 to 124.9', 'α from 0.0 to 200.0 (the whole sweep; drag to narrow it)')
+    """
+    return f"α from {lo:.1f} to {hi:.1f}" + ("" if picked else " (the whole sweep; drag to narrow it)")

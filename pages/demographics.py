@@ -148,7 +148,7 @@ def brush_view() -> None:
         .reset_index()
     )
     summary.columns = ["Team", "Best rank", "Worst rank", "Lowest score", "Highest score"]
-    st.caption(f"α from {lo:.1f} to {hi:.1f}" + ("" if picked else " (the whole sweep; drag to narrow it)"))
+    st.caption(words.alpha_range(lo, hi, bool(picked)))
     st.dataframe(summary, hide_index=True, key="demo_range_table",
                  column_config=tables.number_columns(("Lowest score", "Highest score"), "%.4f"))
 

@@ -169,3 +169,12 @@ def test_many_groups_on_the_demographics_page(sample):
 def test_preset_includes_the_exclusion():
     doc = json.loads(json.dumps(FAMILY.params.to_json(FAMILY.params.defaults())))
     assert doc["exclude_missing"] is False
+
+
+def test_overlap_removal_bar_labels_are_never_shrunk():
+    from scoring.shovel_ready import memo, remove_overlaps
+
+    after = remove_overlaps([range(a, b + 1) for a, b in memo.OVERLAP_SEGMENTS.values()])
+    fig = seg_charts.overlap_removal_figure(memo.OVERLAP_SEGMENTS, after).to_plotly_json()
+    assert fig["layout"]["uniformtext"] == {"minsize": 11, "mode": "show"}  # not Plotly's fit-to-bar shrinking
+    assert all(tr["textfont"]["size"] >= 11 for tr in fig["data"])
