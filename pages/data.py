@@ -102,6 +102,7 @@ def _show_problem(problem: dict) -> None:
     value = problem.get("Value")
     if value:
         shown = value if len(value) <= VALUE_CHARS else value[:VALUE_CHARS] + f" … ({len(value):,} characters in all)"
+        st.caption("The whole offending value:")
         st.code(shown, language=None, wrap_lines=True)
 
 
