@@ -101,7 +101,7 @@ def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
     lines = base.mark_line(strokeWidth=3) + base.mark_point(size=110, filled=True, opacity=1).encode(tooltip=tooltip)
     moves = pd.DataFrame([{"stage": names[m.stage], "rank": m.after, "text": m.text} for m in biggest_moves(lb, stages)],
                          columns=["stage", "rank", "text"])
-    note = alt.Chart(moves).encode(x=alt.X("stage:N", sort=names), y=alt.Y("rank:Q"), text="text:N")
+    note = alt.Chart(moves).encode(x=x, y=y, text="text:N")  # the same axes: a layer's own would merge in
     halo = note.mark_text(dy=-16, fontSize=12, fontWeight="bold", stroke="white", strokeWidth=4, strokeOpacity=0.9)
     notes = note.mark_text(dy=-16, fontSize=12, fontWeight="bold", color="#222")
     return (lines + halo + notes).properties(title=title, height=max(300, 36 * n + 90))
