@@ -151,3 +151,33 @@ def test_team_colors_are_stable_and_distinct():
     assert len(set(a.values())) == len(names)
     assert a["Blue"] == _NAMED["blue"] and a["Red"] == _NAMED["red"]
     assert all(c.startswith("#") and len(c) == 7 for c in a.values())
+
+
+def test_a_second_visitor_is_served_from_the_default_view_computed_once(core_dir, monkeypatch):
+    """Issue 12, item 5: the default data's scorer is shared, and its default view (leaderboard,
+    guardrail warnings, the Demographics page's group scores and α sweep) is computed once per
+    server, before the first page is drawn: a later visitor's first pages miss no cache."""
+    scorers, sweeps = [], []
+    real_init, real_sweep = scoring.Scorer.__init__, scoring.alpha_sweep
+
+    def init(self, *a, **k):
+        scorers.append(self)
+        real_init(self, *a, **k)
+
+    def sweep(*a, **k):
+        sweeps.append(1)
+        return real_sweep(*a, **k)
+
+    monkeypatch.setattr(scoring.Scorer, "__init__", init)
+    monkeypatch.setattr(scoring, "alpha_sweep", sweep)
+    (core_dir / "runtimes.csv").write_text(RUNTIMES + "E,7\n")  # new content: a fresh store entry
+    app()  # the first visitor: load, scorer, default view
+    assert len(scorers) == 1 and len(sweeps) == 1  # the α sweep was part of the default view
+    warm = {level: info["misses"] for level, info in scorers[0].cache_info().items()}
+    second = app()  # another session
+    second.switch_page(SR + "demographics.py")
+    rerun(second)
+    second.switch_page(SR + "efficiency.py")
+    rerun(second)
+    assert len(scorers) == 1 and len(sweeps) == 1
+    assert {level: info["misses"] for level, info in scorers[0].cache_info().items()} == warm
