@@ -51,7 +51,7 @@ def resample_counts(cell: np.ndarray, b: int, *, seed: int = 0) -> np.ndarray:
     ``n_g`` units with replacement from that cell (so every cell keeps its size).
 
     >>> w = resample_counts(np.array([0, 0, 1, 1, 1]), 4, seed=1)
-    >>> w.shape, w[:, :2].sum(axis=1).tolist(), w[:, 2:].sum(axis=1).tolist()
+    >>> w.shape, w[:, :2].sum(axis=1).astype(int).tolist(), w[:, 2:].sum(axis=1).astype(int).tolist()
     ((4, 5), [2, 2, 2, 2], [3, 3, 3, 3])
     """
     cell = np.asarray(cell, dtype=np.int64)
