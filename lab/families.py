@@ -58,6 +58,12 @@ MODULES = {
 
 #: The shared pages, after every family's section.
 SHARED_PAGES = (PageSpec("pages/data.py", "Data", ":material/upload_file:"),)
+#: How sure is the ranking? Pages that work on whichever family is active (issue 11).
+ROBUSTNESS_PAGES = (
+    PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:"),
+    PageSpec("pages/robustness_stability.py", "Stability map", ":material/grid_on:"),
+    PageSpec("pages/robustness_compare.py", "Compare settings", ":material/compare_arrows:"),
+)
 
 
 def ui(fam: Family) -> FamilyUI:
