@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from .errors import InputError
 from .family import Family
@@ -58,8 +57,30 @@ def _with(params: Mapping[str, Any], ax: Axis, value) -> dict[str, Any]:
     return out
 
 
-def _ranks(fam: Family, lb: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
-    return lb.set_index("submission")[fam.final.rank].reindex(list(names)).to_numpy(dtype=float)
+def _ranks(fam: Family, lb: pd.DataFrame, where: Mapping[str, int]) -> np.ndarray:
+    """The final ranks of ``lb`` in the order of ``where`` (team name -> position)."""
+    r = np.full(len(where), np.nan)
+    pos = [where.get(str(n), -1) for n in lb["submission"].to_numpy()]
+    vals = lb[fam.final.rank].to_numpy(dtype=float)
+    for p, v in zip(pos, vals, strict=True):
+        if p >= 0:
+            r[p] = v
+    return r
+
+
+def kendall_tau_b(a, b) -> float:
+    """Kendall's τ-b of two rankings (ties allowed); NaN when either is constant.
+
+    >>> kendall_tau_b([1, 2, 3], [1, 2, 3]), kendall_tau_b([1, 2, 3], [3, 2, 1]), round(kendall_tau_b([1, 1, 2], [1, 2, 3]), 4)
+    (1.0, -1.0, 0.8165)
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    i, j = np.triu_indices(len(a), 1)
+    da, db = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+    n0 = len(i)
+    ta, tb = n0 - np.count_nonzero(da), n0 - np.count_nonzero(db)
+    denom = np.sqrt(float(n0 - ta) * float(n0 - tb))
+    return float(np.sum(da * db) / denom) if denom > 0 else float("nan")
 
 
 def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,
@@ -68,8 +89,8 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
     """One row per cell: ``x, y, tau, winner, n_winners, valid`` (a cell whose parameters
     break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ)."""
     lb0 = scorer.leaderboard(**base)
-    names = list(lb0["submission"])
-    r0 = _ranks(fam, lb0, names)
+    where = {str(n): i for i, n in enumerate(lb0["submission"].to_numpy())}
+    r0 = _ranks(fam, lb0, where)
     costly_x = fam.params[x.param].costly and not fam.params[y.param].costly
     outer, inner = (x, y) if costly_x or not fam.params[y.param].costly else (y, x)
     rows = []
@@ -84,9 +105,10 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
                 rows.append((xv, yv, np.nan, "", 0, False))
                 continue
             lb = scorer.leaderboard(**p)
-            r = _ranks(fam, lb, names)
-            tau = kendalltau(r0, r).statistic if len(names) > 1 else 1.0
-            first = sorted(lb.loc[lb[fam.final.rank] == 1, "submission"].astype(str))
+            r = _ranks(fam, lb, where)
+            tau = kendall_tau_b(r0, r) if len(where) > 1 else 1.0
+            first = sorted(str(n) for n, k in zip(lb["submission"].to_numpy(), lb[fam.final.rank].to_numpy(),
+                                                  strict=True) if k == 1)
             rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), len(first), True))
             if progress is not None:
                 progress(len(rows), total, "")
