@@ -329,8 +329,10 @@ def question_takeaway(ex: Mapping[str, Any]) -> str:
         f"{right} of {n} teams {'say so' if not ex['paragraph_ids'] else 'name a right paragraph'}"
     ans = f"{len(perfect)} of {n} answers score F1 = 1"
     if len(perfect):
-        ans += (f", {only_norm} of them only after normalisation" if only_norm
-                else ", each one written exactly as accepted")
+        ans += (", as written" if not only_norm else
+                ", only after normalisation" if only_norm == len(perfect) == 1 else
+                ", all of them only after normalisation" if only_norm == len(perfect) else
+                f", {only_norm} of them only after normalisation")
     return f"On this question {para}; {ans}."
 
 

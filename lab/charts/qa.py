@@ -19,6 +19,8 @@ from .common import LAYOUT
 
 #: The AIT axis turns logarithmic above this max/min ratio of the times shown.
 LOG_TIME_RATIO = 20.0
+#: A region of the winner map smaller than this share carries no name inside (the legend has it).
+MIN_LABELLED_SHARE = 0.08
 
 
 def _pct(x: float) -> str:
@@ -57,7 +59,7 @@ def chance_first(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
         hovertemplate="%{y}<br>first in %{x:.1%} of random weightings<extra></extra>",
     ))
     fig.update_layout(title="Chance of being first (p_first)", height=max(300, 34 * len(names) + 150),
-                      showlegend=False, margin=dict(l=10, r=40, t=50, b=10))
+                      showlegend=False, margin=dict(l=10, r=40, t=80, b=10))
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(title="Share of random weightings", tickformat=".0%", range=[0, 1.08])
     return fig
@@ -85,7 +87,8 @@ def rank_range(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
                              marker=dict(symbol="diamond-open", color="#D62728", size=15, line=dict(width=3)),
                              **common, hovertemplate="%{y}<br>rank %{x} under the current weights<extra></extra>"))
     fig.update_layout(title="Rank range under random weights", height=max(300, 34 * n + 170),
-                      margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.15))
+                      margin=dict(l=10, r=10, t=80, b=10),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0))
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(title="Rank", dtick=1, range=[0.5, n + 0.5])
     return fig
@@ -110,6 +113,8 @@ def winner_map(result: Mapping, colors: Mapping[str, str], *, mass: float) -> go
             fillcolor=colors.get(name), opacity=0.55, line=dict(color="white", width=1.5), name=label,
             hoveron="fills", hoverinfo="name",
         ))
+        if r["share"] < MIN_LABELLED_SHARE:  # too small to hold its name: the legend has it
+            continue
         centre = v[:-1].mean(axis=0)
         fig.add_trace(go.Scatterternary(
             a=[centre[0]], b=[centre[1]], c=[centre[2]], mode="text", text=[label], showlegend=False,
@@ -155,19 +160,24 @@ def _segment_map(themes: list[str], regions: list[dict], cur, colors: Mapping[st
 
 
 def ait_chart(sp: pd.DataFrame, order: Sequence[str], theme_colors: Mapping[str, str], threshold: float) -> go.Figure:
-    """Average inference time per team (leaderboard order) and theme, against the threshold
-    line: a filled marker is over the threshold (the theme's score is scaled down)."""
+    """Average inference time per team (leaderboard order, a row each) and theme (a marker
+    each, the themes side by side within the row), against the threshold line: a filled
+    marker is over the threshold (the theme's score is scaled down)."""
     fig = go.Figure()
-    y_of = {t: html(t) for t in order}
-    for theme, part in sp.groupby("theme", sort=True):
+    row = {t: i for i, t in enumerate(order)}
+    themes = sorted(sp["theme"].astype(str).unique())
+    spread = 0.5 / max(1, len(themes) - 1) if len(themes) > 1 else 0.0
+    for k, (theme, part) in enumerate(sp.groupby("theme", sort=True)):
         part = part.set_index("submission").reindex(order)
         over = (part["over_ms"] > 0).to_numpy()
+        offset = (k - (len(themes) - 1) / 2) * spread
         fig.add_trace(go.Scatter(
-            x=part["ait_ms"].tolist(), y=[y_of[t] for t in order], mode="markers", name=html(theme),
-            marker=dict(color=theme_colors.get(str(theme)), size=13,
+            x=part["ait_ms"].tolist(), y=[row[t] + offset for t in order], mode="markers", name=html(theme),
+            marker=dict(color=theme_colors.get(str(theme)), size=12,
                         symbol=["circle" if o else "circle-open" for o in over], line=dict(width=2)),
-            customdata=part["multiplier"].tolist(),
-            hovertemplate=f"%{{y}} · {html(theme)}<br>AIT %{{x:.1f}} ms<br>multiplier %{{customdata:.3f}}<extra></extra>",
+            customdata=[[html(t), m] for t, m in zip(order, part["multiplier"], strict=True)],
+            hovertemplate=(f"%{{customdata[0]}} · {html(theme)}<br>AIT %{{x:.1f}} ms<br>"
+                           "multiplier %{customdata[1]:.3f}<extra></extra>"),
         ))
     times = [float(v) for v in sp["ait_ms"] if float(v) > 0] + [float(threshold)]
     log = max(times) / min(times) > LOG_TIME_RATIO
@@ -178,9 +188,12 @@ def ait_chart(sp: pd.DataFrame, order: Sequence[str], theme_colors: Mapping[str,
                        font=dict(color="#D62728"))
     fig.update_xaxes(type="log" if log else "linear",
                      title="Average inference time per question, AIT (ms" + (", log scale)" if log else ")"))
-    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_yaxes(tickmode="array", tickvals=list(range(len(order))), ticktext=[html(t) for t in order],
+                     range=[len(order) - 0.5, -0.5], automargin=True, showgrid=False, zeroline=False)
+    for i in range(len(order) - 1):  # a light rule between the teams' rows
+        fig.add_hline(y=i + 0.5, line=dict(color="#E6E6E6", width=1))
     fig.update_layout(title="Average inference time per theme (filled: over the threshold, scored down)",
-                      height=max(320, 40 * len(order) + 160), **{**LAYOUT, "legend_title_text": "Theme"})
+                      height=max(320, 46 * len(order) + 160), **{**LAYOUT, "legend_title_text": "Theme"})
     return fig
 
 

@@ -262,7 +262,7 @@ def test_questions_page_tokens_f1_paragraphs_and_link(hand):
     at = qa_app(QS)
     assert at.selectbox(key="qa_question").value == "a1"
     assert takeaway(at) == ("On this question 2 of 3 teams name a right paragraph; 1 of 3 answers score F1 = 1, "
-                            "1 of them only after normalisation.")
+                            "only after normalisation.")  # ace's "THE BLUE WHALE!"
     assert any("The blue whale is the largest animal." in plain(m.value) for m in at.markdown)
     acc = frame(at, "qa_q_answers")
     assert list(acc["Tokens after normalisation"].iloc[0]) == ["blue", "whale"]
