@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -32,6 +31,7 @@ from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
 
 from . import current, state, tables
+from .charts.qa import METRIC_LABELS
 from .colors import class_colours
 from .families import FamilyUI, PageSpec
 from .text import md
@@ -174,25 +174,7 @@ def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any]) -> bytes:
     return tables.json_bytes(leaderboard_document(lb, p))
 
 
-# ---- tables -----------------------------------------------------------------------------------
-_METRIC_LABELS = (("accuracy", "accuracy"), ("f1", "F1"), ("ait_ms", "AIT (ms)"), ("multiplier", "multiplier"),
-                  ("score", "score"))
-
-
-def leaderboard_table(lb: pd.DataFrame, changes: pd.DataFrame) -> pd.DataFrame:
-    """Rank (▲/▼ against equal weights), final score, then per theme its five numbers."""
-    eq = dict(zip(changes["submission"].astype(str), changes["equal_rank"].astype(int), strict=True))
-    names = lb["submission"].astype(str).tolist()
-    out = pd.DataFrame({"Team": names,
-                        "Rank": [tables.rank_arrow(eq[t], r) for t, r in zip(names, lb["rank"].astype(int), strict=True)],
-                        "Final score": lb["final_score"].astype(float).to_numpy(),
-                        "Rank with equal weights": [eq[t] for t in names]})
-    for t in lb.attrs["themes"]:
-        for m, label in _METRIC_LABELS:
-            out[f"{t} · {label}"] = lb[f"{t}:{m}"].astype(float).to_numpy()
-    return out
-
-
+# ---- the leaderboard table's column settings ---------------------------------------------------
 def leaderboard_columns(themes: Sequence[str]) -> dict[str, Any]:
     cc = st.column_config
     cfg: dict[str, Any] = {
@@ -209,19 +191,9 @@ def leaderboard_columns(themes: Sequence[str]) -> dict[str, Any]:
              "AIT (ms)": AIT_HELP, "multiplier": MULT_HELP, "score": "(F1 + accuracy) × multiplier"}
     fmts = {"accuracy": "%.3f", "F1": "%.3f", "AIT (ms)": "%.1f", "multiplier": "%.3f", "score": "%.4f"}
     for t in themes:
-        for _, label in _METRIC_LABELS:
+        for _, label in METRIC_LABELS:
             cfg[f"{t} · {label}"] = cc.NumberColumn(f"{t} · {label}", format=fmts[label], help=helps[label])
     return cfg
-
-
-def weights_table(p: Mapping[str, Any]) -> pd.DataFrame:
-    comp = current.competition(FAM)
-    w = p["weights"]
-    total = sum(w.values())
-    filed = comp.theme_weights or {}
-    return pd.DataFrame({"Theme": list(w), "Weight": [float(v) for v in w.values()],
-                         "Share": [100.0 * v / total for v in w.values()],
-                         "In the weights file": [f"{filed[t]:g}" if t in filed else "—" for t in w]})
 
 
 # ---- the page's own picks, kept in the link -----------------------------------------------------
@@ -339,31 +311,6 @@ def question_takeaway(ex: Mapping[str, Any]) -> str:
 # ---- one question ------------------------------------------------------------------------------
 def explain(question_id: str) -> dict:
     return explain_question(current.competition(FAM), question_id)
-
-
-def answers_table(ex: Mapping[str, Any]) -> pd.DataFrame:
-    if not ex["answers"]:
-        return pd.DataFrame({"Accepted answer": ["(none: the question is unanswerable; the empty answer)"],
-                             "Tokens after normalisation": [[]]})
-    return pd.DataFrame({"Accepted answer": list(ex["answers"]), "Tokens after normalisation": ex["answer_tokens"]})
-
-
-def teams_table(ex: Mapping[str, Any]) -> pd.DataFrame:
-    t = ex["teams"]
-    out = pd.DataFrame({
-        "Team": t["submission"].astype(str).to_numpy(),
-        "Paragraph": [p if p else "(none)" for p in t["paragraph_id"]],
-        "Right paragraph": np.where(t["paragraph_correct"], "yes", "no"),
-        "Answer": t["answer"].astype(str).to_numpy(),
-        "Tokens after normalisation": list(t["tokens"]),
-    })
-    n_acc = len(ex["answer_tokens"])
-    if n_acc > 1:
-        for i in range(n_acc):
-            out[f"F1 vs answer {i + 1}"] = [float(row[i]) for row in t["f1_per_answer"]]
-    out["F1"] = t["f1"].astype(float).to_numpy()
-    out["Time (ms)"] = t["inference_ms"].astype(float).to_numpy()
-    return out
 
 
 def question_label(comp) -> Any:

@@ -53,7 +53,7 @@ else:
         args=(qa.LINK_THEMES, MAP_KEY),
         help="Three themes give a triangle, two a line. The chosen themes share the weight they have together "
              "now; the other themes keep theirs. The first pick: the themes on which the teams that can be "
-             "first differ most. Your pick is kept in the page's address.")
+             "first differ most (clearing the box brings it back). Your pick is kept in the page's address.")
     chosen = [t for t in themes if t in chosen]
     if len(chosen) < 2:
         st.info("Pick two or three themes to see where each team is first.")

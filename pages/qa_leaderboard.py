@@ -31,7 +31,7 @@ if divisor != 1.0:
             f"results are the file's; final scores are the file's ÷ {divisor:g}.", icon=":material/tune:")
 
 themes = lb.attrs["themes"]
-st.dataframe(qa.leaderboard_table(lb, changes), hide_index=True, key="qa_lb_table",
+st.dataframe(charts.leaderboard_table(lb, changes), hide_index=True, key="qa_lb_table",
              column_config=qa.leaderboard_columns(themes))
 d1, d2, _ = st.columns([1, 1, 3])
 d1.download_button("Download CSV", qa.leaderboard_csv(lb), file_name="qa-leaderboard.csv", mime="text/csv",
@@ -49,7 +49,7 @@ right.plotly_chart(bump.update_xaxes(title=None), key="qa_lb_bump")
 
 st.subheader("Theme weights")
 left, right = st.columns([3, 2])
-left.dataframe(qa.weights_table(p), hide_index=True, key="qa_lb_weights", column_config={
+left.dataframe(charts.weights_table(p["weights"], current.competition(FAM).theme_weights), hide_index=True, key="qa_lb_weights", column_config={
     "Weight": st.column_config.NumberColumn(format="%.4g", help="As used: not normalised"),
     "Share": st.column_config.NumberColumn(format="%.1f %%", help="The weight ÷ the sum of the weights"),
 })

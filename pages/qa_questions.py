@@ -4,14 +4,14 @@ answer, the tokens after normalisation and the answer F1."""
 import streamlit as st
 
 from lab import current, nav, qa
+from lab.charts import qa as charts
 from lab.text import md
 
 FAM = qa.FAM
 TITLE = "Questions"
 KEY = "qa_question"
 
-nav.ensure_app_entry()
-qa.params(TITLE)
+nav.ensure_app_entry()  # (the question does not depend on the sidebar's parameters)
 comp = current.competition(FAM)
 questions = list(comp.questions)
 known = set(questions)
@@ -45,13 +45,14 @@ for pid in ex["paragraph_ids"]:
         st.markdown(md(text) if text else "No text for this paragraph (upload a paragraphs file on the Data page).")
 
 st.subheader("Accepted answers")
-st.dataframe(qa.answers_table(ex), hide_index=True, key="qa_q_answers",
+st.dataframe(charts.answers_table(ex), hide_index=True, key="qa_q_answers",
              column_config={"Tokens after normalisation": st.column_config.ListColumn()})
 
 st.subheader("Every team's answer")
-st.dataframe(qa.teams_table(ex), hide_index=True, key="qa_q_teams", column_config={
+teams = charts.teams_table(ex)
+st.dataframe(teams, hide_index=True, key="qa_q_teams", column_config={
     "Tokens after normalisation": st.column_config.ListColumn(),
     "F1": st.column_config.NumberColumn(format="%.3f", help="The best F1 over the accepted answers"),
     "Time (ms)": st.column_config.NumberColumn(format="%.1f"),
-    **{c: st.column_config.NumberColumn(format="%.3f") for c in qa.teams_table(ex).columns if c.startswith("F1 vs")},
+    **{c: st.column_config.NumberColumn(format="%.3f") for c in teams.columns if c.startswith("F1 vs")},
 })

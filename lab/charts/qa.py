@@ -1,4 +1,4 @@
-"""The QA pages' figures, pure functions of the engine's frames: what each theme adds to a
+"""The QA pages' figures and tables, pure functions of the engine's frames: what each theme adds to a
 team's final score, the chance of being first and the rank range under unknown weights, the
 map of the winner over the weight simplex (3 themes) or along a segment (2 themes), average
 inference times against the threshold, and what 10 ms saved would gain.
@@ -9,11 +9,13 @@ in labels and hover text)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..tables import rank_arrow
 from ..text import html
 from .common import LAYOUT
 
@@ -214,3 +216,56 @@ def gain_chart(sp: pd.DataFrame, order: Sequence[str], theme_colors: Mapping[str
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(title="Gain in final score", rangemode="tozero")
     return fig
+
+
+# ---- tables (the pages' st.dataframe frames) ------------------------------------------------------
+METRIC_LABELS = (("accuracy", "accuracy"), ("f1", "F1"), ("ait_ms", "AIT (ms)"), ("multiplier", "multiplier"),
+                 ("score", "score"))
+
+
+def leaderboard_table(lb: pd.DataFrame, changes: pd.DataFrame) -> pd.DataFrame:
+    """Rank (▲/▼ against equal weights), final score, then per theme its five numbers."""
+    eq = dict(zip(changes["submission"].astype(str), changes["equal_rank"].astype(int), strict=True))
+    names = lb["submission"].astype(str).tolist()
+    out = pd.DataFrame({"Team": names,
+                        "Rank": [rank_arrow(eq[t], r) for t, r in zip(names, lb["rank"].astype(int), strict=True)],
+                        "Final score": lb["final_score"].astype(float).to_numpy(),
+                        "Rank with equal weights": [eq[t] for t in names]})
+    for t in lb.attrs["themes"]:
+        for m, label in METRIC_LABELS:
+            out[f"{t} · {label}"] = lb[f"{t}:{m}"].astype(float).to_numpy()
+    return out
+
+
+def weights_table(weights: Mapping[str, float], filed: Mapping[str, float] | None) -> pd.DataFrame:
+    """Every theme's weight as used, its share of their sum, and the weights file's value."""
+    total = sum(weights.values())
+    filed = filed or {}
+    return pd.DataFrame({"Theme": list(weights), "Weight": [float(v) for v in weights.values()],
+                         "Share": [100.0 * v / total for v in weights.values()],
+                         "In the weights file": [f"{filed[t]:g}" if t in filed else "—" for t in weights]})
+
+
+def answers_table(ex: Mapping[str, Any]) -> pd.DataFrame:
+    if not ex["answers"]:
+        return pd.DataFrame({"Accepted answer": ["(none: the question is unanswerable; the empty answer)"],
+                             "Tokens after normalisation": [[]]})
+    return pd.DataFrame({"Accepted answer": list(ex["answers"]), "Tokens after normalisation": ex["answer_tokens"]})
+
+
+def teams_table(ex: Mapping[str, Any]) -> pd.DataFrame:
+    t = ex["teams"]
+    out = pd.DataFrame({
+        "Team": t["submission"].astype(str).to_numpy(),
+        "Paragraph": [p if p else "(none)" for p in t["paragraph_id"]],
+        "Right paragraph": np.where(t["paragraph_correct"], "yes", "no"),
+        "Answer": t["answer"].astype(str).to_numpy(),
+        "Tokens after normalisation": list(t["tokens"]),
+    })
+    n_acc = len(ex["answer_tokens"])
+    if n_acc > 1:
+        for i in range(n_acc):
+            out[f"F1 vs answer {i + 1}"] = [float(row[i]) for row in t["f1_per_answer"]]
+    out["F1"] = t["f1"].astype(float).to_numpy()
+    out["Time (ms)"] = t["inference_ms"].astype(float).to_numpy()
+    return out
