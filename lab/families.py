@@ -43,6 +43,9 @@ class FamilyUI:
     disabled: Callable[[Mapping[str, Any], Any], Mapping[str, str]] = lambda values, comp: {}
     #: a caption under a sidebar group when the data lacks something: (group, competition) -> text
     group_note: Callable[[str, Any], str | None] = lambda group, comp: None
+    #: values the data suggests for parameters (competition -> {name: value}): e.g. the theme
+    #: weights of a weights file; they start the sidebar, and the reset button returns to them
+    data_defaults: Callable[[Any], Mapping[str, Any]] = lambda comp: {}
     #: files the app takes beside the engine's inputs (kept with the upload, e.g. essay texts)
     extra_inputs: tuple[InputSpec, ...] = ()
     #: a few words on the loaded data: competition -> "9 submissions, 500 essays"

@@ -51,9 +51,12 @@ def build():
         pages = [p for p in ui(fam).pages if (ROOT / p.path).is_file()]
         if not pages:
             continue
-        sections[fam.title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
-                                       default=first and i == 0) for i, p in enumerate(pages)]
+        made = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path, default=first and i == 0)
+                for i, p in enumerate(pages)]
+        sections[fam.title] = made
         first = False
+        # the default page answers to "" as well as to its own address
+        owner.update({page.url_path: fam for page in made})
         owner.update({p.url_path: fam for p in pages})
     for title, specs in (("How sure is the ranking?", ROBUSTNESS_PAGES), ("Your data", SHARED_PAGES)):
         sections[title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in specs

@@ -4,15 +4,12 @@ the link, one-sentence takeaways computed from the current numbers, the paragrap
 the data shown, and the app's declaration of the family (``UI``).
 
 **Theme weights in the sidebar.** The shared sidebar draws one slider per theme
-(``qa_weights.<theme>``) over the parameter's fixed slider range (0–1), and has no
-data-dependent start value for a ``mapping`` parameter (its default, None, would leave every
-slider at 0). So this module sets each theme's slider to the data's weights — the weights
-file's, else equal weights — when it has no value yet, after the reset button or a preset
-without weights, and when the data changes. It does so from the ``FamilyUI.disabled`` hook,
-the one hook that runs before the sidebar draws any widget. A weights file with a weight
-above 1 cannot be shown on the sliders as given; the sliders then start at the file's
-**shares** (each weight ÷ their sum): ranks, shares and the hidden-weight results are those
-of the file, final scores are the file's ÷ that sum, and the Leaderboard page says so.
+(``qa_weights.<theme>``) over the parameter's slider range (0–1). They start at the data's
+weights — the weights file's, else equal weights (``FamilyUI.data_defaults``), which the
+reset button and a preset without weights return to. A weights file with a weight above 1
+cannot be shown on the sliders as given; the sliders then start at the file's **shares**
+(each weight ÷ their sum): ranks, shares and the hidden-weight results are those of the
+file, final scores are the file's ÷ that sum, and the Leaderboard page says so.
 """
 
 from __future__ import annotations
@@ -41,8 +38,6 @@ WEIGHTS = FAM.params["weights"]
 STEP_MS = 10.0
 #: the page picks kept in the link (cleared by the reset button)
 LINK_QUESTION, LINK_THEMES = "question", "themes"
-_FILLED = "_qa_weights_data"  # digest of the data the weight sliders were last set for
-_SAVED = "_qa_params_saved"  # the sidebar's values, kept across other families' pages
 
 AIT_HELP = ("Average inference time: the team's mean time per question on this theme, in milliseconds. "
             "Above the time threshold T the theme's score is scaled down.")
@@ -67,35 +62,6 @@ def start_weights(comp) -> tuple[dict[str, float], float]:
         total = sum(w.values())
         return {t: v / total for t, v in w.items()}, total
     return w, 1.0
-
-
-def _sync_weights(values: Mapping[str, Any], comp) -> dict[str, str]:
-    """The ``FamilyUI.disabled`` hook (it disables nothing), run before the sidebar's widgets:
-    put the theme weight sliders at the data's weights where they have none, after a reset,
-    and on a change of data; and bring back the QA parameters after a visit to another
-    family's pages (see :func:`_widget_keys`)."""
-    ss = st.session_state
-    digest = current.entry(FAM).digest
-    marker = state.key(FAM, "weights")  # the mapping's own key: the reset and presets set it to None
-    before = ss.get(_FILLED)
-    cleaned = before == digest and any(weight_key(t) not in ss for t in comp.themes)
-    if cleaned and ss.get(_SAVED):
-        ss.update(ss[_SAVED])
-    refill = before is not None and (before != digest or ss.get(marker) is None)
-    for theme, w in start_weights(comp)[0].items():
-        if refill or weight_key(theme) not in ss:
-            ss[weight_key(theme)] = w
-    ss[_FILLED], ss[marker] = digest, "set"
-    ss[_SAVED] = {k: ss[k] for k in _widget_keys(comp) if k in ss}
-    return {}
-
-
-def _widget_keys(comp) -> list[str]:
-    """The QA sidebar's widget keys. Streamlit drops a widget's value when a run does not draw
-    it, so a visit to another family's pages would put every QA parameter back to its
-    default; a copy kept under a key that is no widget's brings them back. (The missing
-    weight keys tell that it happened: nothing else removes them.)"""
-    return [state.key(FAM, p.name) for p in FAM.params if p.kind != "mapping"] + [weight_key(t) for t in comp.themes]
 
 
 def _weights_note(group: str, comp) -> str | None:
@@ -376,7 +342,7 @@ UI = FamilyUI(
         PageSpec("pages/qa_questions.py", "Questions", ":material/quiz:"),
     ),
     link_keys=(LINK_QUESTION, LINK_THEMES),
-    disabled=_sync_weights,
+    data_defaults=lambda comp: {"weights": start_weights(comp)[0]},
     group_note=_weights_note,
     describe=lambda comp: (f"{len(comp.submission_names)} submissions, {len(comp.questions)} questions, "
                            f"{len(comp.themes)} themes"),
