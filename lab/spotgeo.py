@@ -15,10 +15,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, leaderboard_document
+from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_document, load_competition
 from scoring.spotgeo import explain as ex
-from scoring.spotgeo.matching import match_frame
-from scoring.spotgeo.rules import SEED, STARTER_KIT, ruleset
+from scoring.spotgeo.rules import ruleset
 
 from . import current, tables
 from .families import FamilyUI, PageSpec
@@ -29,8 +28,6 @@ RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit cod
 RULE_SHORT = {"seed": "published rules", "starter-kit": "starter-kit code"}
 RULE_TAG = {"seed": "published", "starter-kit": "kit"}
 HELP = {
-    "tau": "Border radius τ: a prediction counts as finding an object only if it is at most τ pixels away.",
-    "epsilon": "Tolerance radius ε: a found object closer than ε pixels adds no error at all.",
     "TP": "True positives: predictions paired one-to-one with a true object at most τ pixels away.",
     "FP": "False positives: predictions left without an object (false alarms). Each adds τ² to the error.",
     "FN": "False negatives: true objects left without a prediction (misses). Each adds τ² to the error.",
@@ -40,6 +37,11 @@ HELP = {
              "They disagree in four places (see the Rules page).",
     "F1": "F1: the balance of precision and recall over all frames; the ranking sorts by it first.",
 }
+
+
+def num(x: float) -> str:
+    """A whole number as is (325), else two decimals (532.39)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
 
 
 def other(rules: str) -> str:
@@ -109,7 +111,7 @@ def column_config(rules: str) -> dict[str, Any]:
         "F1": cc.NumberColumn(format="%.4f", help=HELP["F1"]),
         "MSE": cc.NumberColumn(format="%.2f", help=HELP["MSE"]),
         f"Rank ({RULE_TAG[other(rules)]})": cc.NumberColumn(
-            width="small", help=f"The rank the same predictions get under the {o}"),
+            width="small", help=f"The rank the same predictions get under the {o}. {HELP['rules']}"),
         "Change": cc.TextColumn(width="small", help=f"▲ places gained, ▼ places lost under the {RULE_SHORT[rules]} "
                                                     f"compared with the {o}"),
     }
@@ -141,12 +143,8 @@ def moves_text(names: Sequence[str], before: Sequence[int], after: Sequence[int]
     return names_text([f"{n} {b}→{a}" for b, n, a in changed])
 
 
-def leaders(names: Sequence[str], ranks: Sequence[int]) -> list[str]:
-    return [str(n) for n, r in zip(names, ranks, strict=True) if int(r) == 1]
-
-
 def lead_text(names: Sequence[str], ranks: Sequence[int]) -> str:
-    top = leaders(names, ranks)
+    top = [str(n) for n, r in zip(names, ranks, strict=True) if int(r) == 1]
     return f"**{names_text(top)}** " + ("leads" if len(top) == 1 else "share the lead")
 
 
@@ -227,15 +225,15 @@ def frame_takeaway(view: dict) -> str:
         return f"{where} there is nothing: no object and no prediction from **{md(s['team'])}**, so no error."
     found = f"**{md(s['team'])}** finds {s['tp']} of {n_obj} object{'s' if n_obj != 1 else ''}"
     alarms = "no false alarm" if s["fp"] == 0 else f"{s['fp']} false alarm{'s' if s['fp'] != 1 else ''}"
-    return f"{where} {found} with {alarms}; the frame adds {s['sse']:g} to its SSE."
+    return f"{where} {found} with {alarms}; the frame adds {num(s['sse'])} to its SSE."
 
 
 def sse_text(view: dict) -> str:
     """"SSE = Σ π(d) + τ² · (FN + FP) = 25 + 100 · (1 + 2) = **325**"."""
     s = view["summary"]
     pen = float(np.nansum(view["matches"]["penalty"])) if len(view["matches"]) else 0.0
-    return (f"SSE = Σ π(d) + τ² · (FN + FP) = {pen:g} + {s['tau'] ** 2:g} · ({s['fn']} + {s['fp']}) "
-            f"= **{s['sse']:g}**")
+    return (f"SSE = Σ π(d) + τ² · (FN + FP) = {num(pen)} + {num(s['tau'] ** 2)} · ({s['fn']} + {s['fp']}) "
+            f"= **{num(s['sse'])}**")
 
 
 def _maybe(values, fmt: str) -> list[str]:
@@ -258,14 +256,6 @@ def predictions_table(preds: pd.DataFrame) -> pd.DataFrame:
     out["d (px)"] = _maybe(preds["d"], ".2f")
     out["π(d)"] = _maybe(preds["penalty"], ".2f")
     return out
-
-
-FRAME_TABLE_CONFIG = {
-    "x": st.column_config.NumberColumn(format="%.2f"), "y": st.column_config.NumberColumn(format="%.2f"),
-    "d (px)": st.column_config.TextColumn(help="Distance between the matched object and prediction"),
-    "π(d)": st.column_config.TextColumn(help="What the true positive adds to the SSE: 0 below ε, else d² "
-                                             "(published rules) or d (starter-kit code)"),
-}
 
 
 # ---- one team's errors -------------------------------------------------------------------------
@@ -371,7 +361,8 @@ def example_text(d: dict, team: str, tau: float, eps: float) -> str:
             f"τ = {tau:g} px — the first: **{md(first['team'])}**, sequence {first['sequence_id']}, frame "
             f"{first['frame']} ({first['tp_seed']} TP vs {first['tp_kit']}).") if first else (
             f"At τ = {tau:g} px no frame of the data differs: it needs min(M, N)·τ ≥ 1000, i.e. at least "
-            f"{int(np.ceil(1000 / tau))} objects and predictions in one frame.")
+            f"{int(np.ceil(1000 / tau))} objects and predictions in one frame"
+            + (" — more than the 30 a frame may hold." if 1000 / tau > 30 else "."))
     return (f"{live} A built frame shows it: {b['objects']} objects {49.4:g} px apart at τ = {b['tau']:g} px, each "
             f"prediction 0.3 px from the next object — the published rules find {b['tp_seed']} true positives, the "
             f"starter kit {b['tp_kit']}.")
@@ -392,25 +383,17 @@ def rules_takeaway(ranks: pd.DataFrame, diffs: list[dict], tau: float) -> str:
     return f"{head}; {tail}."
 
 
-def built_frames(tau: float = 49.5) -> dict[str, dict[str, pd.DataFrame]]:
-    """The kit-constant frame matched under each rule set, shaped like ``explain_frame``."""
+@st.cache_resource(show_spinner=False)
+def built_frames(tau: float = 49.5) -> dict[str, dict]:
+    """The kit-constant frame (``kit_constant_example``) as a one-frame competition, explained
+    under each rule set exactly as the Frames page explains a frame of the data."""
     pred, obj = ex.kit_constant_example(tau)
-    out = {}
-    for name, rs in (("seed", SEED), ("starter-kit", STARTER_KIT)):
-        pi, gi, d = match_frame(pred, obj, tau=tau, rules=rs)
-        o_lab, p_lab = np.array(["FN"] * len(obj), dtype=object), np.array(["FP"] * len(pred), dtype=object)
-        o_lab[gi], p_lab[pi] = "TP", "TP"
-        o_pred, p_obj = np.zeros(len(obj), dtype=int), np.zeros(len(pred), dtype=int)
-        o_pred[gi], p_obj[pi] = pi + 1, gi + 1
-        od, pdist = np.full(len(obj), np.nan), np.full(len(pred), np.nan)
-        od[gi], pdist[pi] = d, d
-        objects = pd.DataFrame({"object": np.arange(1, len(obj) + 1), "x": obj[:, 0], "y": obj[:, 1],
-                                "label": o_lab, "prediction": o_pred, "d": od})
-        preds = pd.DataFrame({"prediction": np.arange(1, len(pred) + 1), "x": pred[:, 0], "y": pred[:, 1],
-                              "label": p_lab, "object": p_obj, "d": pdist, "penalty": np.zeros(len(pred))})
-        out[name] = {"objects": objects, "predictions": preds, "tp": len(pi),
-                     "candidates": pd.DataFrame({"prediction": [], "object": [], "matched": []})}
-    return out
+
+    def entry(pts):
+        return [{"sequence_id": 1, "frame": 1, "num_objects": len(pts), "object_coords": pts.tolist()}]
+
+    sc = Scorer(load_competition(ground_truth=entry(obj), submissions={"built": entry(pred)}))
+    return {r: ex.explain_frame(sc, "built", 1, 1, tau=tau, epsilon=0.0, rules=r) for r in ("seed", "starter-kit")}
 
 
 # ---- the app's declaration of the family -------------------------------------------------------

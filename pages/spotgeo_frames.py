@@ -46,7 +46,7 @@ m = st.columns(4)
 m[0].metric("True positives (TP)", s["tp"], help=sg.HELP["TP"])
 m[1].metric("False positives (FP)", s["fp"], help=sg.HELP["FP"])
 m[2].metric("False negatives (FN)", s["fn"], help=sg.HELP["FN"])
-m[3].metric("SSE of this frame", f"{s['sse']:g}",
+m[3].metric("SSE of this frame", sg.num(s["sse"]),
             help="The frame's squared error: π(d) for every true positive (0 below ε) plus τ² for every FP and FN. "
                  "The MSE divides the sum over all frames by the number of TP, FP and FN.")
 st.markdown(sg.sse_text(view) + f" (τ = {p['tau']:g} px, ε = {p['epsilon']:g} px, {sg.RULE_WORDS[p['rules']]}).")
@@ -65,7 +65,13 @@ title = f"{team} — sequence {seq}, frame {frame}"
 st.plotly_chart(charts.frame_figure(objects, preds, view["candidates"], tau=p["tau"], epsilon=p["epsilon"],
                                     title=title, zoom=centre, height=860, legend_below=True), key="sg_frame_chart")
 
+config = {
+    "x": st.column_config.NumberColumn(format="%.2f"), "y": st.column_config.NumberColumn(format="%.2f"),
+    "d (px)": st.column_config.TextColumn(help="Distance between the matched object and prediction"),
+    "π(d)": st.column_config.TextColumn(help="What the true positive adds to the SSE: 0 below ε, else d² "
+                                             "(published rules) or d (starter-kit code)"),
+}
 st.markdown("**True objects**")
-st.dataframe(sg.objects_table(objects), hide_index=True, key="sg_objects", column_config=sg.FRAME_TABLE_CONFIG)
+st.dataframe(sg.objects_table(objects), hide_index=True, key="sg_objects", column_config=config)
 st.markdown("**Predictions**")
-st.dataframe(sg.predictions_table(preds), hide_index=True, key="sg_predictions", column_config=sg.FRAME_TABLE_CONFIG)
+st.dataframe(sg.predictions_table(preds), hide_index=True, key="sg_predictions", column_config=config)

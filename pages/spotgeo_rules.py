@@ -54,7 +54,8 @@ for n, d in enumerate(diffs, start=1):
             b = built[name]
             col.plotly_chart(charts.frame_figure(
                 b["objects"], b["predictions"], b["candidates"], tau=49.5, epsilon=0.0, height=340,
-                title=f"{sg.RULE_SHORT[name].capitalize()}: {b['tp']} true positives", zoom=(312.0, 150.0, 300.0),
+                title=f"{sg.RULE_SHORT[name].capitalize()}: {b['summary']['tp']} true positives",
+                zoom=(312.0, 150.0, 300.0),
                 aspect=0.35, legend_below=True), key=f"sg_rules_built_{name}")
         first = d["example"]["first"]
         if first:
