@@ -49,14 +49,12 @@ for n, d in enumerate(diffs, start=1):
                                                  f"switched alone, {moves}."))
     if d["key"] == "constant":
         built = sg.built_frames()
-        f1, f2 = st.columns(2)
-        for col, name in ((f1, "seed"), (f2, "starter-kit")):
+        for name in ("seed", "starter-kit"):
             b = built[name]
-            col.plotly_chart(charts.frame_figure(
-                b["objects"], b["predictions"], b["candidates"], tau=49.5, epsilon=0.0, height=340,
-                title=f"{sg.RULE_SHORT[name].capitalize()}: {b['summary']['tp']} true positives",
-                zoom=(312.0, 150.0, 300.0),
-                aspect=0.35, legend_below=True), key=f"sg_rules_built_{name}")
+            st.plotly_chart(charts.frame_figure(
+                b["objects"], b["predictions"], b["candidates"], tau=49.5, epsilon=0.0, height=460,
+                title=f"The built frame under the {sg.RULE_SHORT[name]}: {b['summary']['tp']} true positives",
+                zoom=(312.0, 150.0, 300.0), aspect=0.3, legend_below=True), key=f"sg_rules_built_{name}")
         first = d["example"]["first"]
         if first:
             st.page_link("pages/spotgeo_frames.py", label="Open the first differing frame of the data (pick the "

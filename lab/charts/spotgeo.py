@@ -109,9 +109,9 @@ def frame_figure(objects: pd.DataFrame, predictions: pd.DataFrame, candidates: p
     fig.add_shape(type="rect", x0=-0.5, y0=-0.5, x1=WIDTH - 0.5, y1=HEIGHT - 0.5, layer="below",
                   line=dict(color="#5B6573", width=1), fillcolor=_BG)
     fig.update_layout(title=html(title), height=height, plot_bgcolor="#1A2133",
-                      legend=dict(orientation="h", x=0, y=-0.12, yanchor="top") if legend_below else
+                      legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom") if legend_below else
                       dict(orientation="v", x=1.02, y=1, bgcolor="rgba(0,0,0,0)"),
-                      margin=dict(l=10, r=10, t=50, b=10), hovermode="closest")
+                      margin=dict(l=10, r=10, t=50, b=100 if legend_below else 10), hovermode="closest")
     return fig
 
 
