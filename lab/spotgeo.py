@@ -263,7 +263,7 @@ def brightness_bins(team: str, p: dict[str, Any]) -> pd.DataFrame | None:
     """Objects, TP, FN and recall per brightness quartile (of all objects), with a label
     "0.6–2.8"; None without brightness in the ground truth."""
     comp = current.competition(FAM)
-    if not comp.has_brightness:
+    if not comp.has_brightness or comp.gt.n_points == 0:
         return None
     edges = np.unique(np.quantile(comp.gt.brightness, [0, 0.25, 0.5, 0.75, 1]))
     if len(edges) < 2:
@@ -324,17 +324,6 @@ def ranks_table(ranks: pd.DataFrame, diffs: list[dict]) -> pd.DataFrame:
         out[f"Only no. {n}"] = [tables.rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks[d["key"]], strict=True)]
     out["Starter kit"] = [tables.rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks["starter-kit"], strict=True)]
     return out
-
-
-def ranks_column_config(diffs: list[dict]) -> dict[str, Any]:
-    cc = st.column_config
-    return {"Team": cc.TextColumn(pinned=True),
-            "Published": cc.NumberColumn("Published rules", help="The rank under the published rules"),
-            **{f"Only no. {n}": cc.TextColumn(help=f"The published rules with only difference {n} ({d['title']}) "
-                                                   "switched to the starter kit's side; ▲/▼ against the published "
-                                                   "rules") for n, d in enumerate(diffs, start=1)},
-            "Starter kit": cc.TextColumn("Starter-kit code", help="All four differences switched: what the official "
-                                                                  "server ran; ▲/▼ against the published rules")}
 
 
 def example_text(d: dict, team: str, tau: float, eps: float) -> str:

@@ -27,8 +27,16 @@ sg.header(
 )
 
 st.subheader("The ranking under each variant")
-st.dataframe(sg.ranks_table(ranks, diffs), hide_index=True, key="sg_rules_ranks",
-             column_config=sg.ranks_column_config(diffs))
+cc = st.column_config
+st.dataframe(sg.ranks_table(ranks, diffs), hide_index=True, key="sg_rules_ranks", column_config={
+    "Team": cc.TextColumn(pinned=True),
+    "Published": cc.NumberColumn("Published rules", help="The rank under the published rules"),
+    **{f"Only no. {n}": cc.TextColumn(help=f"The published rules with only difference {n} ({d['title']}) switched "
+                                           "to the starter kit's side; ▲/▼ against the published rules")
+       for n, d in enumerate(diffs, start=1)},
+    "Starter kit": cc.TextColumn("Starter-kit code", help="All four differences switched: what the official server "
+                                                          "ran; ▲/▼ against the published rules"),
+})
 st.plotly_chart(charts.rank_slope(ranks, [("seed", "Published rules"),
                                           *((d["key"], f"only no. {n}") for n, d in enumerate(diffs, start=1)),
                                           ("starter-kit", "Starter-kit code")],
