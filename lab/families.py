@@ -56,6 +56,7 @@ class FamilyUI:
 #: family's pages appear once its module is listed here. Imported on first use.
 MODULES = {
     "shovel-ready": "lab.shovel_ready",
+    "spotgeo": "lab.spotgeo",
     "qa": "lab.qa",
 }
 
