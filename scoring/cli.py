@@ -117,7 +117,8 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     params = fam.params.from_args(args, context=fam.context(comp))
     lb = fam.scorer(comp).leaderboard(**params)
     if args.format == "csv":
-        return to_csv(lb, fam.columns, escape=not args.raw_names)
+        columns = fam.columns if fam.csv_columns is None else fam.csv_columns(lb)
+        return to_csv(lb, columns, escape=not args.raw_names)
     return to_json(fam.document(lb, params))
 
 

@@ -89,6 +89,9 @@ class Family:
     context: Callable[[Any], Mapping[str, Sequence[str]]] = lambda comp: {}
     sample_dir: Path | None = None
     commands: Mapping[str, Command] = field(default_factory=dict)
+    #: the CSV columns of a leaderboard whose columns depend on the data or the parameters
+    #: (e.g. one column per split): ``lb -> columns``; None: :attr:`columns`
+    csv_columns: Callable[[pd.DataFrame], list[str]] | None = None
 
     @property
     def final(self) -> Stage:

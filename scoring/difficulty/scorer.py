@@ -1,0 +1,263 @@
+"""The difficulty-weighted leaderboard, built so that a slider move only re-aggregates.
+
+For each ease *source* — a samples column (WSBias, WOOD), the similarity to the training
+texts for one top-k (WOOD from ``--train``), or the models' confidence (WMProb, one order
+per model) — the samples are sorted once, highest ease first, and kept with every model's
+correctness in that order and its running count (:class:`Ordered`, cached). A parameter
+change then only finds the split boundaries (``equal``: arithmetic; ``threshold``: a binary
+search per threshold) and reads counts at them: O(models × splits). Scaled rewards and
+continuous weights add one pass of sums over the ordered masses (:mod:`.metric`).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..core.cache import LRU
+from ..core.errors import InputError
+from ..core.family import UnitStats
+from ..core.ranking import rank
+from .data import Competition
+from .metric import difficulty_factor, eq4, equal_bounds, segment_sums, threshold_bounds, weighted_sums
+from .params import PARAMS, Setting, resolve
+
+TIE = 1e-9  # spec §3: scores within 1e-9 share a rank
+
+
+@dataclass
+class Ordered:
+    """The samples of one ease source in order, highest E first (ties: samples file order).
+
+    ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or
+    the number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``correct`` (M, m)
+    and ``cum`` (M, m + 1): each model's correctness and running count of correct
+    predictions; ``factor`` (R, m): 1/max(E, δ) or E. Samples without E are left out (m ≤ N).
+    """
+
+    order: np.ndarray
+    neg: np.ndarray
+    correct: np.ndarray
+    cum: np.ndarray
+    factor: np.ndarray
+    masses: dict = field(default_factory=dict)
+
+    @property
+    def m(self) -> int:
+        return self.order.shape[1]
+
+    def mass(self, power: int) -> tuple[np.ndarray, np.ndarray]:
+        """(u (R, m), u·correct (M, m)) with u = factor ** power (power 1 or 2)."""
+        if power not in self.masses:
+            u = self.factor ** power
+            self.masses[power] = (u, u * self.correct)
+        return self.masses[power]
+
+
+def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str) -> Ordered:
+    """Sort the samples by ``ease`` (1 × N, shared; or M × N, per model; NaN = left out)
+    descending, stably."""
+    if ease.shape[0] == 1:
+        valid = np.flatnonzero(~np.isnan(ease[0]))
+        o = valid[np.argsort(-ease[0, valid], kind="stable")]
+        order, neg, corr = o[None, :], -ease[0, o][None, :], correct[:, o]
+    else:
+        neg = -ease
+        order = _argsort_rows(neg)
+        neg = np.take_along_axis(neg, order, axis=1)
+        corr = np.take_along_axis(correct, order, axis=1)
+    cum = np.zeros((corr.shape[0], corr.shape[1] + 1), dtype=np.int64 if corr.shape[1] >= 2**31 else np.int32)
+    np.cumsum(corr, axis=1, out=cum[:, 1:])
+    order = order.astype(np.int32) if order.shape[1] < 2**31 else order
+    return Ordered(order, neg, corr, cum, difficulty_factor(-neg, metric))
+
+
+def _argsort_rows(a: np.ndarray) -> np.ndarray:
+    """Stable argsort of every row, the rows shared out over the CPU cores (numpy sorts
+    without holding the GIL)."""
+    out = np.empty(a.shape, dtype=np.int64)
+    workers = min(os.cpu_count() or 1, 4, a.shape[0])
+    if workers < 2 or a.size < 1 << 16:
+        out[:] = np.argsort(a, axis=1, kind="stable")
+        return out
+    parts = np.array_split(np.arange(a.shape[0]), workers)
+
+    def run(rows):
+        out[rows[0]:rows[-1] + 1] = np.argsort(a[rows[0]:rows[-1] + 1], axis=1, kind="stable")
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(run, parts))
+    return out
+
+
+@dataclass
+class Sums:
+    """Per model and split (M, k): samples ``n``, ``correct``, masses U and U⁺, and the Eq. 4
+    sums; ``bounds`` (R, k + 1) the split boundaries in the source's order."""
+
+    n: np.ndarray
+    correct: np.ndarray
+    mass: np.ndarray
+    mass_correct: np.ndarray
+    kw: np.ndarray
+    dw: np.ndarray
+    ew: np.ndarray
+    bounds: np.ndarray
+    weights: np.ndarray  # b_x (k,)
+
+
+class Scorer:
+    """Precomputes a competition so that :meth:`leaderboard` is cheap (see the module doc)."""
+
+    def __init__(self, competition: Competition):
+        self.comp = competition
+        self.names = list(competition.submission_names)
+        self.correct = competition.predictions.correct
+        self.accuracy = self.correct.mean(axis=1)
+        self._sources = LRU(6)
+        self.ordered(("confidence",))  # WMProb, the default metric: sorted before the first call
+
+    def cache_info(self) -> dict[str, int]:
+        return self._sources.info()
+
+    # ---- parameters ------------------------------------------------------------------------
+    def check(self, **params) -> dict:
+        """Validated, complete parameters (defaults filled in)."""
+        return PARAMS.validate(params, context={"ease_columns": self.comp.ease_columns})
+
+    def setting(self, **params) -> Setting:
+        """The :class:`Setting` of ``params``, checked against the data: the ease column must be
+        a numeric column of the samples (an error names the samples file and row), and WOOD
+        needs an ease column unless a training-text file was loaded."""
+        s = resolve(self.check(**params))
+        if s.ease_column is not None:
+            self.comp.samples.ease_values(s.ease_column)
+        elif s.metric == "wood" and self.comp.sts is None:
+            raise InputError("ease_column", None, "required with metric wood unless a training-text file is given "
+                                                  "(--train)")
+        return s
+
+    @staticmethod
+    def source_key(s: Setting) -> tuple:
+        if s.metric == "wmprob":
+            return ("confidence",)
+        return ("column", s.ease_column) if s.ease_column is not None else ("sts", s.sts_top)
+
+    def ease(self, key: tuple) -> np.ndarray:
+        """E of every sample, (1, N) or per model (M, N); NaN = left out."""
+        if key[0] == "confidence":
+            return self.comp.predictions.confidence
+        if key[0] == "column":
+            return self.comp.samples.ease_values(key[1])[None, :]
+        return self.comp.sts[:, key[1] - 1][None, :]
+
+    def ordered(self, key: tuple) -> Ordered:
+        metric = "wmprob" if key[0] == "confidence" else "wsbias"
+        return self._sources.get(key, lambda: order_samples(self.ease(key), self.correct, metric))
+
+    # ---- sums ------------------------------------------------------------------------------
+    def sums(self, s: Setting) -> Sums:
+        """Per model and split: counts, masses and the sums of Eq. 4 for setting ``s``."""
+        o = self.ordered(self.source_key(s))
+        m, M = o.m, len(self.names)
+        if s.mode == "continuous":
+            bounds, b, power = np.array([[0, m]]), np.ones(1), 1 + s.scale
+        elif s.mode == "equal":
+            bounds, b, power = equal_bounds(m, s.n)[None, :], np.asarray(s.weights), int(s.scale)
+        else:
+            bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
+        full = np.broadcast_to(bounds, (M, bounds.shape[1]))
+        n = np.diff(full, axis=1)
+        correct = np.diff(np.take_along_axis(o.cum, full, axis=1), axis=1).astype(np.int64)
+        if power == 0:
+            mass, mass_correct = n.astype(float), correct.astype(float)
+        else:
+            u, uc = o.mass(power)
+            mass = np.broadcast_to(segment_sums(u, bounds), n.shape)
+            mass_correct = segment_sums(uc, bounds)
+        kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
+        return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
+
+    # ---- the leaderboard -------------------------------------------------------------------
+    def leaderboard(self, **params) -> pd.DataFrame:
+        """The leaderboard: ``submission, accuracy, accuracy_rank, score, rank``, then the
+        split-wise scores ``split_1 … split_n`` (none in continuous mode), then each split's
+        ``split_x_n`` (samples) and ``split_x_correct``; rows by rank, then name.
+        ``attrs["parameters"]`` holds the effective parameters (:meth:`Setting.parameters`).
+
+        Keyword arguments (see ``PARAMS``): ``metric, ease_column, sts_top, split_mode, splits,
+        thresholds, weights, reward, penalty, scale_by_difficulty``.
+        """
+        s = self.setting(**params)
+        t = self.sums(s)
+        score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))
+        data = {"submission": self.names, "accuracy": self.accuracy, "accuracy_rank": rank(self.accuracy, tol=TIE),
+                "score": score, "rank": rank(score, tol=TIE)}
+        if s.mode != "continuous":
+            split_scores = eq4(t.kw, t.dw, t.ew)
+            for x in range(s.n):
+                data[f"split_{x + 1}"] = split_scores[:, x]
+            for x in range(s.n):
+                data[f"split_{x + 1}_n"] = t.n[:, x]
+                data[f"split_{x + 1}_correct"] = t.correct[:, x]
+        df = pd.DataFrame(data).sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
+        df.attrs["parameters"] = s.parameters()
+        return df
+
+    # ---- per-sample views ------------------------------------------------------------------
+    def assignment(self, **params) -> tuple[np.ndarray, np.ndarray, Setting]:
+        """``(split, ease, setting)``: each sample's split index from 0 (−1: left out; 0 for
+        every sample in continuous mode), shape (1, N) shared or (M, N) per model (WMProb), and
+        its E of the same shape (NaN: left out)."""
+        s = self.setting(**params)
+        key = self.source_key(s)
+        o, t = self.ordered(key), self.sums(s)
+        r, n_samples = o.order.shape[0], self.comp.n_samples
+        split = np.full((r, n_samples), -1, dtype=np.int64)
+        for i in range(r):
+            bi = t.bounds[min(i, t.bounds.shape[0] - 1)]
+            split[i, o.order[i]] = np.repeat(np.arange(len(bi) - 1), np.diff(bi))
+        return split, self.ease(key), s
+
+    def unit_stats(self, **params) -> UnitStats:
+        """What every model earned on every sample, as additive sums (see :class:`UnitStats`).
+
+        ``team`` (N, M, 4): K·W, d·W, |e|·W (0 for a sample left out of the metric) and 1 if
+        correct; ``shared`` (N, 1): 1 per sample. A sample's cell is its split, assigned once
+        on the full data; WMProb orders the samples per model, so a sample has no one split
+        there: every scored sample is in cell 0 (as in continuous mode). Samples left out of
+        the metric (no E) form one more cell. ``score`` gives ``score`` (Eq. 4) and
+        ``accuracy``, exactly as :meth:`leaderboard` does.
+        """
+        split, ease, s = self.assignment(**params)
+        M = len(self.names)
+        factor = difficulty_factor(ease, "wmprob" if s.metric == "wmprob" else "wsbias")
+        scored = split >= 0
+        if s.mode == "continuous":
+            w = np.where(scored, factor ** (1 + s.scale), 0.0)
+        else:
+            b = np.append(np.asarray(s.weights), 0.0)  # index -1: left out, weight 0
+            w = b[split] * (np.where(scored, factor, 0.0) if s.scale else 1.0)
+        w = np.broadcast_to(w, (M, split.shape[1]))
+        d, e = s.reward, s.penalty
+        team = np.stack((w * np.where(self.correct, d, e), w * d, w * abs(e), self.correct.astype(float)), axis=-1)
+        if split.shape[0] == 1 and s.mode != "continuous":
+            k = s.n  # the sample's split
+            cell = np.where(split[0] >= 0, split[0], k)
+        else:  # WMProb (a split per model) or continuous (no splits): one cell
+            k = 1
+            cell = np.where(scored.any(axis=0), 0, k)
+        n_cells = k + int((cell == k).any())
+
+        def score(team_sums: np.ndarray, shared_sums: np.ndarray) -> dict[str, np.ndarray]:
+            tot = team_sums.sum(axis=-3)
+            count = shared_sums.sum(axis=-2)[..., :1]
+            return {"score": eq4(tot[..., 0], tot[..., 1], tot[..., 2]), "accuracy": tot[..., 3] / count}
+
+        return UnitStats(units=self.comp.sample_ids, cell=cell, n_cells=n_cells, team=np.ascontiguousarray(
+            np.swapaxes(team, 0, 1)), shared=np.ones((split.shape[1], 1)), score=score, final="score",
+            names=list(self.names))
