@@ -64,8 +64,6 @@ class Samples:
             return self.ease[column]
         if column in self.not_numeric:
             i, cell = self.not_numeric[column]
-            if i < 0:
-                raise InputError(self.file, None, f"column {column!r} has no values, so it cannot be the ease column")
             raise InputError(self.file, int(self.rows[i]),
                              f"column {column!r} is not numeric ({cell[:40]!r}), so it cannot be the ease column")
         known = ", ".join(self.ease) or "none"
@@ -135,11 +133,11 @@ def _columns(src, name: str) -> tuple[dict[str, pa.Array], np.ndarray | None, by
 
 
 def _numbers(arr: pa.Array) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """(values with NaN for empty cells, None) for a numeric column, else (…, (index, cell)) of
-    its first non-numeric cell (index -1: every cell is empty)."""
+    """(values with NaN for empty cells, None) for a numeric column (every cell empty or a finite
+    number), else (…, (index, cell)) of its first non-numeric cell."""
     empty = pc.equal(pc.utf8_length(arr), 0)
-    if pc.all(empty).as_py():
-        return np.empty(0), (-1, "")
+    if pc.all(empty).as_py():  # no score at all: every sample is left out with this column
+        return np.full(len(arr), np.nan), None
     try:
         values = np.asarray(pc.cast(pc.if_else(empty, pa.scalar(None, pa.string()), arr), pa.float64())
                             .to_numpy(zero_copy_only=False), dtype=float)
