@@ -84,13 +84,13 @@ def load_competition(samples, predictions, train=None, *,
         from .sts import read_train, sts_table
 
         t_name = source_name(train, "train.txt")
-        tick(2, t_name)
-        texts = read_train(train, t_name)
         if smp.text is None:
             from ..core.errors import InputError
 
             raise InputError(s_name, 1, "missing column 'text' (needed to compare the samples with the training "
                                         "texts of --train)")
+        tick(2, t_name)
+        texts = read_train(train, t_name)
         sts, n_train = sts_table(texts, smp.text, train_name=t_name), len(texts)
     tick(steps, "")
     return Competition(samples=smp, predictions=preds, sts=sts, train_file=t_name, n_train=n_train, report=report)
