@@ -13,7 +13,14 @@ import pytest
 import scoring
 from scoring.core import UnitStats
 from scoring.difficulty import FAMILY, PARAMS, PRESETS, Scorer, load_competition, sample_datasets
-from scoring.difficulty.views import display_samples, hardest_samples, preset_table, sample_points, sample_table, split_table
+from scoring.difficulty.views import (
+    display_samples,
+    hardest_samples,
+    preset_table,
+    sample_points,
+    sample_table,
+    split_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
