@@ -19,7 +19,7 @@ class Competition:
 
     samples: Samples
     predictions: Predictions
-    sts: np.ndarray | None = None  # (N, 100): mean top-k % similarity to the training texts
+    sts: np.ndarray | None = None  # (100, N): row k − 1 = mean top-k % similarity to the training texts
     train_file: str | None = None
     n_train: int = 0
     report: list[str] = field(default_factory=list)
@@ -91,6 +91,6 @@ def load_competition(samples, predictions, train=None, *,
                                         "texts of --train)")
         tick(2, t_name)
         texts = read_train(train, t_name)
-        sts, n_train = sts_table(texts, smp.text, train_name=t_name), len(texts)
+        sts, n_train = np.ascontiguousarray(sts_table(texts, smp.text, train_name=t_name).T), len(texts)
     tick(steps, "")
     return Competition(samples=smp, predictions=preds, sts=sts, train_file=t_name, n_train=n_train, report=report)

@@ -70,20 +70,21 @@ def segment_sums(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     """
     values = np.atleast_2d(values)
     bounds = np.atleast_2d(bounds)
-    r, m = values.shape
+    r = values.shape[0]
     k = bounds.shape[1] - 1
-    padded = np.concatenate((values, np.zeros((r, 1))), axis=1)  # reduceat needs indices < length
-    starts = np.minimum(bounds[:, :-1], m)
-    empty = np.diff(bounds, axis=1) == 0
+    out = np.zeros((r, k))
+    # reduceat sums [s_x, s_{x+1}) when s_x < s_{x+1}, the last index to the row's end: given
+    # only the non-empty ranges (empty ones hold nothing), it sums exactly those
     if bounds.shape[0] == 1:
-        out = np.add.reduceat(padded, starts[0], axis=1) if m else np.zeros((r, k))
-    else:
-        out = np.empty((r, k))
-        for i in range(r):
-            out[i] = np.add.reduceat(padded[i], starts[i]) if m else 0.0
-    # reduceat sums [s_x, s_{x+1}) when s_x < s_{x+1} (the last range runs to the end of the
-    # padded row, whose zero adds nothing) and gives the element at s_x when they are equal
-    return np.where(np.broadcast_to(empty, out.shape), 0.0, out)
+        keep = np.flatnonzero(np.diff(bounds[0]) > 0)
+        if len(keep):
+            out[:, keep] = np.add.reduceat(values, bounds[0, keep], axis=1)
+        return out
+    for i in range(r):
+        keep = np.flatnonzero(np.diff(bounds[i]) > 0)
+        if len(keep):
+            out[i, keep] = np.add.reduceat(values[i], bounds[i, keep])
+    return out
 
 
 def eq4(kw: np.ndarray, dw: np.ndarray, ew: np.ndarray) -> np.ndarray:

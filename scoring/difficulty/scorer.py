@@ -33,47 +33,80 @@ TIE = 1e-9  # spec §3: scores within 1e-9 share a rank
 class Ordered:
     """The samples of one ease source in order, highest E first (ties: samples file order).
 
-    ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or
-    the number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``correct`` (M, m)
-    and ``cum`` (M, m + 1): each model's correctness and running count of correct
-    predictions; ``factor`` (R, m): 1/max(E, δ) or E. Samples without E are left out (m ≤ N).
+    ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or the
+    number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``factor`` (R, m):
+    1/max(E, δ) or E. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
+    holds each model's correctness in its order and ``cum`` (M, m + 1) the running counts.
     """
 
     order: np.ndarray
     neg: np.ndarray
-    correct: np.ndarray
-    cum: np.ndarray
     factor: np.ndarray
+    correct: np.ndarray | None = None
+    cum: np.ndarray | None = None
     masses: dict = field(default_factory=dict)
 
     @property
     def m(self) -> int:
         return self.order.shape[1]
 
-    def mass(self, power: int) -> tuple[np.ndarray, np.ndarray]:
-        """(u (R, m), u·correct (M, m)) with u = factor ** power (power 1 or 2)."""
+    @property
+    def shared(self) -> bool:
+        return self.order.shape[0] == 1
+
+    def split_sums(self, bounds: np.ndarray, power: int, correct_f: np.ndarray):
+        """(n, correct, U, U⁺), each (M, k), for boundaries (R, k + 1): samples, correct
+        predictions, and the sums of u = factor ** power (0: u = 1) and of u·correct per split.
+
+        A shared order puts each sample's split (and u) into an (N, k) matrix and multiplies
+        the models' correctness ``correct_f`` (M, N, floats) by it: one product per boundary
+        change. Per model, counts come from the running counts and masses from sums over the
+        ordered u·correct."""
+        models = correct_f.shape[0]
+        n = np.diff(np.broadcast_to(bounds, (models, bounds.shape[1])), axis=1)
+        if self.shared:
+            b = bounds[0]
+            split = np.repeat(np.arange(len(b) - 1), np.diff(b))
+            z = np.zeros((correct_f.shape[1], len(b) - 1))
+            z[self.order[0], split] = 1.0
+            correct = np.rint(correct_f @ z).astype(np.int64)
+            if power == 0:
+                return n, correct, n.astype(float), correct.astype(float)
+            u = self.factor[0] ** power
+            z[self.order[0], split] = u
+            mass = np.bincount(split, weights=u, minlength=len(b) - 1)
+            return n, correct, np.broadcast_to(mass, n.shape), correct_f @ z
+        full = np.broadcast_to(bounds, n.shape[:1] + bounds.shape[1:])
+        correct = np.diff(np.take_along_axis(self.cum, full, axis=1), axis=1).astype(np.int64)
+        if power == 0:
+            return n, correct, n.astype(float), correct.astype(float)
         if power not in self.masses:
             u = self.factor ** power
             self.masses[power] = (u, u * self.correct)
-        return self.masses[power]
+        u, uc = self.masses[power]
+        return n, correct, segment_sums(u, bounds), segment_sums(uc, bounds)
 
 
 def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str) -> Ordered:
     """Sort the samples by ``ease`` (1 × N, shared; or M × N, per model; NaN = left out)
-    descending, stably."""
+    descending, stably; ``correct`` (M, N) is kept in order per model only."""
     if ease.shape[0] == 1:
         valid = np.flatnonzero(~np.isnan(ease[0]))
         o = valid[np.argsort(-ease[0, valid], kind="stable")]
-        order, neg, corr = o[None, :], -ease[0, o][None, :], correct[:, o]
-    else:
-        neg = -ease
-        order = _argsort_rows(neg)
-        neg = np.take_along_axis(neg, order, axis=1)
-        corr = np.take_along_axis(correct, order, axis=1)
-    cum = np.zeros((corr.shape[0], corr.shape[1] + 1), dtype=np.int64 if corr.shape[1] >= 2**31 else np.int32)
+        return Ordered(o[None, :], -ease[0, o][None, :], difficulty_factor(ease[0, o][None, :], metric))
+    neg = -ease
+    order = _argsort_rows(neg)
+    neg = np.take_along_axis(neg, order, axis=1)
+    corr = np.take_along_axis(correct, order, axis=1)  # (M, m)
+    m = order.shape[1]
+    cum = np.zeros((corr.shape[0], m + 1), dtype=np.int64 if m >= 2**31 else np.int32)
     np.cumsum(corr, axis=1, out=cum[:, 1:])
-    order = order.astype(np.int32) if order.shape[1] < 2**31 else order
-    return Ordered(order, neg, corr, cum, difficulty_factor(-neg, metric))
+    order = order.astype(np.int32) if m < 2**31 else order
+    out = Ordered(order, neg, difficulty_factor(-neg, metric), corr, cum)
+    for power in (1, 2):  # per model, every scaled or continuous sum needs these
+        u = out.factor ** power
+        out.masses[power] = (u, u * corr)
+    return out
 
 
 def _argsort_rows(a: np.ndarray) -> np.ndarray:
@@ -117,12 +150,24 @@ class Scorer:
         self.comp = competition
         self.names = list(competition.submission_names)
         self.correct = competition.predictions.correct
+        self.correct_f = self.correct.astype(float)  # (M, N): multiplied by a split matrix per change
         self.accuracy = self.correct.mean(axis=1)
         self._sources = LRU(6)
+        self._splits = LRU(64)  # per (source, mass power, split boundaries): counts and masses
         self.ordered(("confidence",))  # WMProb, the default metric: sorted before the first call
 
     def cache_info(self) -> dict[str, int]:
+        """Hits, misses and entries of the sorted ease sources (a miss sorts)."""
         return self._sources.info()
+
+    def clear_cache(self, *, sources: bool = True) -> None:
+        """Forget the per-split sums (and, with ``sources``, the sorted ease sources other than
+        the models' confidence): memory back, or a cold start for a benchmark."""
+        self._splits = LRU(self._splits.size)
+        if sources:
+            keep = self._sources.get(("confidence",), lambda: None)
+            self._sources = LRU(self._sources.size)
+            self._sources.get(("confidence",), lambda: keep)
 
     # ---- parameters ------------------------------------------------------------------------
     def check(self, **params) -> dict:
@@ -153,7 +198,7 @@ class Scorer:
             return self.comp.predictions.confidence
         if key[0] == "column":
             return self.comp.samples.ease_values(key[1])[None, :]
-        return self.comp.sts[:, key[1] - 1][None, :]
+        return self.comp.sts[key[1] - 1][None, :]
 
     def ordered(self, key: tuple) -> Ordered:
         metric = "wmprob" if key[0] == "confidence" else "wsbias"
@@ -163,22 +208,15 @@ class Scorer:
     def sums(self, s: Setting) -> Sums:
         """Per model and split: counts, masses and the sums of Eq. 4 for setting ``s``."""
         o = self.ordered(self.source_key(s))
-        m, M = o.m, len(self.names)
+        m = o.m
         if s.mode == "continuous":
             bounds, b, power = np.array([[0, m]]), np.ones(1), 1 + s.scale
         elif s.mode == "equal":
             bounds, b, power = equal_bounds(m, s.n)[None, :], np.asarray(s.weights), int(s.scale)
         else:
             bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
-        full = np.broadcast_to(bounds, (M, bounds.shape[1]))
-        n = np.diff(full, axis=1)
-        correct = np.diff(np.take_along_axis(o.cum, full, axis=1), axis=1).astype(np.int64)
-        if power == 0:
-            mass, mass_correct = n.astype(float), correct.astype(float)
-        else:
-            u, uc = o.mass(power)
-            mass = np.broadcast_to(segment_sums(u, bounds), n.shape)
-            mass_correct = segment_sums(uc, bounds)
+        key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
+        n, correct, mass, mass_correct = self._splits.get(key, lambda: o.split_sums(bounds, power, self.correct_f))
         kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 

@@ -13,6 +13,9 @@ here, when a training file is used.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ..core.errors import InputError
@@ -64,9 +67,18 @@ def sts_table(train: list[str], texts, *, train_name: str = "train") -> np.ndarr
     out = np.empty((s.shape[0], TOP_KS))
     step = max(1, CHUNK // max(n_train, 1))
     tt = t.T.tocsc()
-    for a in range(0, s.shape[0], step):
+
+    def chunk(a: int) -> None:
         sims = (s[a:a + step] @ tt).toarray()
-        sims = -np.sort(-sims, axis=1)  # descending
-        csum = np.cumsum(sims, axis=1)
+        sims.sort(axis=1)  # ascending; the top c are the last c
+        csum = np.cumsum(sims[:, ::-1], axis=1)
         out[a:a + step] = csum[:, cuts - 1] / cuts
+
+    starts = range(0, s.shape[0], step)
+    if len(starts) > 1 and (os.cpu_count() or 1) > 1:  # numpy sorts without the GIL
+        with ThreadPoolExecutor(min(os.cpu_count() or 1, 4)) as pool:
+            list(pool.map(chunk, starts))
+    else:
+        for a in starts:
+            chunk(a)
     return out
