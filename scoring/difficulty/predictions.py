@@ -202,17 +202,21 @@ def _validate(r: _Rows, name: str, samples: Samples) -> Predictions:
                                          f"{'s' if missing > 1 else ''} missing)")
     report = []
     if r.probs:
-        bad = [(int(b[0]), j) for j, col in enumerate(r.probs)
-               if len(b := np.flatnonzero((col < 0) | (col > 1 + PROB_SLACK)))]
-        if bad:
+        if any(col.min() < 0 or col.max() > 1 + PROB_SLACK for col in r.probs):
+            bad = [(int(b[0]), j) for j, col in enumerate(r.probs)
+                   if len(b := np.flatnonzero((col < 0) | (col > 1 + PROB_SLACK)))]
             i, j = min(bad)
             raise InputError(name, r.row(i, name), f"probability {r.prob_names[j]} = {r.probs[j][i]:g} is outside "
                                                    f"[0, 1]")
-        conf, total = r.probs[0].copy(), r.probs[0].copy()
-        for col in r.probs[1:]:
+        first, rest = r.probs[0], r.probs[1:]
+        conf = np.maximum(first, rest[0]) if rest else first  # new arrays: the columns stay as read
+        total = first + rest[0] if rest else first - 1.0
+        for col in rest[1:]:
             np.maximum(conf, col, out=conf)
             total += col
-        off = np.abs(total - 1) > SUM_TOLERANCE + 1e-9
+        if rest:
+            total -= 1.0
+        off = (total > SUM_TOLERANCE + 1e-9) | (total < -SUM_TOLERANCE - 1e-9)
         if off.any():
             report.append(_sum_warning(r, off, models, name))
     else:

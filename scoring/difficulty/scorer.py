@@ -109,18 +109,45 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str) -> Ordered
     return out
 
 
+def stable_argsort_rows(a: np.ndarray) -> np.ndarray:
+    """``np.argsort(a, axis=1, kind="stable")`` of a 2-d array, faster: an unstable sort, then
+    the indices within each run of equal values put back in order (ties are what stability is
+    about; they are few in probabilities).
+
+    >>> stable_argsort_rows(np.array([[0.5, 0.2, 0.5, 0.2, 0.1]])).tolist()
+    [[4, 1, 3, 0, 2]]
+    """
+    order = np.argsort(a, axis=1)
+    n = a.shape[1]
+    if n < 2:
+        return order
+    v = np.take_along_axis(a, order, axis=1)
+    tie = v[:, 1:] == v[:, :-1]  # positions c and c + 1 hold equal values
+    if not tie.any():
+        return order
+    member = np.zeros(a.shape, dtype=bool)
+    member[:, 1:] |= tie
+    member[:, :-1] |= tie
+    rows, cols = np.nonzero(member)  # row-major: runs appear in order, each contiguous
+    starts = np.ones(len(rows), dtype=bool)
+    starts[1:] = (rows[1:] != rows[:-1]) | ~tie[rows[1:], np.maximum(cols[1:] - 1, 0)]
+    key = (np.cumsum(starts) - 1).astype(np.int64) * n + order[rows, cols]
+    key.sort()
+    order[rows, cols] = key % n
+    return order
+
+
 def _argsort_rows(a: np.ndarray) -> np.ndarray:
     """Stable argsort of every row, the rows shared out over the CPU cores (numpy sorts
     without holding the GIL)."""
-    out = np.empty(a.shape, dtype=np.int64)
     workers = min(os.cpu_count() or 1, 4, a.shape[0])
     if workers < 2 or a.size < 1 << 16:
-        out[:] = np.argsort(a, axis=1, kind="stable")
-        return out
+        return stable_argsort_rows(a)
+    out = np.empty(a.shape, dtype=np.int64)
     parts = np.array_split(np.arange(a.shape[0]), workers)
 
     def run(rows):
-        out[rows[0]:rows[-1] + 1] = np.argsort(a[rows[0]:rows[-1] + 1], axis=1, kind="stable")
+        out[rows[0]:rows[-1] + 1] = stable_argsort_rows(a[rows[0]:rows[-1] + 1])
 
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(run, parts))

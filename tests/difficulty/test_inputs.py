@@ -169,3 +169,13 @@ def test_files_by_path_and_names(tmp_path):
     with pytest.raises(InputError) as e:
         load_competition(tmp_path / "missing.csv", tmp_path / "my_preds.csv")
     assert "file not found" in str(e.value)
+
+
+def test_a_single_label_and_its_one_probability_column():
+    samples = "sample_id,label\ns1,yes\ns2,yes\n"
+    preds = "model,sample_id,pyes,predicted\nA,s1,0.995,yes\nA,s2,0.9,no\n"
+    comp = load(samples=samples, preds=preds)
+    assert comp.predictions.confidence.tolist() == [[0.995, 0.9]]  # the column as read
+    assert comp.predictions.correct.tolist() == [[True, False]]
+    (off,) = [r for r in comp.report if "sum to more than" in r]  # 0.995 is within 0.01 of 1; 0.9 is not
+    assert "1 row " in off and "(row 3)" in off
