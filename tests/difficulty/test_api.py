@@ -139,3 +139,16 @@ def test_stable_argsort_rows_is_numpys_stable_sort():
         assert (stable_argsort_rows(a) == np.argsort(a, axis=1, kind="stable")).all()
     big = -rng.random((6, 40_000)).round(3)  # threaded path, many ties
     assert (_argsort_rows(big) == np.argsort(big, axis=1, kind="stable")).all()
+
+
+@pytest.mark.parametrize("values", [
+    {},
+    dict(metric="wsbias", ease_column="bias_algo1", split_mode="threshold", thresholds=(0.2, 0.4, 0.6), weights="1,2,4.5,0"),
+    dict(metric="wood", sts_top=40, split_mode="continuous", reward=0.5, penalty=-1.0, scale_by_difficulty=True),
+    dict(splits=3, weights=[1, 2, 3]),
+])
+def test_parameters_round_trip_as_link_text(values):
+    """Every parameter's value survives ``to_text`` -> ``coerce`` (links and presets)."""
+    full = PARAMS.validate(values)
+    again = PARAMS.validate({p.name: p.to_text(full[p.name]) for p in PARAMS})
+    assert again == full
