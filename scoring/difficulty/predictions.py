@@ -123,8 +123,8 @@ def _blocks(model: np.ndarray, sid: pa.ChunkedArray, samples: Samples) -> np.nda
     if r == 0 or r % n:
         return None
     blocks = model.reshape(r // n, n)
-    if not (blocks == blocks[:, :1]).all():
-        return None
+    if not (blocks == blocks[:, :1]).all() or len(np.unique(blocks[:, 0])) != r // n:
+        return None  # not one block per model (a model twice is a duplicate: the general path names it)
     for b in range(r // n):
         if not pc.all(pc.equal(sid.slice(b * n, n), samples.ids)).as_py():
             return None

@@ -104,7 +104,7 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str) -> Ordered
     order = order.astype(np.int32) if m < 2**31 else order
     out = Ordered(order, neg, difficulty_factor(-neg, metric), corr, cum)
     for power in (1, 2):  # per model, every scaled or continuous sum needs these
-        u = out.factor ** power
+        u = out.factor if power == 1 else out.factor * out.factor
         out.masses[power] = (u, u * corr)
     return out
 

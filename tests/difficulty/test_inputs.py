@@ -179,3 +179,10 @@ def test_a_single_label_and_its_one_probability_column():
     assert comp.predictions.correct.tolist() == [[True, False]]
     (off,) = [r for r in comp.report if "sum to more than" in r]  # 0.995 is within 0.01 of 1; 0.9 is not
     assert "1 row " in off and "(row 3)" in off
+
+
+def test_a_model_block_twice_is_a_duplicate():
+    block = "A,s1,0.1,0.9,1\nA,s2,0.8,0.2,0\nA,s3,0.5,0.5,0\n"
+    e = error(preds="model,sample_id,p0,p1,predicted\n" + block + block)
+    assert (e.file, e.row) == ("predictions.csv", 5) and "duplicate row for model 'A' and sample 's1' (first on " \
+                                                         "row 2)" in e.problem

@@ -14,7 +14,7 @@ from scoring.difficulty import Scorer, load_competition
 from tests.difficulty import randomcomp
 from tests.difficulty import reference as ref
 
-N_CASES = 240
+N_CASES = 200
 PARAMS_PER_CASE = 3
 
 
