@@ -36,7 +36,9 @@ class Ordered:
     ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or the
     number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``factor`` (R, m):
     1/max(E, δ) or E. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
-    holds each model's correctness in its order and ``cum`` (M, m + 1) the running counts.
+    holds each model's correctness in its order and ``cum`` (M, m + 1) the running counts; an
+    ease column's shared order keeps running counts too, so that a new split count or
+    threshold is O(models × splits).
     """
 
     order: np.ndarray
@@ -54,28 +56,37 @@ class Ordered:
     def shared(self) -> bool:
         return self.order.shape[0] == 1
 
-    def split_sums(self, bounds: np.ndarray, power: int, correct_f: np.ndarray):
+    def split_sums(self, bounds: np.ndarray, power: int, correct_f: np.ndarray, correct_32: np.ndarray | None = None):
         """(n, correct, U, U⁺), each (M, k), for boundaries (R, k + 1): samples, correct
         predictions, and the sums of u = factor ** power (0: u = 1) and of u·correct per split.
 
         A shared order puts each sample's split (and u) into an (N, k) matrix and multiplies
-        the models' correctness ``correct_f`` (M, N, floats) by it: one product per boundary
-        change. Per model, counts come from the running counts and masses from sums over the
-        ordered u·correct."""
+        the models' correctness (M, N) by it: one product per boundary change — in float32 for
+        counts alone (``correct_32``: exact for sums below 2**24), float64 with the masses. Per
+        model, counts come from the running counts and masses from sums over the ordered
+        u·correct."""
         models = correct_f.shape[0]
         n = np.diff(np.broadcast_to(bounds, (models, bounds.shape[1])), axis=1)
         if self.shared:
             b = bounds[0]
-            split = np.repeat(np.arange(len(b) - 1), np.diff(b))
-            z = np.zeros((correct_f.shape[1], len(b) - 1))
-            z[self.order[0], split] = 1.0
-            correct = np.rint(correct_f @ z).astype(np.int64)
+            k = len(b) - 1
+            split = np.repeat(np.arange(k), np.diff(b))
+            if power == 0 and self.cum is not None:  # running counts (M, m + 1)
+                correct = np.diff(self.cum[:, b], axis=1).astype(np.int64)
+                return n, correct, n.astype(float), correct.astype(float)
             if power == 0:
+                fast = correct_32 is not None
+                z = np.zeros((correct_f.shape[1], k), dtype=np.float32 if fast else float)
+                z[self.order[0], split] = 1.0
+                correct = np.rint((correct_32 if fast else correct_f) @ z).astype(np.int64)
                 return n, correct, n.astype(float), correct.astype(float)
             u = self.factor[0] ** power
-            z[self.order[0], split] = u
-            mass = np.bincount(split, weights=u, minlength=len(b) - 1)
-            return n, correct, np.broadcast_to(mass, n.shape), correct_f @ z
+            z = np.zeros((correct_f.shape[1], 2 * k))
+            z[self.order[0], split] = 1.0
+            z[self.order[0], k + split] = u
+            both = correct_f @ z
+            mass = np.bincount(split, weights=u, minlength=k)
+            return n, np.rint(both[:, :k]).astype(np.int64), np.broadcast_to(mass, n.shape), both[:, k:]
         full = np.broadcast_to(bounds, n.shape[:1] + bounds.shape[1:])
         correct = np.diff(np.take_along_axis(self.cum, full, axis=1), axis=1).astype(np.int64)
         if power == 0:
@@ -87,26 +98,35 @@ class Ordered:
         return n, correct, segment_sums(u, bounds), segment_sums(uc, bounds)
 
 
-def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str) -> Ordered:
+def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: np.ndarray | None = None,
+                  counts: bool = False) -> Ordered:
     """Sort the samples by ``ease`` (1 × N, shared; or M × N, per model; NaN = left out)
-    descending, stably; ``correct`` (M, N) is kept in order per model only."""
+    descending, stably. Per model, ``correct`` (M, N) is kept in order with its running
+    counts; for a shared order, the running counts ``cum`` (M, m + 1) only when ``counts`` is
+    true. ``order``: the shared order, when already known (NaN-free ease)."""
     if ease.shape[0] == 1:
-        valid = np.flatnonzero(~np.isnan(ease[0]))
-        o = valid[np.argsort(-ease[0, valid], kind="stable")]
-        return Ordered(o[None, :], -ease[0, o][None, :], difficulty_factor(ease[0, o][None, :], metric))
-    neg = -ease
-    order = _argsort_rows(neg)
-    neg = np.take_along_axis(neg, order, axis=1)
-    corr = np.take_along_axis(correct, order, axis=1)  # (M, m)
-    m = order.shape[1]
-    cum = np.zeros((corr.shape[0], m + 1), dtype=np.int64 if m >= 2**31 else np.int32)
-    np.cumsum(corr, axis=1, out=cum[:, 1:])
-    order = order.astype(np.int32) if m < 2**31 else order
-    out = Ordered(order, neg, difficulty_factor(-neg, metric), corr, cum)
-    for power in (1, 2):  # per model, every scaled or continuous sum needs these
-        u = out.factor if power == 1 else out.factor * out.factor
-        out.masses[power] = (u, u * corr)
-    return out
+        if order is not None:
+            o = order
+        else:
+            valid = np.flatnonzero(~np.isnan(ease[0]))
+            o = valid[np.argsort(-ease[0, valid], kind="stable")]
+        out = Ordered(o[None, :], -ease[0, o][None, :], difficulty_factor(ease[0, o][None, :], metric))
+        if counts:
+            out.cum = np.zeros((correct.shape[0], len(o) + 1), dtype=np.int64 if len(o) >= 2**31 else np.int32)
+            np.cumsum(np.take(correct, o, axis=1), axis=1, out=out.cum[:, 1:])
+        return out
+    order, neg, corr, cum = _sort_rows(-ease, correct)
+    f = np.negative(neg) if metric == "wmprob" else difficulty_factor(-neg, metric)
+    # per model, every scaled or continuous sum needs u·correct for u = f and f·f
+    fc, ff, ffc = np.empty_like(f), np.empty_like(f), np.empty_like(f)
+
+    def work(lo, hi):
+        np.multiply(f[lo:hi], corr[lo:hi], out=fc[lo:hi])
+        np.multiply(f[lo:hi], f[lo:hi], out=ff[lo:hi])
+        np.multiply(ff[lo:hi], corr[lo:hi], out=ffc[lo:hi])
+
+    _in_threads(f.shape[0], f.size, work)
+    return Ordered(order, neg, f, corr, cum, masses={1: (f, fc), 2: (ff, ffc)})
 
 
 def stable_argsort_rows(a: np.ndarray) -> np.ndarray:
@@ -137,21 +157,49 @@ def stable_argsort_rows(a: np.ndarray) -> np.ndarray:
     return order
 
 
-def _argsort_rows(a: np.ndarray) -> np.ndarray:
-    """Stable argsort of every row, the rows shared out over the CPU cores (numpy sorts
-    without holding the GIL)."""
-    workers = min(os.cpu_count() or 1, 4, a.shape[0])
-    if workers < 2 or a.size < 1 << 16:
-        return stable_argsort_rows(a)
-    out = np.empty(a.shape, dtype=np.int64)
-    parts = np.array_split(np.arange(a.shape[0]), workers)
-
-    def run(rows):
-        out[rows[0]:rows[-1] + 1] = stable_argsort_rows(a[rows[0]:rows[-1] + 1])
-
+def _in_threads(n_rows: int, size: int, work) -> None:
+    """``work(a, b)`` for blocks of rows [a, b), shared out over the CPU cores (numpy sorts and
+    gathers without holding the GIL)."""
+    workers = min(os.cpu_count() or 1, 4, n_rows)
+    if workers < 2 or size < 1 << 16:
+        work(0, n_rows)
+        return
+    cuts = np.linspace(0, n_rows, workers + 1).astype(int)
     with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(run, parts))
+        list(pool.map(lambda i: work(cuts[i], cuts[i + 1]), range(workers)))
+
+
+def _argsort_rows(a: np.ndarray) -> np.ndarray:
+    """Stable argsort of every row, in threads."""
+    out = np.empty(a.shape, dtype=np.int64)
+
+    def work(lo, hi):
+        out[lo:hi] = stable_argsort_rows(a[lo:hi])
+
+    _in_threads(a.shape[0], a.size, work)
     return out
+
+
+def _sort_rows(neg: np.ndarray, correct: np.ndarray):
+    """Per row (model) of ``neg`` (−E, M × N): the stable ascending order, −E and the
+    correctness in that order, and the running counts (M, N + 1); in threads."""
+    m, n = neg.shape
+    small = n < 2**31
+    order = np.empty((m, n), dtype=np.int32 if small else np.int64)
+    neg_s = np.empty((m, n))
+    corr_s = np.empty((m, n), dtype=bool)
+    cum = np.zeros((m, n + 1), dtype=np.int32 if small else np.int64)
+
+    def work(lo, hi):
+        o = stable_argsort_rows(neg[lo:hi])
+        flat = (o + (np.arange(lo, hi) * n)[:, None]).ravel()
+        order[lo:hi] = o
+        neg_s[lo:hi] = np.take(neg.ravel(), flat).reshape(hi - lo, n)
+        corr_s[lo:hi] = np.take(correct.ravel(), flat).reshape(hi - lo, n)
+        np.cumsum(corr_s[lo:hi], axis=1, out=cum[lo:hi, 1:])
+
+    _in_threads(m, neg.size, work)
+    return order, neg_s, corr_s, cum
 
 
 @dataclass
@@ -177,24 +225,35 @@ class Scorer:
         self.comp = competition
         self.names = list(competition.submission_names)
         self.correct = competition.predictions.correct
-        self.correct_f = self.correct.astype(float)  # (M, N): multiplied by a split matrix per change
+        # (M, N) correctness as numbers, multiplied by a split matrix per boundary change
+        self.correct_f = self.correct.astype(float)
+        self.correct_32 = self.correct.astype(np.float32) if self.correct.shape[1] < 2**24 else None
         self.accuracy = self.correct.mean(axis=1)
-        self._sources = LRU(6)
+        columns = competition.ease_columns
+        self._sources = LRU(len(columns) + 8)
         self._splits = LRU(64)  # per (source, mass power, split boundaries): counts and masses
-        self.ordered(("confidence",))  # WMProb, the default metric: sorted before the first call
+        # sorted before the first call: with a training file every top-k's order (the k slider
+        # then only reads one), the models' confidence (WMProb, the default metric), every column
+        sts = competition.sts
+        self._sts_order = _argsort_rows(-sts).astype(np.int32) if sts is not None else None
+        self.ordered(("confidence",))
+        for c in columns:
+            self.ordered(("column", c))
 
     def cache_info(self) -> dict[str, int]:
         """Hits, misses and entries of the sorted ease sources (a miss sorts)."""
         return self._sources.info()
 
     def clear_cache(self, *, sources: bool = True) -> None:
-        """Forget the per-split sums (and, with ``sources``, the sorted ease sources other than
-        the models' confidence): memory back, or a cold start for a benchmark."""
+        """Forget the per-split sums (and, with ``sources``, the top-k sources of a training
+        file; the confidence and column orders sorted at start stay): memory back, or a cold
+        start for a benchmark."""
         self._splits = LRU(self._splits.size)
         if sources:
-            keep = self._sources.get(("confidence",), lambda: None)
+            keep = {k: self._sources.items[k] for k in list(self._sources.items) if k[0] != "sts"}
             self._sources = LRU(self._sources.size)
-            self._sources.get(("confidence",), lambda: keep)
+            for k, v in keep.items():
+                self._sources.get(k, lambda v=v: v)
 
     # ---- parameters ------------------------------------------------------------------------
     def check(self, **params) -> dict:
@@ -229,7 +288,9 @@ class Scorer:
 
     def ordered(self, key: tuple) -> Ordered:
         metric = "wmprob" if key[0] == "confidence" else "wsbias"
-        return self._sources.get(key, lambda: order_samples(self.ease(key), self.correct, metric))
+        known = self._sts_order[key[1] - 1] if key[0] == "sts" else None
+        return self._sources.get(key, lambda: order_samples(self.ease(key), self.correct, metric, order=known,
+                                                            counts=key[0] == "column"))
 
     # ---- sums ------------------------------------------------------------------------------
     def sums(self, s: Setting) -> Sums:
@@ -243,7 +304,8 @@ class Scorer:
         else:
             bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
-        n, correct, mass, mass_correct = self._splits.get(key, lambda: o.split_sums(bounds, power, self.correct_f))
+        n, correct, mass, mass_correct = self._splits.get(
+            key, lambda: o.split_sums(bounds, power, self.correct_f, self.correct_32))
         kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 
