@@ -2,6 +2,7 @@
 WOOD and WMProb — samples ordered by ease and split, harder splits weighing more, rewards and
 penalties per Table 1, accuracy beside it."""
 
+from . import views
 from .data import Competition, load_competition
 from .family import FAMILY, SAMPLE_DATASETS, csv_columns, leaderboard_document, sample_datasets, split_columns
 from .metric import difficulty_factor, eq4, equal_bounds, segment_sums, threshold_bounds, weighted_sums
@@ -25,5 +26,6 @@ __all__ = [
     "DELTA", "FAMILY", "LEADING_COLUMNS", "METRICS", "PARAMS", "PRESETS", "PRESET_LABELS", "SAMPLE_DATASETS",
     "SPLIT_MODES", "STAGES", "WEIGHT_SCHEMES", "Competition", "Ordered", "Scorer", "Setting", "Sums", "csv_columns",
     "difficulty_factor", "eq4", "equal_bounds", "leaderboard_document", "load_competition", "resolve",
-    "sample_datasets", "scheme_weights", "segment_sums", "split_columns", "threshold_bounds", "weighted_sums",
+    "sample_datasets", "scheme_weights", "segment_sums", "split_columns", "threshold_bounds", "views",
+    "weighted_sums",
 ]

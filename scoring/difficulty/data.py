@@ -55,11 +55,28 @@ def load_competition(samples, predictions, train=None, *,
                      progress: Callable[[int, int, str], None] | None = None) -> Competition:
     """Read and validate the samples, the predictions and (optionally) a training-text file.
 
-    Sources are paths, bytes, file-likes or DataFrames (the training file: a path, bytes or a
-    file-like). Bad input raises :class:`~scoring.core.errors.InputError` naming the file, the
-    spreadsheet row and the problem; nothing is half-loaded. Data quirks that do not stop
-    scoring (a predicted value that is not a gold label, probabilities that do not sum to 1,
-    empty ease cells) are in ``report``.
+    Parameters
+    ----------
+    samples, predictions : path, bytes, file-like or DataFrame
+        The samples (``sample_id, label``, optional ``text``, numeric ease columns) and the
+        long-format predictions (``model, sample_id, predicted, p<label>…``), spec §1.
+    train : path, bytes or file-like, optional
+        Training texts, one per line: WOOD's ease is then computed from them (:mod:`.sts`).
+    progress : callable ``(done, total, name)``, optional
+        Called as each file is read.
+
+    Returns
+    -------
+    Competition
+        Validated and reduced to what scoring needs; ``report`` lists the data's quirks that
+        do not stop scoring (a predicted value that is not a gold label, probabilities that do
+        not sum to 1, empty ease cells).
+
+    Raises
+    ------
+    InputError
+        For bad input: one line naming the file, the spreadsheet row (header = row 1) and the
+        problem. Nothing is half-loaded.
     """
     steps = 3 if train is not None else 2
 

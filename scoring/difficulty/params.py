@@ -202,9 +202,9 @@ PARAMS = ParamSpec([
 ], check=_check)
 
 STAGES = (
-    Stage("accuracy", "Accuracy", "accuracy_rank",
+    Stage("accuracy", "Accuracy", "accuracy_rank", higher_is_better=True,
           help="The share of all samples of the file each model predicts correctly."),
-    Stage("score", "Difficulty-weighted score", "rank",
+    Stage("score", "Difficulty-weighted score", "rank", higher_is_better=True,
           help="100 · Σ K·W / Σ d·W (Eq. 4): every sample weighs its split's weight W; a correct prediction earns "
                "the reward d, a wrong one the penalty e. In [-100, 100] when e >= -d."),
 )

@@ -311,13 +311,28 @@ class Scorer:
 
     # ---- the leaderboard -------------------------------------------------------------------
     def leaderboard(self, **params) -> pd.DataFrame:
-        """The leaderboard: ``submission, accuracy, accuracy_rank, score, rank``, then the
-        split-wise scores ``split_1 … split_n`` (none in continuous mode), then each split's
-        ``split_x_n`` (samples) and ``split_x_correct``; rows by rank, then name.
-        ``attrs["parameters"]`` holds the effective parameters (:meth:`Setting.parameters`).
+        """The leaderboard of spec §3: ``Metric = 100 · Σ K·W / Σ d·W`` per model (Eq. 4; over
+        ``Σ |e|·W`` when ``Σ d·W = 0``), split-wise the same within each split, and accuracy.
 
-        Keyword arguments (see ``PARAMS``): ``metric, ease_column, sts_top, split_mode, splits,
-        thresholds, weights, reward, penalty, scale_by_difficulty``.
+        Parameters
+        ----------
+        **params
+            ``metric, ease_column, sts_top, split_mode, splits, thresholds, weights, reward,
+            penalty, scale_by_difficulty`` (see ``PARAMS``); missing ones take their defaults.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``submission, accuracy, accuracy_rank, score, rank``, then the split-wise scores
+            ``split_1 … split_n`` (none in continuous mode), then each split's ``split_x_n``
+            (samples) and ``split_x_correct``; rows by rank (descending scores, ties within
+            1e-9 share the better rank), then name. ``attrs["parameters"]`` holds the
+            effective parameters (:meth:`Setting.parameters`).
+
+        Raises
+        ------
+        InputError
+            Naming the parameter (or the samples file and row for a bad ease column).
         """
         s = self.setting(**params)
         t = self.sums(s)

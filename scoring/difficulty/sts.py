@@ -51,8 +51,21 @@ def top_k_count(k: int, n_train: int) -> int:
 
 
 def sts_table(train: list[str], texts, *, train_name: str = "train") -> np.ndarray:
-    """(N, 100): column k − 1 holds every sample's mean top-k % TF-IDF cosine similarity to
-    the training texts."""
+    """Every sample's mean top-k % TF-IDF cosine similarity to the training texts, k = 1..100.
+
+    Parameters
+    ----------
+    train : list of str
+        The training texts (non-empty).
+    texts : sequence of str
+        The samples' texts.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N, 100): column k − 1 holds ``mean(top c of cos(sample, train_j))`` with
+        ``c = max(1, ceil(k/100 · N_train))``.
+    """
     from sklearn.feature_extraction.text import TfidfVectorizer  # lazy: only with a training file
 
     vec = TfidfVectorizer()
