@@ -130,7 +130,7 @@ def test_import_stays_light():
 
 
 def test_stable_argsort_rows_is_numpys_stable_sort():
-    from scoring.difficulty.scorer import _argsort_rows, stable_argsort_rows
+    from scoring.difficulty.sorting import argsort_rows, stable_argsort_rows
 
     rng = np.random.default_rng(7)
     for trial in range(200):
@@ -138,7 +138,7 @@ def test_stable_argsort_rows_is_numpys_stable_sort():
         a = rng.choice([0.0, -0.0, 0.25, 0.5, 1.0], size=shape) if trial % 2 else rng.random(shape).round(2)
         assert (stable_argsort_rows(a) == np.argsort(a, axis=1, kind="stable")).all()
     big = -rng.random((6, 40_000)).round(3)  # threaded path, many ties
-    assert (_argsort_rows(big) == np.argsort(big, axis=1, kind="stable")).all()
+    assert (argsort_rows(big) == np.argsort(big, axis=1, kind="stable")).all()
 
 
 @pytest.mark.parametrize("values", [
