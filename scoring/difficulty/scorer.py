@@ -12,6 +12,7 @@ continuous weights add one pass of sums over the ordered masses (:mod:`.metric`)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -55,16 +56,17 @@ class Ordered:
     def shared(self) -> bool:
         return self.order.shape[0] == 1
 
-    def split_sums(self, bounds: np.ndarray, power: int, correct_f: np.ndarray, correct_32: np.ndarray | None = None):
+    def split_sums(self, bounds: np.ndarray, power: int, numbers):
         """(n, correct, U, U⁺), each (M, k), for boundaries (R, k + 1): samples, correct
         predictions, and the sums of u = factor ** power (0: u = 1) and of u·correct per split.
 
         A shared order puts each sample's split (and u) into an (N, k) matrix and multiplies
         the models' correctness (M, N) by it: one product per boundary change — in float32 for
-        counts alone (``correct_32``: exact for sums below 2**24), float64 with the masses. Per
+        counts alone (exact for sums below 2**24), float64 with the masses; ``numbers`` holds
+        them (``correct``, ``correct_f``, ``correct_32``: the scorer, made on first use). Per
         model, counts come from the running counts and masses from sums over the ordered
         u·correct."""
-        models = correct_f.shape[0]
+        models, n_samples = numbers.correct.shape
         n = np.diff(np.broadcast_to(bounds, (models, bounds.shape[1])), axis=1)
         if self.shared:
             b = bounds[0]
@@ -74,16 +76,16 @@ class Ordered:
                 correct = np.diff(self.cum[:, b], axis=1).astype(np.int64)
                 return n, correct, n.astype(float), correct.astype(float)
             if power == 0:
-                fast = correct_32 is not None
-                z = np.zeros((correct_f.shape[1], k), dtype=np.float32 if fast else float)
+                fast = numbers.correct_32 is not None
+                z = np.zeros((n_samples, k), dtype=np.float32 if fast else float)
                 z[self.order[0], split] = 1.0
-                correct = np.rint((correct_32 if fast else correct_f) @ z).astype(np.int64)
+                correct = np.rint((numbers.correct_32 if fast else numbers.correct_f) @ z).astype(np.int64)
                 return n, correct, n.astype(float), correct.astype(float)
             u = self.factor[0] ** power
-            z = np.zeros((correct_f.shape[1], 2 * k))
+            z = np.zeros((n_samples, 2 * k))
             z[self.order[0], split] = 1.0
             z[self.order[0], k + split] = u
-            both = correct_f @ z
+            both = numbers.correct_f @ z
             mass = np.bincount(split, weights=u, minlength=k)
             return n, np.rint(both[:, :k]).astype(np.int64), np.broadcast_to(mass, n.shape), both[:, k:]
         full = np.broadcast_to(bounds, n.shape[:1] + bounds.shape[1:])
@@ -151,9 +153,6 @@ class Scorer:
         self.comp = competition
         self.names = list(competition.submission_names)
         self.correct = competition.predictions.correct
-        # (M, N) correctness as numbers, multiplied by a split matrix per boundary change
-        self.correct_f = self.correct.astype(float)
-        self.correct_32 = self.correct.astype(np.float32) if self.correct.shape[1] < 2**24 else None
         self.accuracy = self.correct.mean(axis=1)
         columns = competition.ease_columns
         self._sources = LRU(len(columns) + 8)
@@ -165,6 +164,17 @@ class Scorer:
         self.ordered(("confidence",))
         for c in columns:
             self.ordered(("column", c))
+
+    @cached_property
+    def correct_f(self) -> np.ndarray:
+        """(M, N) correctness as floats: multiplied by a split matrix per boundary change of a
+        top-k order, and for scaled sums over a shared order."""
+        return self.correct.astype(float)
+
+    @cached_property
+    def correct_32(self) -> np.ndarray | None:
+        """The same in float32 (counts alone: exact below 2**24 samples), or None."""
+        return self.correct.astype(np.float32) if self.correct.shape[1] < 2**24 else None
 
     def cache_info(self) -> dict[str, int]:
         """Hits, misses and entries of the sorted ease sources (a miss sorts)."""
@@ -231,7 +241,7 @@ class Scorer:
             bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
         n, correct, mass, mass_correct = self._splits.get(
-            key, lambda: o.split_sums(bounds, power, self.correct_f, self.correct_32))
+            key, lambda: o.split_sums(bounds, power, self))
         kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 
