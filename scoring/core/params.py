@@ -68,6 +68,8 @@ class Param:
     cli: str | None = ""
     #: a ``bool`` shown on the command line as a flag that turns it off
     cli_negative: str | None = None
+    #: the command line requires the option (the API still falls back to ``default``)
+    cli_required: bool = False
     group: str = ""
     #: a custom parser ``value -> normalized`` that raises ``ValueError("expected …")``
     parse: Callable[[Any], Any] | None = None
@@ -375,8 +377,8 @@ class ParamSpec:
                 metavar = "A[,B...]" if p.kind == "names" else "X[,Y...]"
             shown = "none" if default in (None, [], ()) else (",".join(map(str, default))
                                                              if isinstance(default, list) else default)
-            parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar,
-                                help=f"{p.help} (default {shown})")
+            parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar, required=p.cli_required,
+                                help=p.help if p.cli_required else f"{p.help} (default {shown})")
 
     def from_args(self, args: argparse.Namespace, *, context=None) -> dict[str, Any]:
         """Validated parameters from parsed arguments (errors name the flag)."""
