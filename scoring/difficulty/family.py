@@ -90,4 +90,5 @@ FAMILY = Family(
     context=lambda comp: {"ease_columns": comp.ease_columns},
     sample_dir=SAMPLE_ROOT / "sst-2",
     csv_columns=csv_columns,
+    stability=(("splits", "weights"), ("reward", "penalty")),
 )
