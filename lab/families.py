@@ -43,6 +43,9 @@ class FamilyUI:
     disabled: Callable[[Mapping[str, Any], Any], Mapping[str, str]] = lambda values, comp: {}
     #: a caption under a sidebar group when the data lacks something: (group, competition) -> text
     group_note: Callable[[str, Any], str | None] = lambda group, comp: None
+    #: the sliders can reach combinations a rule between parameters forbids (spotGEO's ε ≤ τ):
+    #: values -> (values the metric can use, a note for the page, or None)
+    repair: Callable[[dict], tuple[dict, str | None]] = lambda values: (values, None)
     #: values the data suggests for parameters (competition -> {name: value}): e.g. the theme
     #: weights of a weights file; they start the sidebar, and the reset button returns to them
     data_defaults: Callable[[Any], Mapping[str, Any]] = lambda comp: {}

@@ -49,29 +49,27 @@ def other(rules: str) -> str:
 
 
 # ---- parameters and the leaderboard ---------------------------------------------------------
+def _repair(p: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """ε lowered to τ when the sliders put it above (the metric needs ε ≤ τ), and why."""
+    if p["epsilon"] <= p["tau"]:
+        return p, None
+    note = (f"ε ({p['epsilon']:g} px) is larger than τ ({p['tau']:g} px); the metric needs ε ≤ τ, so "
+            f"ε = {p['tau']:g} px is used. Lower ε or raise τ in the sidebar.")
+    return {**p, "epsilon": p["tau"]}, note
+
+
 def params() -> dict[str, Any]:
-    """The sidebar's parameters, with ε lowered to τ when the sliders put it above (the
-    metric needs ε ≤ τ; :func:`param_note` says so on the page)."""
-    p = current.params(FAM)
-    if p["epsilon"] > p["tau"]:
-        p["epsilon"] = p["tau"]
-    return p
+    """The sidebar's parameters, repaired (``FamilyUI.repair``: ε ≤ τ)."""
+    return current.params(FAM)
 
 
 def param_note() -> str | None:
-    raw = current.params(FAM)
-    if raw["epsilon"] > raw["tau"]:
-        return (f"ε ({raw['epsilon']:g} px) is larger than τ ({raw['tau']:g} px); the metric needs ε ≤ τ, so "
-                f"ε = {raw['tau']:g} px is used. Lower ε or raise τ in the sidebar.")
-    return None
+    return current.param_note(FAM)
 
 
 def header(title: str, takeaway: str, explanation: str) -> None:
     """Title, the computed one-sentence takeaway, then the page's own explanation."""
-    current.header(FAM, title, takeaway)
-    note = param_note()
-    if note:
-        st.warning(note, icon=":material/warning:")
+    current.header(FAM, title, takeaway)  # with the note on a repaired ε, when there is one
     st.caption(explanation)
 
 
@@ -396,4 +394,5 @@ UI = FamilyUI(
     link_keys=("team", "seq", "frame"),
     describe=lambda comp: (f"{len(comp.submission_names)} submissions, {len(comp.sequences):,} sequences, "
                            f"{comp.gt.n_points:,} objects"),
+    repair=_repair,
 )
