@@ -61,7 +61,8 @@ def build():
     for title, specs in (("How sure is the ranking?", ROBUSTNESS_PAGES), ("Your data", SHARED_PAGES)):
         sections[title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in specs
                            if (ROOT / p.path).is_file()]
-    return st.navigation(sections), owner
+    # expanded: every page listed (folded, the navigation hides all but the first ten behind "View more")
+    return st.navigation(sections, expanded=True), owner
 
 
 def current_family(navigation, owner: dict[str, Family]) -> Family:
