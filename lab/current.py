@@ -38,8 +38,14 @@ def scorer(fam: Family) -> Any:
 
 
 def params(fam: Family) -> dict[str, Any]:
-    """The current parameters, as the family's scorer takes them."""
-    return state.values(fam)
+    """The current parameters, as the family's scorer takes them (repaired where the sliders
+    broke a rule between parameters: see :func:`param_note`)."""
+    return families.ui(fam).repair(state.values(fam))[0]
+
+
+def param_note(fam: Family) -> str | None:
+    """What the repair of the sidebar's values changed, in words (None: nothing)."""
+    return families.ui(fam).repair(state.values(fam))[1]
 
 
 def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
@@ -96,6 +102,9 @@ def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = 
     if takeaway:
         slot.info(takeaway, icon=TAKEAWAY_ICON)
     st.markdown(explanation)
+    note = param_note(fam)  # the family's own words (FamilyUI.repair escapes any user string it quotes)
+    if note:
+        st.warning(note, icon=":material/warning:")
     notices(fam)
     guardrails(fam)
     e = entry(fam)

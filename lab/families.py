@@ -43,6 +43,12 @@ class FamilyUI:
     disabled: Callable[[Mapping[str, Any], Any], Mapping[str, str]] = lambda values, comp: {}
     #: a caption under a sidebar group when the data lacks something: (group, competition) -> text
     group_note: Callable[[str, Any], str | None] = lambda group, comp: None
+    #: the sliders can reach combinations a rule between parameters forbids (spotGEO's ε ≤ τ):
+    #: values -> (values the metric can use, a note for the page, or None)
+    repair: Callable[[dict], tuple[dict, str | None]] = lambda values: (values, None)
+    #: values the data suggests for parameters (competition -> {name: value}): e.g. the theme
+    #: weights of a weights file; they start the sidebar, and the reset button returns to them
+    data_defaults: Callable[[Any], Mapping[str, Any]] = lambda comp: {}
     #: files the app takes beside the engine's inputs (kept with the upload, e.g. essay texts)
     extra_inputs: tuple[InputSpec, ...] = ()
     #: a few words on the loaded data: competition -> "9 submissions, 500 essays"
@@ -60,11 +66,19 @@ class FamilyUI:
 #: family's pages appear once its module is listed here. Imported on first use.
 MODULES = {
     "shovel-ready": "lab.shovel_ready",
+    "spotgeo": "lab.spotgeo",
+    "qa": "lab.qa",
 }
 
 
 #: The shared pages, after every family's section.
 SHARED_PAGES = (PageSpec("pages/data.py", "Data", ":material/upload_file:"),)
+#: How sure is the ranking? Pages that work on whichever family is active (issue 11).
+ROBUSTNESS_PAGES = (
+    PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:"),
+    PageSpec("pages/robustness_stability.py", "Stability map", ":material/grid_on:"),
+    PageSpec("pages/robustness_compare.py", "Compare settings", ":material/compare_arrows:"),
+)
 
 
 def ui(fam: Family) -> FamilyUI:

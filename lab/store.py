@@ -255,7 +255,7 @@ def _warm(fam: Family, entry: Entry) -> None:
     from .families import ui
     from .state import defaults
 
-    p = defaults(fam, fam.context(entry.comp))
+    p = defaults(fam, fam.context(entry.comp), entry.comp)
     with st.spinner("Preparing the default view…"):
         entry.scorer.leaderboard(**p)
         check = getattr(entry.scorer, "warnings", None)

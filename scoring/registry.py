@@ -17,6 +17,7 @@ MODULES = (
     "scoring.shovel_ready",
     "scoring.spotgeo",
     "scoring.qa",
+    "scoring.difficulty",
 )
 
 _cache: dict[str, Family] = {}

@@ -88,4 +88,5 @@ FAMILY = Family(
     context=lambda comp: {"themes": list(comp.themes)},
     sample_dir=SAMPLE_DIR,
     csv_columns=csv_columns,
+    stability=(("time_threshold", "weights"),),
 )

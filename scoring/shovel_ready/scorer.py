@@ -253,12 +253,13 @@ class Scorer:
         gcode, labels, _ = self.groups(attrs, excl)
         agg, runtime, grouped, n_groups = _agg(p), self.runtime, bool(attrs) and bool(labels), len(labels)
 
-        def score(team_sums: np.ndarray, shared_sums: np.ndarray) -> dict[str, np.ndarray]:
-            g = team_sums.shape[-3]
-            t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], S, g, 4, C)
+        def score(team_sums: np.ndarray, shared_sums: np.ndarray, teams=None) -> dict[str, np.ndarray]:
+            g, s = team_sums.shape[-3], team_sums.shape[-2]
+            t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], s, g, 4, C)
+            rt = runtime if teams is None else runtime[teams]  # the boost is relative to the field
             # the group sizes: essays per cell, the left-out slot (the last, with excl) dropped
             return stage_scores(t[..., 0, :], t[..., 1, :], t[..., 2, :], t[..., 3, :], shared_sums[..., :C],
-                                shared_sums[..., :n_groups, C], runtime, grouped=grouped, **agg)
+                                shared_sums[..., :n_groups, C], rt, grouped=grouped, **agg)
 
         return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels) + int(excl),
                          team=team.reshape(E, S, 4 * C), shared=shared, score=score, final="final_score",

@@ -55,4 +55,5 @@ FAMILY = Family(
     scorer=_scorer,
     document=leaderboard_document,
     sample_dir=SAMPLE_DIR,
+    stability=(("tau", "epsilon"),),
 )

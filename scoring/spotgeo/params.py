@@ -18,6 +18,7 @@ def _check(values: dict) -> None:
 
 PARAMS = ParamSpec([
     Param("tau", 10.0, label="Border radius τ (px)", low=0.0, high=MAX_TAU, low_open=True, slider=(1.0, 50.0, 0.5),
+          costly=True,
           group=MATCHING,
           help="border radius tau in (0, 50] pixels: a matched prediction within tau of its object is a true positive"),
     Param("epsilon", 3.0, label="Tolerance radius ε (px)", low=0.0, high=MAX_TAU, slider=(0.0, 20.0, 0.5),

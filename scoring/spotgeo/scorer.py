@@ -240,6 +240,7 @@ class Scorer:
 
         return UnitStats(units=[str(s) for s in self.comp.sequences], cell=np.zeros(self.K, dtype=np.int64),
                          n_cells=1, team=team, shared=shared, score=score, final="score", higher_is_better=False,
+                         tiebreak="mse",
                          names=list(self.names))
 
 
