@@ -88,11 +88,16 @@ def unknown_path(url: str | None, known: set[str], base: str = "") -> str | None
     return None if path in known else path
 
 
+def known_paths() -> set[str]:
+    """Every page's address (``""`` is the default page)."""
+    return {""} | {p.url_path for fam in registry.families() for p in ui(fam).pages} | \
+        {p.url_path for p in (*ROBUSTNESS_PAGES, *SHARED_PAGES)}
+
+
 def note_page(navigation) -> None:
     """Remember, for this run, the page shown and whether the address named a page that does not
     exist (Streamlit then runs the default page): :func:`unknown_page` tells the header."""
-    known = {""} | {p.url_path for fam in registry.families() for p in ui(fam).pages} | \
-        {p.url_path for p in SHARED_PAGES}
+    known = known_paths()
     try:
         url = st.context.url
     except Exception:  # pragma: no cover - no browser context (bare mode)

@@ -143,6 +143,13 @@ def test_a_new_best_score_pushes_rivals_out_of_the_band_and_says_so(core_dir):
     assert "band now starts at 0.8261" in warning and "**C** falls out of it" in warning
 
 
+def test_every_page_file_is_a_known_address():
+    from pathlib import Path
+
+    stems = {f.stem for f in (Path(nav.ROOT) / "pages").glob("*.py")}
+    assert stems and stems <= nav.known_paths()  # no real page is ever called unknown
+
+
 def test_unknown_page_path_is_named():
     known = {"", "leaderboard", "efficiency"}
     assert nav.unknown_path("http://127.0.0.1:8501/efficiency", known) is None
