@@ -1,6 +1,7 @@
 """Warnings where a conclusion is fragile (SPEC §4 asks to show group sizes for a reason):
-a demographic group too small to trust carrying most of a team's softmin weight, or an
-attribute that splits the essays into many tiny groups."""
+a demographic group too small to trust (fewer than ``min_group`` essays, 30 by default)
+carrying more than ``share`` of a team's softmin weight (a third by default), or an attribute
+that splits the essays into many tiny groups."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from .aggregate import softmin_matrix
 from .data import MISSING
 
 MIN_GROUP = 30  # essays: a group below this is "small"
-MOST_WEIGHT = 0.5  # share of a team's softmin weight that is "most" of it
+HEAVY_SHARE = 1 / 3  # a small group carrying more than this share of a team's softmin weight
 
 
-def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]:
+def group_warnings(scorer, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE, **params) -> list[str]:
     """Plain-words warnings for the parameters: each names the group, its size and the teams."""
     p = scorer.check(**params)
     attrs = p["attributes"]
@@ -32,13 +33,13 @@ def group_warnings(scorer, *, min_group: int = MIN_GROUP, **params) -> list[str]
     if not small.any():
         return out
     _, betas = softmin_matrix(gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"])
-    heavy = (betas > MOST_WEIGHT) & small[None, :]
+    heavy = (betas > share) & small[None, :]
     alpha = "∞" if math.isinf(p["alpha"]) else f"{p['alpha']:g}"
     for j in np.flatnonzero(heavy.any(axis=0)):
         teams = [str(t) for t in np.asarray(gs.scores.index)[heavy[:, j]]]
-        share = betas[heavy[:, j], j].max()
+        most = betas[heavy[:, j], j].max()
         out.append(f"the group {gs.labels[j]} has only {int(sizes[j])} essay{'s' if sizes[j] != 1 else ''} yet carries "
-                   f"up to {share:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
+                   f"up to {most:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
                    f"{' and others' if len(teams) > 5 else ''}: it decides {'its' if len(teams) == 1 else 'their'} "
                    "bias-aware score"
                    + (" (essays without demographics can be left out of the groups)" if MISSING in gs.labels[j] else ""))

@@ -215,11 +215,12 @@ class Scorer:
         df = pd.DataFrame(data)
         return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
 
-    def warnings(self, **params) -> list[str]:
-        """Where a conclusion at these parameters is fragile (``guardrails.group_warnings``)."""
+    def warnings(self, *, min_group: int = 30, share: float = 1 / 3, **params) -> list[str]:
+        """Where a conclusion at these parameters is fragile (``guardrails.group_warnings``): a
+        group under ``min_group`` essays carrying more than ``share`` of a team's weight."""
         from .guardrails import group_warnings
 
-        return group_warnings(self, **params)
+        return group_warnings(self, min_group=min_group, share=share, **params)
 
     # ---- per-unit statistics ---------------------------------------------------------------
     def unit_stats(self, **params) -> UnitStats:
