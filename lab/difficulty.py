@@ -1,6 +1,7 @@
 """What the difficulty-weighted pages share: the built-in dataset choice (SST-2 / IMDb) in the
-sidebar, the parameters as the engine takes them, Table 1's reward/penalty cases, plain-word
-help, one-sentence takeaways computed from the current numbers, and the family's ``UI``.
+sidebar, the parameters as the engine takes them, Table 1's reward/penalty cases, the settings
+strip that opens each page (with plain-word help), the page picks kept in the link, and the
+family's ``UI``. The words and takeaways are in :mod:`lab.difficulty_text`.
 
 **Parameters.** The shared sidebar shows one widget per parameter, so the number of splits and
 the weight scheme always hold a value (7, linear), while the engine reads "not given" in
@@ -15,11 +16,10 @@ their folders (``store.use_folder``). An upload on the Data page takes precedenc
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -28,6 +28,7 @@ from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, 
 from scoring.difficulty.params import WEIGHT_LABELS
 
 from . import current, state, store
+from .difficulty_text import HELP
 from .families import FamilyUI, PageSpec
 from .text import md
 
@@ -35,36 +36,6 @@ FAM = FAMILY
 DATASET_KEY, CASE_KEY = "df_dataset", "df_case"
 LINK_DATASET, LINK_SAMPLE = "dataset", "sample"
 SHORT = {"sst-2": "SST-2", "imdb": "IMDb", "default": "data folder"}
-
-HELP = {
-    "wsbias": "WSBias (weighted spurious bias): a sample is easy when it carries a shortcut — a cue that gives "
-              "the label away without understanding the text, such as a word that usually comes with positive "
-              "reviews. Its ease is a bias score of the samples file (more bias = easier).",
-    "wood": "WOOD (weighted out-of-distribution): a sample is easy when it looks like the training data. Its ease "
-            "is its similarity to the training texts: a column of the samples file, or computed from a "
-            "training-text file uploaded on the Data page.",
-    "wmprob": "WMProb (weighted maximum probability): a sample is easy for a model when the model is sure of its "
-              "answer. Its ease is the model's largest probability, so every model orders the samples its own way.",
-    "ease": "Ease (E): how easy a sample is, as the metric measures it — higher is easier. The samples are sorted "
-            "by it, easiest first, and cut into splits.",
-    "splits": "Splits: the samples sorted by ease and cut into n groups, split 1 the easiest and split n the "
-              "hardest — equally populated, or cut at thresholds of E. Every sample of a split weighs the "
-              "split's weight.",
-    "continuous": "Continuous weights: no splits; every sample has its own weight, 1/max(E, 0.01) (WMProb: E).",
-    "linear": "Linear: split x weighs x (1, 2, …, n): the hardest split counts n times the easiest.",
-    "square": "Square: split x weighs x² (1, 4, …, n²): the hard splits dominate.",
-    "log": "Logarithmic: split x weighs ln(1 + x): gentle — the hardest of 7 splits counts 3 times the easiest.",
-    "reverse": "Reverse: split x weighs n + 1 − x: the easiest split counts most.",
-    "case": "Table 1 of the paper: what a right prediction earns (reward d) and a wrong one costs (penalty e). "
-            "Cases 6/7 weigh every sample by its own difficulty instead of its split's weight; cases 8/9 scale "
-            "reward and penalty by the difficulty. Picking a case sets the sliders in the sidebar.",
-    "score": "100 × (what the model earned) ÷ (what a model right on every sample would earn), each sample "
-             "weighted by its split: from −100 to 100; higher is better.",
-}
-WMPROB_DIRECTION = (
-    "With WMProb, split 1 holds each model's *most* confident samples, so increasing weights (linear, square, "
-    "log) make the *least* confident samples weigh most. That is what the paper's prototype computes and what "
-    "reproduces its Table 8; the paper's text describes the opposite, which the **reverse** weights give.")
 
 
 # ---- the built-in datasets -------------------------------------------------------------------
@@ -163,12 +134,21 @@ def params(title: str) -> dict[str, Any]:
     """The current parameters, checked against the data. When they cannot be scored the page
     shows its title and why, and stops (every page calls this first, after the picker)."""
     p = effective(current.params(FAM))
+    scorer = current.scorer(FAM)
     try:
-        current.scorer(FAM).setting(**p)
-        return current.scorer(FAM).check(**p)
+        scorer.setting(**p)
+        p = scorer.check(**p)
     except InputError as err:
         current.header(FAM, title, f"These settings cannot be scored — {_problem(err)}")
         st.stop()
+    why = ("with reward 0 and penalty 0 no prediction earns or costs anything: move the reward or the penalty in "
+           "the sidebar." if p["reward"] == 0 and p["penalty"] == 0 else
+           "no sample has both an ease value and a weight above 0." if scorer.leaderboard(**p)["score"].isna().all()
+           else None)
+    if why:
+        current.header(FAM, title, f"These settings cannot be scored — {why}")
+        st.stop()
+    return p
 
 
 def begin(title: str) -> dict[str, Any]:
@@ -286,89 +266,22 @@ def dataset_name() -> str:
     return "your upload" if name is None else SHORT.get(name, name)
 
 
-def settings_text(p: Mapping[str, Any], lb: pd.DataFrame) -> str:
-    """The settings in one line: data, metric and ease, splits, weights, case."""
+def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
+    """The settings in a row of short words, each with its plain-word help: data, metric, ease,
+    splits, weights, Table 1 case."""
     s = lb.attrs.get("parameters", {})
     ease = {"wmprob": "each model's confidence"}.get(p["metric"]) or (
-        f"column {md(s.get('ease_column'))}" if s.get("ease_column") else f"top {p['sts_top']} % similarity")
-    splits = "continuous weights" if p["split_mode"] == "continuous" else (
-        f"{s.get('splits')} {'equal' if p['split_mode'] == 'equal' else 'threshold'} splits, "
-        f"{WEIGHT_LABELS.get(s.get('weights'), s.get('weights')).lower()} weights")
-    return f"{md(dataset_name())} · **{metric_name(p)}** (ease = {ease}) · {splits} · {case_text(p)}"
-
-
-def names(items: Sequence[str]) -> str:
-    """``**a**``, ``**a** and **b**``, ``**a**, **b** and **c**`` (escaped)."""
-    b = [f"**{md(n)}**" for n in items]
-    return b[0] if len(b) == 1 else ", ".join(b[:-1]) + " and " + b[-1]
-
-
-def _places(k: int) -> str:
-    return f"{k} place{'s' if k != 1 else ''}"
-
-
-def leaderboard_takeaway(lb: pd.DataFrame) -> str:
-    """Who is first, and who moves most against plain accuracy."""
-    subs = lb["submission"].astype(str).tolist()
-    rank, acc = lb["rank"].to_numpy(int), lb["accuracy_rank"].to_numpy(int)
-    first = [n for n, r in zip(subs, rank, strict=True) if r == 1]
-    acc_first = [n for n, r in zip(subs, acc, strict=True) if r == 1]
-    verb = "stays" if len(first) == 1 else "stay"
-    head = (f"{names(first)} {verb} first" if set(first) == set(acc_first) else
-            f"{names(first)} {'is' if len(first) == 1 else 'are'} first, where plain accuracy puts "
-            f"{names(acc_first)} first (now {int(rank[subs.index(acc_first[0])])})")
-    move = acc - rank
-    if not move.any():
-        return f"{head}; no model changes place against plain accuracy."
-    up = min(range(len(subs)), key=lambda i: (-move[i], rank[i], subs[i]))
-    down = min(range(len(subs)), key=lambda i: (move[i], -rank[i], subs[i]))
-    text = f"{head}; {names([subs[up]])} gains {_places(int(move[up]))} over plain accuracy" if move[up] > 0 else head
-    if move[down] < 0:
-        text += f"{' and' if move[up] > 0 else ';'} {names([subs[down]])} loses {_places(int(-move[down]))}"
-    moved = int((move != 0).sum())
-    return f"{text} ({moved} of {len(subs)} models move)."
-
-
-def splits_takeaway(table: pd.DataFrame, lb: pd.DataFrame) -> str:
-    top = str(lb["submission"].iloc[0])
-    n = int(table["split"].max())
-    mine = table[table["submission"] == top].set_index("split")["score"]
-    spread = table.groupby("split")["score"].agg(lambda s: s.max() - s.min())
-    k = int(spread.idxmax())
-    lo, hi = table.loc[table["split"] == k, "score"].min(), table.loc[table["split"] == k, "score"].max()
-    return (f"{names([top])} scores {mine.get(1, np.nan):.1f} on the easiest split and {mine.get(n, np.nan):.1f} "
-            f"on the hardest; the models differ most on split {k} (from {lo:.1f} to {hi:.1f}).")
-
-
-def samples_takeaway(table: pd.DataFrame, points: pd.DataFrame, n_models: int, n_splits: int | None) -> str:
-    """How many samples every model misses, and where the wrong predictions sit."""
-    missed = table["missed_by"].to_numpy()
-    every, most = int((missed == n_models).sum()), int((missed > n_models / 2).sum())
-    head = (f"{every} of {len(table):,} samples are missed by every model and {most} by most of them")
-    scored = points[points["split"] > 0]
-    wrong = scored[~scored["correct"].astype(bool)]
-    if not n_splits or wrong.empty:
-        return head + "."
-    share = float((wrong["split"] == n_splits).mean())
-    held = float((scored["split"] == n_splits).mean())
-    return (f"{head}; the hardest split holds {share:.0%} of the wrong predictions, against {held:.0%} of all "
-            "predictions.")
-
-
-def weights_takeaway(table: pd.DataFrame, presets: pd.DataFrame, continuous: bool) -> str:
-    cases = presets[presets["case"] != "accuracy"]
-    winners = cases[cases["rank"] == 1].groupby("submission")["case"].nunique().sort_values(ascending=False)
-    total = cases["case"].nunique()
-    lead = str(winners.index[0])
-    tail = (f"{names([lead])} is first in every one of Table 1's {total} cases" if winners.iloc[0] == total else
-            f"{names([lead])} is first in {winners.iloc[0]} of Table 1's {total} cases, "
-            + names([str(x) for x in winners.index[1:]]) + " in the others")
-    if continuous:
-        return f"Every sample has its own weight here; {tail}."
-    first = table[table["submission"] == table["submission"].iloc[0]]
-    b, share = first["weight"].to_numpy(float), first["weight_share"].to_numpy(float)
-    ratio = f"{b[-1] / b[0]:.3g}× the easiest" if b[0] > 0 else "while the easiest weighs nothing"
-    return f"The hardest split weighs {ratio} and holds {share[-1]:.0%} of the attainable score; {tail}."
+        f"column {md(s['ease_column'])}" if s.get("ease_column") else f"top {p['sts_top']} % similarity")
+    cont = p["split_mode"] == "continuous"
+    splits = "none (continuous)" if cont else f"{s['splits']} {'equal' if p['split_mode'] == 'equal' else 'at thresholds'}"
+    weights = "per sample" if cont else WEIGHT_LABELS.get(s["weights"], md(s["weights"]))
+    case = active_case(p)
+    items = [("Data", md(dataset_name()), HELP["data"]), ("Metric", metric_name(p), HELP[p["metric"]]),
+             ("Ease", ease, HELP["ease"]), ("Splits", splits, HELP["continuous" if cont else "splits"]),
+             ("Weights", weights, HELP["continuous"] if cont else HELP.get(str(s["weights"]), HELP["splits"])),
+             ("Reward, penalty", f"case {case}" if case else "custom", f"Now {case_text(p)}. {HELP['case']}")]
+    for col, (label, value, help_text) in zip(st.columns([2, 2, 3, 3, 3, 3]), items, strict=True):
+        col.markdown(f":gray[{label}]  \n**{value}**", help=help_text)
 
 
 # ---- a page's own picks, kept in the link -------------------------------------------------------

@@ -5,6 +5,7 @@ import streamlit as st
 
 from lab import current, nav, tables
 from lab import difficulty as dw
+from lab import difficulty_text as words
 from lab.charts import difficulty as charts
 from lab.charts.common import bump_chart
 from lab.text import md
@@ -18,9 +19,8 @@ p = dw.begin(TITLE)
 lb = current.leaderboard(FAM, p)
 metric = dw.metric_name(p)
 
-current.header(FAM, TITLE, dw.leaderboard_takeaway(lb))
-st.markdown(dw.settings_text(p, lb), help=dw.HELP[p["metric"]] + " The dataset is chosen in the sidebar, under "
-                                                                   "the parameters.")
+current.header(FAM, TITLE, words.leaderboard_takeaway(lb))
+dw.settings_strip(p, lb)
 st.caption(
     "Samples are sorted by their ease (easiest first) and cut into splits; a sample weighs its split's weight, a "
     "right prediction earns the reward d and a wrong one costs the penalty e, and the score is 100 × what the model "
@@ -29,7 +29,7 @@ st.caption(
     "the sidebar."
 )
 if p["metric"] == "wmprob" and p["split_mode"] != "continuous":
-    st.info(dw.WMPROB_DIRECTION, icon=":material/swap_vert:")
+    st.info(words.WMPROB_DIRECTION, icon=":material/swap_vert:")
 
 left, right = st.columns([2, 3], vertical_alignment="bottom")
 dw.case_picker(p, left)
@@ -41,7 +41,7 @@ st.dataframe(charts.leaderboard_table(lb, splits), hide_index=True, key="df_lb_t
     "Rank": cc.TextColumn("Rank", pinned=True, width="small",
                           help="Rank on the difficulty-weighted score; ▲/▼: places gained/lost against plain accuracy"),
     "Model": cc.TextColumn("Model", pinned=True),
-    "Score": cc.NumberColumn(metric, format="%.3f", pinned=True, help=dw.HELP["score"]),
+    "Score": cc.NumberColumn(metric, format="%.3f", pinned=True, help=words.HELP["score"]),
     "Accuracy": cc.NumberColumn(format="%.2f %%", help="The share of all samples the model gets right, every sample "
                                                        "counting the same"),
     "Accuracy rank": cc.NumberColumn(format="%d", width="small"),
@@ -63,7 +63,7 @@ right.plotly_chart(bump_chart(lb, STAGES, colors, title=f"Rank on accuracy and o
                    key="df_lb_bump")
 
 with st.expander("What the words mean"):
-    st.markdown("\n".join(f"- {dw.HELP[k]}" for k in ("ease", "splits", "wsbias", "wood", "wmprob", "continuous",
+    st.markdown("\n".join(f"- {words.HELP[k]}" for k in ("ease", "splits", "wsbias", "wood", "wmprob", "continuous",
                                                        "linear", "square", "log", "reverse", "case")))
 report = current.competition(FAM).report
 if report:

@@ -8,6 +8,7 @@ import streamlit as st
 
 from lab import current, nav
 from lab import difficulty as dw
+from lab import difficulty_text as words
 from lab.charts import difficulty as charts
 from lab.text import md
 from scoring.difficulty import views
@@ -27,7 +28,8 @@ n_splits = lb.attrs["parameters"]["splits"]
 table = views.sample_table(scorer, **p)
 points = views.sample_points(scorer, **p)  # every sample: the takeaway counts them all
 
-current.header(FAM, TITLE, dw.samples_takeaway(table, points, len(models), n_splits))
+current.header(FAM, TITLE, words.samples_takeaway(table, points, len(models), n_splits))
+dw.settings_strip(p, lb)
 ease = ("each model's confidence (its largest probability)" if p["metric"] == "wmprob" else
         f"column {md(lb.attrs['parameters']['ease_column'])}" if lb.attrs["parameters"]["ease_column"] else
         "similarity to the training texts")
@@ -63,7 +65,7 @@ st.dataframe(pd.DataFrame({
     "Ease": hard["ease"].astype(float), **({"Split": hard["split"].astype(int)} if shared and n_splits else {}),
     "Text": hard["text"].astype(str), **{m: hard[m].astype(str) for m in models},
 }), hide_index=True, key="df_sm_hardest", column_config={
-    "Ease": st.column_config.NumberColumn(format="%.3f", help=dw.HELP["ease"] + (
+    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
         " With WMProb: the mean confidence over the models." if not shared else "")),
     "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
     "Text": st.column_config.TextColumn(width="large"),
@@ -97,6 +99,6 @@ st.dataframe(pd.DataFrame({
     "Split": one["split"].to_numpy(int),
 }), hide_index=True, key="df_sm_one", column_config={
     "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
-    "Ease": st.column_config.NumberColumn(format="%.3f", help=dw.HELP["ease"]),
+    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
     "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),
 })

@@ -7,6 +7,7 @@ import streamlit as st
 
 from lab import current, nav
 from lab import difficulty as dw
+from lab import difficulty_text as words
 from lab.charts import difficulty as charts
 from scoring.difficulty import WEIGHT_SCHEMES, scheme_weights, views
 
@@ -22,7 +23,8 @@ continuous = p["split_mode"] == "continuous"
 table = views.split_table(scorer, **p)
 presets = views.preset_table(scorer, **p)
 
-current.header(FAM, TITLE, dw.weights_takeaway(table, presets, continuous))
+current.header(FAM, TITLE, words.weights_takeaway(table, presets, continuous, order[0]))
+dw.settings_strip(p, lb)
 st.caption(
     "A split's weight is how much each of its samples counts. Its share of the attainable score is the part of a "
     "perfect model's score that comes from it: weight × samples (× the difficulty, when scaled), over the sum of all "
@@ -46,7 +48,7 @@ else:
     st.dataframe(splits_table, hide_index=True, key="df_wt_splits", column_config={
         "Samples": st.column_config.TextColumn(help="With WMProb every model has its own splits: a range when their "
                                                     "sizes differ"),
-        "Weight": st.column_config.NumberColumn(format="%.3g", help=dw.HELP.get(str(p["weights"]), "As given")),
+        "Weight": st.column_config.NumberColumn(format="%.3g", help=words.HELP.get(str(p["weights"]), "As given")),
         "Share of the attainable score": st.column_config.TextColumn(
             help="Of a perfect model's score, the part this split gives: weight × samples (× the difficulty, when "
                  "scaled) over the sum over all splits; a range when it differs between models"),
@@ -59,7 +61,7 @@ else:
     left, right = st.columns([2, 3])
     left.dataframe(pd.DataFrame({"Split": list(range(1, n + 1)), **{s: list(b) for s, b in schemes.items()}}),
                    hide_index=True, key="df_wt_schemes",
-                   column_config={s: st.column_config.NumberColumn(format="%.3g", help=dw.HELP[s])
+                   column_config={s: st.column_config.NumberColumn(format="%.3g", help=words.HELP[s])
                                   for s in WEIGHT_SCHEMES})
     right.dataframe(pd.DataFrame({"Model": order, **{f"Rank, {s}": [int(ranks[s][m]) for m in order]
                                                      for s in WEIGHT_SCHEMES}}),
@@ -68,7 +70,7 @@ else:
 st.subheader("Table 1's cases side by side")
 st.caption("Every case on the current metric and splits (cases 6/7 with continuous weights, 8/9 scaled by the "
            "difficulty; both with reward 1 and penalty −1), and plain accuracy as a reference. "
-           + dw.HELP["case"].split(". ", 1)[1])
+           + words.HELP["case"].split(". ", 1)[1])
 labels = {"accuracy": "Accuracy", "6/7": "6/7 continuous", "8/9": "8/9 scaled",
           **{str(c): f"{c} · {dw.case_name(str(c))}" for c in range(1, 6)}}
 st.plotly_chart(charts.presets_heatmap(presets, order, labels), key="df_wt_presets")

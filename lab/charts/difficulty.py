@@ -95,8 +95,9 @@ def multi_line(lb: pd.DataFrame, colors: Mapping[str, str], metric: str) -> go.F
 
 # ---- Splits ---------------------------------------------------------------------------------
 def parallel(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str]) -> go.Figure:
-    """Parallel coordinates: a line per model across its split-wise scores (one range for
-    every split axis), from a model axis to the overall score."""
+    """Parallel coordinates: a line per model across its split-wise scores (``splits``: the
+    leaderboard's ``split_x`` columns; one range for every split axis), from a model axis to the
+    overall score."""
     names = lb["submission"].astype(str).tolist()
     m = len(names)
     scale = ([[0.0, colors.get(names[0])], [1.0, colors.get(names[0])]] if m == 1 else
@@ -105,8 +106,8 @@ def parallel(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str])
     lo, hi = np.floor(np.nanmin(values) / 10) * 10, np.ceil(np.nanmax(values) / 10) * 10
     dims = [dict(label="Model", values=list(range(m)), tickvals=list(range(m)), ticktext=[html(n) for n in names],
                  range=[m - 0.5, -0.5])]
-    dims += [dict(label=f"Split {i}", values=values[:, i - 1].tolist(), range=[float(lo), float(hi)])
-             for i in range(1, len(splits) + 1)]
+    dims += [dict(label=str(c).replace("split_", "Split "), values=values[:, i].tolist(), range=[float(lo), float(hi)])
+             for i, c in enumerate(splits)]
     dims.append(dict(label="Score", values=lb["score"].astype(float).tolist()))
     fig = go.Figure(go.Parcoords(line=dict(color=list(range(m)), colorscale=scale, cmin=0, cmax=max(m - 1, 1)),
                                  dimensions=dims, labelangle=0, labelside="top"))

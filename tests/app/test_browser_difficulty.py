@@ -5,8 +5,8 @@ The first request is a deep link to the family's Leaderboard, so the real SST-2 
 there on first start (spec §4: bert-base 68.868 with WMProb, 7 equal splits, linear weights,
 case 1); then every page of the section is opened from the navigation (no exception, its
 title, its chart drawn, a screenshot at 1440 px in ``artifacts/screenshots/difficulty_*.png``),
-and the number of splits is moved with the keyboard: 2 splits give bert-base 73.089, 5 give
-70.149 (spec §4).
+the number of splits is moved with the keyboard: 2 splits give bert-base 73.089, 5 give 70.149
+(spec §4); last, IMDb is picked in the sidebar.
 """
 
 from __future__ import annotations
@@ -79,12 +79,22 @@ def test_every_difficulty_page_opens_and_the_split_count_moves(browser):
             assert slider.get_attribute("aria-valuetext") == "2"
             page.wait_for_function("() => document.location.search.includes('splits=2')")
             assert _bert_base(page) == pytest.approx(73.089, abs=5e-4)
-            for _ in range(3):  # 5 splits
+            for n in (3, 4, 5):  # 5 splits
                 page.keyboard.press("ArrowRight")
+                page.wait_for_function(f"() => document.location.search.includes('splits={n}')")
                 wait_idle(page)
             assert slider.get_attribute("aria-valuetext") == "5"
             assert _bert_base(page) == pytest.approx(70.149, abs=5e-4)
             assert_no_exception(page, "the Leaderboard after moving the split count")
-            assert "5 equal splits" in page.locator(MAIN).inner_text()
+            assert "5 equal" in page.locator(MAIN).inner_text()
+
+            page.locator(f'{SIDEBAR} input[role="combobox"][aria-label="Dataset"]').click()
+            page.keyboard.press("ArrowDown")  # opens the list (a click alone does not once a slider had the focus)
+            page.get_by_role("option", name=re.compile("^IMDb")).click()
+            page.wait_for_function("() => document.location.search.includes('dataset=imdb')")
+            wait_idle(page)
+            assert_no_exception(page, "the Leaderboard on IMDb")
+            assert "IMDb sample data" in page.locator(SIDEBAR).inner_text()
+            assert "splits=5" in page.url  # the parameters stay as they were
         finally:
             page.close()

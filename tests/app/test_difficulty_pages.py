@@ -203,7 +203,8 @@ def test_imdb_from_the_sidebar_and_from_a_link(sample):
     assert t.index[0] == acc.idxmax() == "roberta-large"
     assert at.query_params["dataset"] == "imdb" and "data" not in at.query_params
     assert any("IMDb sample data" in plain(c.value) for c in at.sidebar.caption)
-    assert plain(at.markdown[1].value).replace("**", "").startswith("IMDb · WMProb")
+    strip = [plain(m.value) for m in at.markdown][1:7]  # the settings strip, under the takeaway
+    assert strip[:2] == [":gray[Data]  \n**IMDb**", ":gray[Metric]  \n**WMProb**"]
     go(at, SM)  # IMDb's texts hold <br /> tags: text in the hover, never markup
     hover = [h for tr in figure(at, "df_sm_swarm")["data"] for h in tr.get("hovertext") or []]
     assert any("&lt;br /&gt;" in h for h in hover) and not any("<br />" in h for h in hover)
@@ -299,10 +300,26 @@ def test_hand_continuous_and_thresholds(hand):
     assert at.slider(key="df_splits").disabled
     t = table(at, "Accuracy rank").set_index("Model")
     assert t["Score"].to_dict() == pytest.approx({"good": 700 / 9, WIN: 100 / 9, HARD: 300 / 9})
+    assert at.query_params["thresholds"] == "0.5"
+    # above every E: split 1 is empty and split 2 holds all six samples (b = 2 each), so a score is
+    # 100·(right − wrong)/6: good 4/6, win 2/6, hard 0
+    at.text_input(key="df_thresholds").set_value("0.95")
+    rerun(at)
+    assert table(at, "Accuracy rank")["Score"].tolist() == pytest.approx([200 / 3, 100 / 3, 0])
+    go(at, SP)
+    assert takeaway(at) == ("good scores 66.7 on split 2, the easiest with samples and 66.7 on the hardest split; "
+                            "the models differ most on split 2 (from 0.0 to 66.7).")
+    assert [d["label"] for d in figure(at, "df_sp_parcoords")["data"][0]["dimensions"]] == ["Model", "Split 2", "Score"]
+    go(at, LB)
     at.text_input(key="df_thresholds").set_value("0.5,0.2")  # not increasing: said, not raised
     rerun(at)
     assert "cannot be scored" in plain(at.markdown[0].value) and "increasing" in plain(at.markdown[0].value)
     assert not at.dataframe
+    at.text_input(key="df_thresholds").set_value("")
+    at.slider(key="df_reward").set_value(0.0)
+    at.slider(key="df_penalty").set_value(0.0)  # nothing earned or lost: no score, said
+    rerun(at)
+    assert "reward 0 and penalty 0" in takeaway(at) and not at.dataframe
 
 
 def test_upload_on_the_data_page_then_back_to_a_shipped_dataset(hand):
