@@ -28,7 +28,7 @@ from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, 
 from scoring.difficulty.params import WEIGHT_LABELS
 
 from . import current, state, store
-from .difficulty_text import HELP
+from .difficulty_text import HELP, WMPROB_DIRECTION
 from .families import FamilyUI, PageSpec
 from .text import md
 
@@ -276,9 +276,14 @@ def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
     splits = "none (continuous)" if cont else f"{s['splits']} {'equal' if p['split_mode'] == 'equal' else 'at thresholds'}"
     weights = "per sample" if cont else WEIGHT_LABELS.get(s["weights"], md(s["weights"]))
     case = active_case(p)
-    items = [("Data", md(dataset_name()), HELP["data"]), ("Metric", metric_name(p), HELP[p["metric"]]),
+    others = " ".join(HELP[m] for m in ("wsbias", "wood", "wmprob") if m != p["metric"])
+    weights_help = HELP["continuous"] if cont else HELP.get(str(s["weights"]), HELP["splits"])
+    if p["metric"] == "wmprob" and not cont:
+        weights_help += " " + WMPROB_DIRECTION.replace("*", "")
+    items = [("Data", md(dataset_name()), HELP["data"]),
+             ("Metric", metric_name(p), f"{HELP[p['metric']]} The others: {others}"),
              ("Ease", ease, HELP["ease"]), ("Splits", splits, HELP["continuous" if cont else "splits"]),
-             ("Weights", weights, HELP["continuous"] if cont else HELP.get(str(s["weights"]), HELP["splits"])),
+             ("Weights", weights, weights_help),
              ("Reward, penalty", f"case {case}" if case else "custom", f"Now {case_text(p)}. {HELP['case']}")]
     for col, (label, value, help_text) in zip(st.columns([2, 2, 3, 3, 3, 3]), items, strict=True):
         col.markdown(f":gray[{label}]  \n**{value}**", help=help_text)

@@ -3,7 +3,6 @@ size = right or wrong; hover for the text and every model's prediction), the sam
 models miss, and one sample in full."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from lab import current, nav
@@ -59,12 +58,8 @@ st.subheader("The samples most models miss")
 top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
 hard = views.hardest_samples(scorer, top=top, **p)
 shared = p["metric"] != "wmprob"
-st.dataframe(pd.DataFrame({
-    "Sample": hard["sample_id"].astype(str), "Label": hard["label"].astype(str),
-    "Missed by": [f"{int(k)} of {len(models)}" for k in hard["missed_by"]],
-    "Ease": hard["ease"].astype(float), **({"Split": hard["split"].astype(int)} if shared and n_splits else {}),
-    "Text": hard["text"].astype(str), **{m: hard[m].astype(str) for m in models},
-}), hide_index=True, key="df_sm_hardest", column_config={
+st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
+             key="df_sm_hardest", column_config={
     "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
         " With WMProb: the mean confidence over the models." if not shared else "")),
     "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
@@ -89,15 +84,8 @@ pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change
                          "is kept in the page's address.")
 i = ids.index(pick)
 st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
-one = points[points["sample"] == i].set_index("submission").reindex(order)
-conf = comp.predictions.confidence[:, i]
-st.dataframe(pd.DataFrame({
-    "Model": order, "Prediction": one["predicted"].astype(str).to_numpy(),
-    "Right": np.where(one["correct"].to_numpy(bool), "yes", "no"),
-    "Confidence": [float(conf[models.index(m)]) for m in order],
-    **({"Ease": one["ease"].to_numpy(float)} if p["metric"] != "wmprob" else {}),
-    "Split": one["split"].to_numpy(int),
-}), hide_index=True, key="df_sm_one", column_config={
+st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
+                                     ease=p["metric"] != "wmprob"), hide_index=True, key="df_sm_one", column_config={
     "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
     "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
     "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),

@@ -30,6 +30,8 @@ st.caption(
     "perfect model's score that comes from it: weight × samples (× the difficulty, when scaled), over the sum of all "
     "splits. The bars below split each model's score into what each split added or took away."
 )
+if p["metric"] == "wmprob" and not continuous:
+    st.caption(words.WMPROB_DIRECTION)
 if continuous:
     st.info("Continuous weights: every sample weighs " + ("its model's confidence E" if p["metric"] == "wmprob" else
             "1/max(E, 0.01)") + ", so there are no split weights to show.", icon=":material/tune:")

@@ -63,6 +63,30 @@ def presets_table(presets: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
     return out
 
 
+def hardest_table(hard: pd.DataFrame, models: Sequence[str], *, split: bool) -> pd.DataFrame:
+    """``views.hardest_samples`` for display: id, label, how many models miss it, ease (and
+    split, when the samples share one order), text, every model's prediction."""
+    return pd.DataFrame({
+        "Sample": hard["sample_id"].astype(str), "Label": hard["label"].astype(str),
+        "Missed by": [f"{int(k)} of {len(models)}" for k in hard["missed_by"]], "Ease": hard["ease"].astype(float),
+        **({"Split": hard["split"].astype(int)} if split else {}), "Text": hard["text"].astype(str),
+        **{m: hard[m].astype(str) for m in models},
+    })
+
+
+def one_sample_table(points: pd.DataFrame, confidence: np.ndarray, models: Sequence[str], order: Sequence[str], *,
+                     ease: bool) -> pd.DataFrame:
+    """One sample's row per model (``order``): prediction, right or not, confidence (its
+    largest probability; ``confidence`` in ``models`` order), ease and split."""
+    one = points.set_index("submission").reindex(list(order))
+    return pd.DataFrame({
+        "Model": list(order), "Prediction": one["predicted"].astype(str).to_numpy(),
+        "Right": np.where(one["correct"].to_numpy(bool), "yes", "no"),
+        "Confidence": [float(confidence[list(models).index(m)]) for m in order],
+        **({"Ease": one["ease"].to_numpy(float)} if ease else {}), "Split": one["split"].to_numpy(int),
+    })
+
+
 # ---- Leaderboard ----------------------------------------------------------------------------
 def multi_line(lb: pd.DataFrame, colors: Mapping[str, str], metric: str) -> go.Figure:
     """The paper's multi-line chart: each model's accuracy (%) joined to its new score; on the

@@ -202,6 +202,8 @@ def test_imdb_from_the_sidebar_and_from_a_link(sample):
     assert t["Accuracy"].to_dict() == pytest.approx((acc * 100).to_dict())
     assert t.index[0] == acc.idxmax() == "roberta-large"
     assert at.query_params["dataset"] == "imdb" and "data" not in at.query_params
+    entry = at.session_state["_df_data"]  # store.use_folder: the shipped folder, not an upload
+    assert entry.folder.name == "imdb" and entry.is_default and entry.label == "IMDb sample data"
     assert any("IMDb sample data" in plain(c.value) for c in at.sidebar.caption)
     strip = [plain(m.value) for m in at.markdown][1:7]  # the settings strip, under the takeaway
     assert strip[:2] == [":gray[Data]  \n**IMDb**", ":gray[Metric]  \n**WMProb**"]
@@ -212,6 +214,7 @@ def test_imdb_from_the_sidebar_and_from_a_link(sample):
 
     linked = open_page(LB, {"dataset": "imdb", "splits": "3"})  # a shared link: IMDb on the first visit
     assert linked.selectbox(key="df_dataset").value == "imdb" and linked.slider(key="df_splits").value == 3
+    assert linked.session_state["_df_data"] is entry  # loaded once, shared by every session that picks it
     assert table(linked, "Accuracy rank")["Accuracy"].max() == pytest.approx(acc.max() * 100)
     linked.selectbox(key="df_dataset").set_value("sst-2")
     rerun(linked)
