@@ -85,7 +85,7 @@ pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change
 i = ids.index(pick)
 st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
 st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
-                                     ease=p["metric"] != "wmprob"), hide_index=True, key="df_sm_one", column_config={
+                                     ease=p["metric"] != "wmprob", split=bool(n_splits)), hide_index=True, key="df_sm_one", column_config={
     "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
     "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
     "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),

@@ -75,15 +75,16 @@ def hardest_table(hard: pd.DataFrame, models: Sequence[str], *, split: bool) -> 
 
 
 def one_sample_table(points: pd.DataFrame, confidence: np.ndarray, models: Sequence[str], order: Sequence[str], *,
-                     ease: bool) -> pd.DataFrame:
+                     ease: bool, split: bool) -> pd.DataFrame:
     """One sample's row per model (``order``): prediction, right or not, confidence (its
-    largest probability; ``confidence`` in ``models`` order), ease and split."""
+    largest probability; ``confidence`` in ``models`` order), ease and split (when asked)."""
     one = points.set_index("submission").reindex(list(order))
     return pd.DataFrame({
         "Model": list(order), "Prediction": one["predicted"].astype(str).to_numpy(),
         "Right": np.where(one["correct"].to_numpy(bool), "yes", "no"),
         "Confidence": [float(confidence[list(models).index(m)]) for m in order],
-        **({"Ease": one["ease"].to_numpy(float)} if ease else {}), "Split": one["split"].to_numpy(int),
+        **({"Ease": one["ease"].to_numpy(float)} if ease else {}),
+        **({"Split": one["split"].to_numpy(int)} if split else {}),
     })
 
 
