@@ -108,6 +108,8 @@ def _to_state(fam: Family, values: Mapping[str, Any]) -> dict[str, Any]:
     state: dict[str, Any] = {}
     for name, value in values.items():
         p = fam.params[name]
+        if value is None and (p.slider is not None or (p.kind == "choice" and p.choices)):
+            continue  # "not given" (a repaired value): a slider or a fixed choice cannot show it, so it stays
         if p.kind in ("float", "int") and value is not None:
             if p.allow_inf:
                 state[inf_key(fam, name)] = math.isinf(value)
