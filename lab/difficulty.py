@@ -7,7 +7,8 @@ family's ``UI``. The words and takeaways are in :mod:`lab.difficulty_text`.
 the weight scheme always hold a value (7, linear), while the engine reads "not given" in
 three places (spec §2): continuous mode takes no splits, thresholds or weights, and typed
 thresholds set the number of splits. :func:`effective` turns the sidebar's values into the
-engine's; the sidebar disables what the split mode does not use and says why.
+engine's — as the family's ``FamilyUI.repair``, so the robustness pages score the same — and
+the sidebar disables what the split mode does not use and says why.
 
 **Datasets.** SST-2 is the family's default data; IMDb (and SST-2 again) are picked in the
 sidebar (``df_dataset``, kept in the link as ``dataset=imdb``), loaded once per server from
@@ -130,10 +131,16 @@ def _problem(err: InputError) -> str:
     return f"{md(err.file)}: {md(err.problem)}."
 
 
+def _repair(values: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """``FamilyUI.repair``: the engine's values (:func:`effective`); the sidebar already says
+    what the split mode leaves unused, so there is no note."""
+    return effective(values), None
+
+
 def params(title: str) -> dict[str, Any]:
     """The current parameters, checked against the data. When they cannot be scored the page
     shows its title and why, and stops (every page calls this first, after the picker)."""
-    p = effective(current.params(FAM))
+    p = current.params(FAM)  # repaired: effective()
     scorer = current.scorer(FAM)
     try:
         scorer.setting(**p)
@@ -316,5 +323,6 @@ UI = FamilyUI(
     link_keys=(LINK_SAMPLE,),
     disabled=_disabled,
     group_note=_group_note,
+    repair=_repair,
     describe=lambda comp: f"{len(comp.submission_names)} models, {comp.n_samples:,} samples",
 )

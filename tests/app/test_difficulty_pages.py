@@ -32,6 +32,7 @@ from tests.app.helpers import APP, TIMEOUT, plain, rerun
 
 LB, SP, SM, WT, DATA = (f"pages/{p}.py" for p in ("difficulty_leaderboard", "difficulty_splits",
                                                     "difficulty_samples", "difficulty_weights", "data"))
+INTERVALS, COMPARE = "pages/robustness_intervals.py", "pages/robustness_compare.py"
 ROOT = Path(__file__).resolve().parents[2] / "sample_data" / "difficulty"
 #: the paper's Table 8, ascending (spec §4)
 TABLE_8 = ["glove-sum", "bow-sum", "word2vec-sum", "word2vec-lstm", "glove-cnn", "word2vec-cnn", "glove-lstm",
@@ -344,3 +345,21 @@ def test_upload_on_the_data_page_then_back_to_a_shipped_dataset(hand):
     at.selectbox(key="df_dataset").set_value("sst-2")
     rerun(at)
     assert "data" not in at.query_params and len(table(at, "Accuracy rank")) == 10
+
+
+def test_robustness_pages_score_what_the_pages_score(hand):
+    # continuous weights: the sidebar still holds 7 splits and linear weights, which the engine
+    # refuses in that mode; the family's repair leaves them out for every page
+    at = open_page(LB, {"metric": "wsbias", "ease_column": "bias", "split_mode": "continuous"})
+    go(at, INTERVALS)
+    ranks = table(at, "Tier").set_index("Team")["Rank"]
+    assert ranks.to_dict() == {"good": 1, WIN: 3, HARD: 2}  # 100·(Σw − 2·Σw wrong)/Σw: good 98.0, hard 92.8, win −88.3
+    go(at, COMPARE)
+    at.button(key="rob_cmp_pin").click()
+    rerun(at)
+    at.slider(key="df_penalty").set_value(0.0)  # B: reward only
+    rerun(at)
+    at.button(key="rob_cmp_back").click()  # A again, in the sidebar: no split count to put there
+    rerun(at)
+    assert at.slider(key="df_penalty").value == -1.0 and at.slider(key="df_splits").value == 7
+    assert at.selectbox(key="df_split_mode").value == "continuous"
