@@ -68,6 +68,7 @@ MODULES = {
     "shovel-ready": "lab.shovel_ready",
     "spotgeo": "lab.spotgeo",
     "qa": "lab.qa",
+    "difficulty": "lab.difficulty",
 }
 
 

@@ -108,6 +108,8 @@ def _to_state(fam: Family, values: Mapping[str, Any]) -> dict[str, Any]:
     state: dict[str, Any] = {}
     for name, value in values.items():
         p = fam.params[name]
+        if value is None and (p.slider is not None or (p.kind == "choice" and p.choices)):
+            continue  # "not given" (a repaired value): a slider or a fixed choice cannot show it, so it stays
         if p.kind in ("float", "int") and value is not None:
             if p.allow_inf:
                 state[inf_key(fam, name)] = math.isinf(value)
@@ -116,6 +118,8 @@ def _to_state(fam: Family, values: Mapping[str, Any]) -> dict[str, Any]:
             value = round(float(value) * 100.0, 6) if p.percent else (float(value) if p.kind == "float" else value)
         elif p.kind == "names":
             value = list(value)
+        elif p.kind == "floats" and value is not None and not isinstance(value, str):
+            value = p.to_text(value)  # the text box shows "0.2,0.4"
         elif p.kind == "mapping" and value is not None:
             for k, v in value.items():
                 state[f"{key(fam, name)}.{k}"] = float(v) * 100.0 if p.percent else float(v)
@@ -136,6 +140,12 @@ def _from_state(fam: Family, p: Param, context) -> Any:
         return round(float(v) / 100.0, 8) if p.percent else (float(v) if p.kind == "float" else int(v))
     if p.kind == "names":
         return tuple(ss.get(k, ()))
+    if p.kind == "floats":  # the text box's text as numbers; text that is not stays as typed (the check names it)
+        text = ss.get(k, p.default)
+        try:
+            return p.coerce(text)
+        except ValueError:
+            return text
     if p.kind == "mapping":
         keys = list((context or {}).get(p.choices_from, ()))
         found = {c: ss[f"{k}.{c}"] for c in keys if f"{k}.{c}" in ss}
@@ -160,7 +170,7 @@ def preset(fam: Family) -> dict[str, Any]:
 def _write_query(fam: Family, vals: Mapping[str, Any]) -> None:
     qp = st.query_params
     for name, value in vals.items():
-        text = fam.params[name].to_text(value)
+        text = value if isinstance(value, str) else fam.params[name].to_text(value)
         wanted = text if isinstance(text, list) else [text]
         if qp.get_all(name) != wanted:
             qp[name] = text

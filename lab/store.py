@@ -229,7 +229,15 @@ def _dir_digest(signature: tuple) -> str:
 def default_entry(fam: Family) -> Entry:
     """The family's default competition, loaded once per server, its scorer built and its
     default leaderboard computed (so the first table of every later visitor is instant)."""
-    folder = data_dir(fam)
+    return folder_entry(fam, data_dir(fam))
+
+
+def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
+    """The competition in ``folder`` (laid out as the family's inputs say: its sample, its
+    ``LAB_DATA_DIR``, or another data set shipped with the app), found by its content: loaded
+    once per server and pinned, its scorer built and its default leaderboard computed.
+    ``label`` names it on the pages (default: "sample data" for the sample, else the folder)."""
+    folder = Path(folder)
     sources = folder_sources(fam, folder)
     digest = _dir_digest(_signature(sources))
     key = (fam.name, digest)
@@ -239,10 +247,10 @@ def default_entry(fam: Family) -> Entry:
         with store.lock:  # one load per server, however many visitors arrive at once
             entry = store.find(key)
             if entry is None:
-                what = "the sample data" if Path(folder) == Path(fam.sample_dir or "") else str(folder.name)
+                what = label or ("the sample data" if folder == Path(fam.sample_dir or "") else str(folder.name))
                 comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
-                entry = Entry(fam, digest, comp, label="sample data" if "sample" in what else f"data in {folder}",
-                              folder=folder)
+                entry = Entry(fam, digest, comp, folder=folder,
+                              label=label or ("sample data" if "sample" in what else f"data in {folder}"))
                 _warm(fam, entry)
                 store.add(key, entry, pin=True)
     return entry
@@ -285,6 +293,20 @@ def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
     st.session_state[_slot(fam)] = entry  # the session's strong reference
     st.session_state.pop(f"_run_{fam.key}", None)
     st.query_params["data"] = _link(fam, digest)
+    return entry
+
+
+def use_folder(fam: Family, folder: Path, label: str | None = None) -> Entry:
+    """Make the competition in ``folder`` (e.g. a second data set shipped with the app) this
+    session's data for ``fam`` (raises ``InvalidDataDir`` or ``scoring.InputError``; nothing
+    changes then). It is loaded once per server and shared like the default; unlike an upload
+    it is neither copied to disk nor named in the link (``data=``): the caller keeps its own
+    name for it in the link if it wants one. :func:`use_default` switches back."""
+    entry = folder_entry(fam, folder, label)
+    st.session_state[_slot(fam)] = entry
+    st.session_state.pop(f"_run_{fam.key}", None)
+    if str(st.query_params.get("data", "")).startswith(f"{fam.key}-"):
+        del st.query_params["data"]
     return entry
 
 

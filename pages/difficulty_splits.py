@@ -1,0 +1,57 @@
+"""Difficulty-weighted Splits: every model's score within each split (parallel coordinates) and
+a sunburst per model — its splits inside, its right and wrong predictions outside."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lab import current, nav
+from lab import difficulty as dw
+from lab import difficulty_text as words
+from lab.charts import difficulty as charts
+from scoring.difficulty import split_columns, views
+
+FAM = dw.FAM
+TITLE = "Splits"
+
+nav.ensure_app_entry()
+p = dw.begin(TITLE)
+lb = current.leaderboard(FAM, p)
+if p["split_mode"] == "continuous":
+    current.header(FAM, TITLE, "With continuous weights there are no splits to compare: every sample has its own "
+                               "weight.")
+    dw.settings_strip(p, lb)
+    st.info("Pick equally populated splits or thresholds in the sidebar to see each split.", icon=":material/tune:")
+    st.stop()
+table = views.split_table(current.scorer(FAM), **p)
+
+current.header(FAM, TITLE, words.splits_takeaway(table, lb))
+dw.settings_strip(p, lb)
+st.caption(
+    "Each split's score is the leaderboard's score computed within that split alone (from −100 to 100 with the "
+    "default reward and penalty). The paper's observation on IMDb: models differ most on the easy splits and "
+    "converge on the hard ones. Drag along an axis to keep only the lines that pass there."
+    + (" With WMProb every model has its own splits: split 1 holds its most confident samples." if p["metric"] ==
+       "wmprob" else "")
+)
+splits = split_columns(lb)
+full = [c for c in splits if np.isfinite(lb[c].to_numpy(float)).all()]
+st.plotly_chart(charts.parallel(lb, full, current.colors(FAM)), key="df_sp_parcoords")
+if len(full) < len(splits):
+    gone = [c.replace("split_", "") for c in splits if c not in full]
+    which = f"Split {gone[0]} holds" if len(gone) == 1 else f"Splits {', '.join(gone[:-1])} and {gone[-1]} hold"
+    st.caption(f"{which} no sample for some model at these thresholds (no score), so the plot leaves "
+               f"{'it' if len(gone) == 1 else 'them'} out.")
+
+st.plotly_chart(charts.sunbursts(table, lb), key="df_sp_sunbursts")
+st.caption("Inside: the splits, sized by their samples and coloured from light (split 1, the easiest) to dark (the "
+           "hardest) as on the Samples page. Outside: the model's right (green) and wrong (red) predictions in each "
+           "split. Hover a ring for the counts.")
+
+with st.expander("The numbers"):
+    st.dataframe(pd.DataFrame({
+        "Model": table["submission"].astype(str), "Split": table["split"].astype(int),
+        "Samples": table["n"].astype(int), "Right": table["correct"].astype(int),
+        "Wrong": table["incorrect"].astype(int), "Split score": table["score"].astype(float),
+    }), hide_index=True, key="df_sp_table",
+        column_config={"Split score": st.column_config.NumberColumn(format="%.1f", help=words.HELP["score"])})
