@@ -17,6 +17,7 @@ import streamlit as st
 
 import scoring
 from scoring.core.family import InputSpec
+from scoring.core.robustness import stage_intervals
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
 from . import current, tables
@@ -63,6 +64,27 @@ def group_scores(p: Mapping[str, Any] | None = None) -> scoring.GroupScores:
     """Segment scores per group for the current parameters (only those they depend on)."""
     p = params() if p is None else p
     return current.scorer(FAM).group_scores(**{k: p[k] for k in _GS_KEYS})
+
+
+#: Replicates behind the Demographics heatmap's per-group intervals (hover).
+GROUP_INTERVAL_B = 500
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _group_intervals(digest: str, key: tuple, b: int, _scorer: Any, _p: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    us = _scorer.unit_stats(**_p)
+    low, high = stage_intervals(us, "groups", b=b, seed=0)
+    gs = _scorer.group_scores(**_p)
+    frame = lambda a: pd.DataFrame(a[:, :len(gs.labels)], index=gs.scores.index, columns=gs.labels)  # noqa: E731
+    return frame(low), frame(high)
+
+
+def group_intervals(p: Mapping[str, Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """95 % bootstrap intervals (low, high) of every team's score on every group: each group's
+    essays resampled within the group, :data:`GROUP_INTERVAL_B` replicates, seed 0."""
+    p = params() if p is None else p
+    sub = {k: p[k] for k in _GS_KEYS}
+    return _group_intervals(current.entry(FAM).digest, tuple(sub.items()), GROUP_INTERVAL_B, current.scorer(FAM), sub)
 
 
 @st.cache_data(show_spinner="Sweeping α from 0 to 200…", max_entries=64)

@@ -54,7 +54,9 @@ if left_out:
     st.caption(f"{count(left_out, 'essay')} without demographics for {md(', '.join(p['attributes']))} "
                f"{'is' if left_out == 1 else 'are'} left out of the groups (they still count in the segment score).")
 
-st.plotly_chart(charts.group_heatmap(gs, order), key="demo_heatmap")
+st.plotly_chart(charts.group_heatmap(gs, order, intervals=sr.group_intervals(p)), key="demo_heatmap")
+st.caption(f"Hover a cell for its 95 % interval: the group's essays resampled {sr.GROUP_INTERVAL_B} times "
+           "within the group (a small group has a wide one).")
 
 many = tables.groups_as_rows(len(gs.labels), len(order))
 betas = scoring.softmin_weights(gs.scores.loc[order, gs.labels], gs.sizes.reindex(gs.labels), alpha) * 100.0

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -50,13 +51,17 @@ _HEAT_ROW_PX = 26
 
 
 def group_heatmap(gs: Any, order: list[str], *, title: str = "Segment score per group", value: str = "score",
-                  fmt: str = ".3f", colorscale: str = "Viridis") -> go.Figure:
+                  fmt: str = ".3f", colorscale: str = "Viridis",
+                  intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> go.Figure:
     """Every team's segment score per demographic group (teams in leaderboard order); with
     ``title``/``value``/``fmt``, any team × group value (the softmin weights β in %).
 
     Few groups: a row per team, a column per group. Many groups (more than the teams, or more
     than :data:`HEATMAP_MAX_GROUP_COLUMNS`): a row per group and a column per team, the height
     growing with the rows, so that every label stays horizontal and readable.
+
+    ``intervals``: (low, high) frames shaped as ``gs.scores`` (teams × groups); the hover of each
+    cell then gives its bootstrap interval.
     """
     scores = gs.scores.reindex(order)
     labels = list(gs.labels)
@@ -73,10 +78,17 @@ def group_heatmap(gs: Any, order: list[str], *, title: str = "Segment score per 
         rows = len(order)
     unit = " %" if value.endswith("%") else ""
     bar = value[:1].upper() + value[1:] if value[:1].isascii() else value  # "score" -> "Score"; "β" stays
+    hover = f"%{{y}}<br>%{{x}}<br>{value} %{{z:{fmt}}}"
+    extra = {}
+    if intervals is not None:
+        lo, hi = (f.reindex(index=order, columns=labels).to_numpy(dtype=float) for f in intervals)
+        cells = np.stack([lo, hi], axis=-1)
+        extra["customdata"] = (cells.transpose(1, 0, 2) if transposed else cells).tolist()
+        hover += f"<br>95 % interval [%{{customdata[0]:{fmt}}}, %{{customdata[1]:{fmt}}}]"
     fig = go.Figure(go.Heatmap(
         z=z.tolist(), x=x, y=y, colorscale=colorscale, colorbar=dict(title=bar),
-        texttemplate=f"%{{z:{fmt}}}{unit}", hovertemplate=f"%{{y}}<br>%{{x}}<br>{value} %{{z:{fmt}}}<extra></extra>",
-        xgap=1, ygap=1,
+        texttemplate=f"%{{z:{fmt}}}{unit}", hovertemplate=hover + "<extra></extra>",
+        xgap=1, ygap=1, **extra,
     ))
     group_title = f"Group ({html(' · '.join(attrs))})" if transposed and attrs else "Group"
     fig.update_yaxes(autorange="reversed", title=group_title if transposed else "Team", automargin=True)

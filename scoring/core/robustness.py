@@ -115,6 +115,22 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     return out
 
 
+def stage_intervals(us: UnitStats, stage: str, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
+                    chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of any stage's scores: ``(low, high)``, each shaped as
+    ``us.scores()[stage]`` (e.g. Shovel-Ready's ``groups``, teams × groups).
+
+    The same stratified replicates as :func:`bootstrap` (same seed, same draws), so a group's
+    interval comes from resampling that group's own units; a NaN in a replicate is skipped.
+    """
+    b, seed, confidence = check_bootstrap(b, seed, confidence)
+    weights = resample_counts(us.cell, b, seed=seed)
+    parts = [np.asarray(us.scores(weights[a:a + chunk])[stage], dtype=float) for a in range(0, b, chunk)]
+    q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
+    low, high = np.nanpercentile(np.concatenate(parts), q, axis=0)
+    return low, high
+
+
 def leave_one_out(us: UnitStats) -> pd.DataFrame:
     """If team X were absent, who moves? One row per (absent team, moved team): the moved
     team's rank with everyone, its rank without X, and the places it gained beyond the one

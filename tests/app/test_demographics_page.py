@@ -20,6 +20,10 @@ def test_demographics_heatmap_betas_and_sweep(core_dir):
     assert z["ell_status=Yes"] == pytest.approx((1.0, SEG_A, GROUP_B_YES))
     assert z["ell_status=No"] == pytest.approx((1.0, SEG_A, 0.0))
     assert all("n = 1" in x for x in heat["x"])
+    # one essay per group: resampling a group always draws that essay, so each interval is the score itself
+    assert "95 % interval [%{customdata[0]:.3f}, %{customdata[1]:.3f}]" in heat["hovertemplate"]
+    for zrow, crow in zip(heat["z"], heat["customdata"], strict=True):
+        assert [c[0] for c in crow] == pytest.approx(list(zrow)) and [c[1] for c in crow] == pytest.approx(list(zrow))
 
     betas = table_with(at, "ell_status=No").set_index("Team")
     assert betas.loc["A", "ell_status=Yes"] == pytest.approx(50.0)  # equal scores: by size
@@ -68,6 +72,11 @@ def test_heatmap_with_many_groups_puts_groups_on_rows():
     assert heat["texttemplate"] == "%{z:.3f}"                  # always 3 decimals ("0.660")
     assert fig["layout"]["height"] >= 26 * 12
     assert fig["layout"]["xaxis"]["tickangle"] == 0
+    # intervals follow the cells when the groups are on rows: cell (group g, team t) holds t's interval on g
+    low = pd.DataFrame({g: [0.1, 0.2] for g in labels}, index=["X", "Y"])
+    high = pd.DataFrame({g: [0.8 + i / 100, 0.9] for i, g in enumerate(labels)}, index=["X", "Y"])
+    cd = charts.group_heatmap(gs, ["Y", "X"], intervals=(low, high)).to_plotly_json()["data"][0]["customdata"]
+    assert len(cd) == 12 and cd[3] == [pytest.approx([0.2, 0.9]), pytest.approx([0.1, 0.83])]
     few = charts.group_heatmap(
         scoring.GroupScores(scores=gs.scores[labels[:2]], sizes=gs.sizes[labels[:2]], labels=labels[:2]),
         ["Y", "X"]).to_plotly_json()["data"][0]

@@ -10,7 +10,14 @@ import pytest
 
 import scoring
 from scoring.core.family import UnitStats
-from scoring.core.robustness import bootstrap, leave_one_out, replicates, resample_counts, tiers
+from scoring.core.robustness import (
+    bootstrap,
+    leave_one_out,
+    replicates,
+    resample_counts,
+    stage_intervals,
+    tiers,
+)
 from scoring.core.stability import axis, compare, flip_edges, stability_map
 from scoring.shovel_ready.efficiency import boost_arrays
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_DEMO, TINY_GT, TINY_RUNTIMES
@@ -90,6 +97,29 @@ def test_a_perfect_team_ranks_first_in_every_replicate():
     iv = bootstrap(scoring.Scorer(comp).unit_stats(attributes=("ell_status",), band=0.0), b=200)
     assert iv.loc["Perfect", ["rank_low", "rank_high", "tier"]].tolist() == [1, 1, 1]
     assert iv.loc["Perfect", "score_low"] == pytest.approx(1.0)
+
+
+def test_group_intervals_equal_percentiles_of_explicit_rescorings():
+    subs = {"Alpha": TINY_ALPHA, "Beta": TINY_BETA}
+    comp = _tiny(subs)
+    # one essay per ell_status group: a one-unit cell is always itself, so each group's interval is its score
+    us = scoring.Scorer(comp).unit_stats(attributes=("ell_status",))
+    gs = scoring.Scorer(comp).group_scores(attributes=("ell_status",)).scores.loc[list(us.names)].to_numpy()
+    low, high = stage_intervals(us, "groups", b=50, seed=2)
+    assert low.shape == gs.shape and np.allclose(low, gs) and np.allclose(high, gs)
+    # no attributes: one group of both essays; its interval spans the replicates' segment scores,
+    # each replicate re-scored explicitly from the essays it draws
+    us = scoring.Scorer(comp).unit_stats(attributes=())
+    counts = resample_counts(us.cell, 40, seed=5)
+    seg = {}
+    for row in {tuple(c) for c in counts.tolist()}:
+        lb = scoring.Scorer(_resampled_competition(np.array(row), list(comp.essays), subs)).leaderboard(attributes=())
+        seg[row] = lb.set_index("submission").loc[list(us.names), "segment_score"].to_numpy()
+    explicit = np.stack([seg[tuple(c)] for c in counts.tolist()])
+    low, high = stage_intervals(us, "groups", b=40, seed=5, confidence=0.9)
+    assert low[:, 0] == pytest.approx(np.percentile(explicit, 5, axis=0), abs=1e-12)
+    assert high[:, 0] == pytest.approx(np.percentile(explicit, 95, axis=0), abs=1e-12)
+    assert (low[:, 0] < high[:, 0]).any()  # the two essays differ, so the interval is not a point
 
 
 def test_bootstrap_rejects_bad_arguments():
