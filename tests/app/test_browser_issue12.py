@@ -211,6 +211,18 @@ def test_every_problem_of_a_bad_bundle_at_once(browser, server, tmp_path):
         page.close()
 
 
+def test_the_upload_boxes_state_the_limit_the_page_states(browser, server):
+    page = _page(browser, server, "/data")
+    try:
+        boxes = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]').all_inner_texts()
+        assert boxes and all("500MB per file" in b for b in boxes), boxes  # not Streamlit's rounding of 512 to "1GB"
+        page.get_by_text("What the files must look like, and the limits").click()
+        page.wait_for_timeout(300)
+        assert "one file at most 500 MiB" in page.locator('[data-testid="stMain"]').inner_text()
+    finally:
+        page.close()
+
+
 def test_uploaded_essay_texts_show_words_on_the_segments_page(browser, server, tmp_path):
     files = {"ground_truth": TINY_GT, "submissions": None, "essays": TINY_ESSAYS}
     paths: dict[str, list[Path]] = {}
