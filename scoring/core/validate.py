@@ -5,18 +5,21 @@ slow for the person fixing the files. :func:`table_errors` reads a CSV input onc
 and repeats the loader's check on it, each time leaving out the row the last problem named,
 so each later problem is found too; the rows keep their spreadsheet numbers, so every message
 names the row of the file. :func:`check_inputs` does this for a family: its own ``validate``
-(file by file) when it has one, else one load (its first problem).
+(file by file) when it has one, else :func:`file_by_file` (the load's first problem, then the
+first problem of each further file of an input that takes many).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .errors import InputError
+from .sources import expand_submissions
 from .tables import read_table
 
 #: the problems reported for one bundle, and for one file
@@ -58,9 +61,44 @@ def check_inputs(fam, *, limit: int = MAX_ERRORS, **sources) -> tuple[list[Input
     if getattr(fam, "validate", None) is not None:
         found = list(fam.validate(limit=limit + 1, **sources))
     else:
-        try:
-            fam.load(**sources)
-            found = []
-        except InputError as e:
-            found = [e]
+        found = file_by_file(fam, limit=limit + 1, **sources)
     return found[:limit], len(found) > limit
+
+
+def file_by_file(fam, *, limit: int = MAX_ERRORS, **sources) -> list[InputError]:
+    """Problems of a bundle for a family whose loader stops at the first one: that first
+    problem; then, when it is in a file of an input that takes many files (the submissions),
+    each of that input's files loaded alone with the rest of the bundle, so that every bad
+    submission is named with its own first problem. A problem seen before is not repeated;
+    nothing is reported for a bundle that loads."""
+    try:
+        fam.load(**sources)
+        return []
+    except InputError as e:
+        found = [e]
+    seen = {str(found[0])}
+    for inp in fam.inputs:
+        if not inp.many or sources.get(inp.role) is None:
+            continue
+        try:
+            items = expand_submissions(sources[inp.role], suffix=inp.suffix)
+        except InputError:
+            continue  # a bad name or folder: the load's own problem says so
+        if len(items) < 2 or found[0].file not in {disp for _, _, disp in items}:
+            continue
+        for name, src, disp in items:
+            if len(found) >= limit:
+                break
+            if disp == found[0].file:
+                continue
+            try:
+                if isinstance(src, (bytes, bytearray, memoryview)):  # an upload read once: keep its file name
+                    src = io.BytesIO(src)
+                    src.name = disp
+                one = {name: src} if isinstance(sources[inp.role], Mapping) else [(name, src)]
+                fam.load(**{**sources, inp.role: one})
+            except InputError as e:
+                if str(e) not in seen:
+                    seen.add(str(e))
+                    found.append(e)
+    return found
