@@ -32,12 +32,40 @@ def gt_groups(gt: Segs) -> np.ndarray:
     m_idx = np.flatnonzero(~single)
     if len(m_idx):
         base = int(gid[s_idx].max()) + 1 if len(s_idx) else 0
-        seen: dict[tuple, int] = {}
-        for i in m_idx.tolist():
-            a, b = np.searchsorted(gt.run_seg, [i, i + 1])
-            key = (int(gt.essay[i]), int(gt.cls[i]), tuple(gt.run_lo[a:b].tolist()), tuple(gt.run_hi[a:b].tolist()))
-            gid[i] = seen.setdefault(key, base + len(seen))
+        gid[m_idx] = base + _multi_run_groups(gt, m_idx)
     return gid
+
+
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
+
+
+def _multi_run_groups(gt: Segs, idx: np.ndarray) -> np.ndarray:
+    """Group ids (0, 1, …) of the multi-run segments ``idx``: equal (essay, class, runs) share one.
+
+    Segments are grouped by a key that includes a 64-bit hash of their runs, then every
+    member's runs are compared with its group's first member; a hash collision (never seen)
+    falls back to exact tuples."""
+    first = np.searchsorted(gt.run_seg, idx)
+    nr = np.searchsorted(gt.run_seg, idx, side="right") - first
+    offs = np.cumsum(nr) - nr
+    rr = np.repeat(first - offs, nr) + np.arange(int(nr.sum()))
+    k = np.arange(len(rr)) - np.repeat(offs, nr)
+    lo, hi = gt.run_lo[rr].astype(np.uint64), gt.run_hi[rr].astype(np.uint64)
+    with np.errstate(over="ignore"):
+        h = np.add.reduceat(lo * _MIX[0] + (hi ^ (lo >> np.uint64(7))) * _MIX[1] + k.astype(np.uint64) * _MIX[2], offs)
+    key = np.column_stack((gt.essay[idx], gt.cls[idx], nr, gt.wmin[idx], gt.wmax[idx], gt.size[idx], h.view(np.int64)))
+    _, first_of, grp = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    grp = grp.ravel()
+    rep_run = np.repeat(first[first_of[grp]], nr) + k  # the same run of the group's first member
+    if np.array_equal(gt.run_lo[rep_run], gt.run_lo[rr]) and np.array_equal(gt.run_hi[rep_run], gt.run_hi[rr]):
+        return grp
+    seen: dict[tuple, int] = {}  # a 64-bit hash collision
+    out = np.empty(len(idx), dtype=np.int64)
+    for j, i in enumerate(idx.tolist()):
+        a, b = int(first[j]), int(first[j] + nr[j])
+        key_j = (int(gt.essay[i]), int(gt.cls[i]), tuple(gt.run_lo[a:b].tolist()), tuple(gt.run_hi[a:b].tolist()))
+        out[j] = seen.setdefault(key_j, len(seen))
+    return out
 
 
 def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_essays: int,
