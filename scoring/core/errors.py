@@ -10,6 +10,8 @@ class InputError(ValueError):
     "gt.csv, row 7: word index '3x' is not a non-negative integer"
     >>> str(InputError("--w", None, "expected a number in [0, 1], got 1.5"))
     '--w: expected a number in [0, 1], got 1.5'
+    >>> import pickle; e = pickle.loads(pickle.dumps(InputError("a.csv", 3, "bad"))); (e.file, e.row, e.problem)
+    ('a.csv', 3, 'bad')
     """
 
     def __init__(self, file: str, row: int | None, problem: str):
@@ -18,6 +20,9 @@ class InputError(ValueError):
         self.problem = " ".join(str(problem).split())
         where = self.file if row is None else f"{self.file}, row {row}"
         super().__init__(f"{where}: {self.problem}")
+
+    def __reduce__(self):  # picklable: a worker process (or a Dask worker) raises it in the caller
+        return type(self), (self.file, self.row, self.problem)
 
 
 def parameter_error(name: str, expected: str, got) -> InputError:

@@ -89,6 +89,9 @@ class Family:
     context: Callable[[Any], Mapping[str, Sequence[str]]] = lambda comp: {}
     sample_dir: Path | None = None
     commands: Mapping[str, Command] = field(default_factory=dict)
+    #: ``load`` takes ``workers=`` and ``scheduler=`` (a process pool / a Dask cluster): the
+    #: command line then offers ``--workers`` and ``--scheduler``
+    parallel: bool = False
 
     @property
     def final(self) -> Stage:

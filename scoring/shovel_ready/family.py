@@ -78,4 +78,5 @@ FAMILY = Family(
     context=lambda comp: {"attributes": list(comp.attributes)},
     sample_dir=SAMPLE_DIR,
     commands={"boost": _boost_command()},
+    parallel=True,
 )
