@@ -8,8 +8,11 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.sources import source_name
+from ..core.tables import text_cells
 from .competition import Competition
 from .data import GroundTruth, load_ground_truth_table, parse_submission
 from .matching import check_segment_params, fractional_tp_values, overlaps, quality_values
@@ -149,13 +152,19 @@ def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
     kept here (they trigger the +1 FN quirk); the leaderboard ignores them (SPEC §1).
     """
     sub = submission
+    extra: list[str] = []
     if isinstance(sub, pd.DataFrame):
         sub = sub[[c for c in ("id", "class", "predictionstring") if c in sub.columns]]
-        extra = [e for e in pd.unique(sub["id"].astype(str).str.strip()) if e not in gt.essay_index] \
-            if "id" in sub.columns else []
-    else:
-        extra = []
-    essays = list(gt.essays) + [str(e) for e in extra]
-    ctx = replace(gt, labels=[], essays=essays, essay_index={e: i for i, e in enumerate(essays)})
+        if "id" in sub.columns:
+            ids = text_cells(sub["id"])
+            unknown = pc.is_null(pc.index_in(ids, value_set=gt.essay_values if gt.essay_values is not None
+                                             else pa.array(gt.essays, type=pa.string()).cast(ids.type)))
+            if pc.any(unknown).as_py():
+                extra = [e for e in pc.unique(pc.filter(ids, unknown)).to_pylist() if e]
+    ctx = replace(gt, labels=[])
+    if extra:
+        essays = list(gt.essays) + extra
+        ctx = replace(ctx, essays=essays, essay_index={e: i for i, e in enumerate(essays)},
+                      essay_values=pa.array(essays, type=pa.string()))
     ps = parse_submission(sub, name, ctx)
     return fp1_of(ps.segs, ctx, tables_of(ps.segs, np.zeros((ps.segs.n, 0)), ctx))

@@ -68,6 +68,25 @@ def _multi_run_groups(gt: Segs, idx: np.ndarray) -> np.ndarray:
     return out
 
 
+def _gt_parts(gt: Segs, groups: np.ndarray, C: int, n_essays: int):
+    """What FP1 needs of the ground truth alone — per class counts, the number of groups,
+    each group's class, the (essay, class) cells with ground truth — computed once per
+    ground truth (kept on its :class:`Segs`), not once per submission."""
+    cache = gt.__dict__.setdefault("_fp1_parts", {})
+    hit = cache.get((C, n_essays))
+    if hit is not None and hit[0] is groups:
+        return hit[1]
+    n_groups = int(groups.max()) + 1 if len(groups) else 0
+    grp_cls = np.zeros(n_groups, dtype=np.int64)
+    grp_cls[groups] = gt.cls  # class of each group = class of any of its ground truths
+    parts = (np.bincount(gt.cls, minlength=C), n_groups, grp_cls,
+             np.bincount(gt.essay * C + gt.cls, minlength=n_essays * C) > 0)
+    if len(cache) > 4:
+        cache.clear()
+    cache[(C, n_essays)] = (groups, parts)
+    return parts
+
+
 def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_essays: int,
                    p: np.ndarray, g: np.ndarray, inter: np.ndarray) -> float:
     """FP1 macro F1 over the classes present in the ground truth (SPEC §3).
@@ -78,7 +97,7 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     truths without a candidate, plus the reference's +1 quirks.
     """
     C = n_classes
-    gt_cls_counts = np.bincount(gt.cls, minlength=C)
+    gt_cls_counts, n_groups, grp_cls, gt_cell = _gt_parts(gt, groups, C, n_essays)
     present = gt_cls_counts > 0
     if not present.any():
         return 0.0
@@ -88,7 +107,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     cp, cg, ci = p[cand], g[cand], inter[cand]
     grp = groups[cg]
     # a group with one candidate takes it; only groups with several need the ordering
-    n_groups = int(groups.max()) + 1 if len(groups) else 0
     per_group = np.bincount(grp, minlength=n_groups)
     alone = per_group[grp] == 1
     best_pred, best_grp = cp[alone], grp[alone]
@@ -101,9 +119,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
         first = np.concatenate(([True], ms[1:] != ms[:-1]))
         best_pred = np.concatenate((best_pred, mp[order][first]))
         best_grp = np.concatenate((best_grp, ms[first]))
-    # class of each group = class of any of its ground truths
-    grp_cls = np.zeros(n_groups, dtype=np.int64)
-    grp_cls[groups] = gt.cls
     tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
 
     p_in = pred.cls < C
@@ -118,7 +133,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     fn = np.bincount(gt.cls[~matched_gt], minlength=C).astype(float)
 
     cells = n_essays * C
-    gt_cell = np.bincount(gt.essay * C + gt.cls, minlength=cells) > 0
     pred_cell = np.bincount(pred.essay[p_in] * C + pred.cls[p_in], minlength=cells) > 0
     fp += (gt_cell & ~pred_cell).reshape(n_essays, C).any(axis=0)
     fn += (pred_cell & ~gt_cell).reshape(n_essays, C).any(axis=0)

@@ -66,6 +66,34 @@ def tables_of(pred: Segs, probs: np.ndarray, gt: GroundTruth) -> SubTables:
     return SubTables(pred.essay, pred.cls, pred.size, pred.wmin, pred.row, p, g, inter, d)
 
 
+def removed_tables(raw: SubTables, rem: Segs, kept: np.ndarray, trimmed: np.ndarray, probs: np.ndarray,
+                   gt: GroundTruth) -> SubTables:
+    """The tables after overlap removal, from the raw ones: a kept, untouched prediction keeps
+    its pairs; only the ``trimmed`` ones (positions in ``rem``) are paired again. Pairs stay
+    ordered by prediction."""
+    new_pos = np.full(raw.n, -1, dtype=np.int64)
+    new_pos[kept] = np.arange(len(kept))
+    is_trim = np.zeros(rem.n, dtype=bool)
+    is_trim[trimmed] = True
+    np_a = new_pos[raw.p]
+    keep = np_a >= 0
+    keep[keep] = ~is_trim[np_a[keep]]
+    a_p, a_g, a_i, a_d = np_a[keep], raw.g[keep], raw.inter[keep], raw.d[keep]
+    sub = rem.take(trimmed)
+    t = tables_of(sub, probs[trimmed], gt)
+    b_p = trimmed[t.p]
+    # merge two lists sorted by prediction (their predictions differ): each goes after the other's smaller ones
+    ia = np.arange(len(a_p)) + np.searchsorted(b_p, a_p, side="left")
+    ib = np.arange(len(b_p)) + np.searchsorted(a_p, b_p, side="right")
+    n = len(a_p) + len(b_p)
+    cols = []
+    for a, b, dt in ((a_p, b_p, np.int64), (a_g, t.g, np.int64), (a_i, t.inter, np.int64), (a_d, t.d, np.float64)):
+        out = np.empty(n, dtype=dt)
+        out[ia], out[ib] = a, b
+        cols.append(out)
+    return SubTables(rem.essay, rem.cls, rem.size, rem.wmin, rem.row, *cols)
+
+
 def fp1_of(pred: Segs, gt: GroundTruth, t: SubTables) -> float:
     return fp1_from_pairs(pred, gt.segs, gt.groups, len(gt.classes), len(gt.essays), t.p, t.g, t.inter)
 
@@ -86,7 +114,8 @@ def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = Non
         out = Prepared(name, None, fp1, fp1, ps.notes, order_ties=ties)
         removed = None
     else:
-        removed = tables_of(rem_segs, ps.probs[kept], gt)
+        trimmed = np.flatnonzero(rem_segs.size != ps.segs.size[kept])
+        removed = removed_tables(raw, rem_segs, kept, trimmed, ps.probs[kept], gt)
         changed = np.unique(ps.segs.essay[touched]).astype(np.int32)
         out = Prepared(name, None, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed, ties)
     buf, out.layout, out.dtypes = pack(raw, removed)

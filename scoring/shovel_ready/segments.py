@@ -97,6 +97,18 @@ def _number_line(k: int) -> tuple[bytes, np.ndarray]:
     return (" ".join(map(str, range(k))) + " ").encode("ascii"), offs
 
 
+@lru_cache(maxsize=4)
+def _line_index(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For :func:`_number_line` ``(k)``: the number starting at each byte (-1 where none
+    does, one entry past the end) and the 4 bytes from each byte on as a little-endian int32."""
+    line, offs = _number_line(k)
+    number_at = np.full(len(line) + 2, -1, dtype=np.int32)
+    number_at[offs] = np.arange(len(offs), dtype=np.int32)
+    lb = np.concatenate((np.frombuffer(line, dtype=np.uint8), np.zeros(4, np.uint8))).astype(np.uint32)
+    prefix = lb[:-3] | (lb[1:-2] << 8) | (lb[2:-1] << 16) | (lb[3:] << 24)
+    return number_at, prefix.view(np.int32)
+
+
 def build_segs(values: np.ndarray, counts: np.ndarray, essay: np.ndarray, cls: np.ndarray,
                row: np.ndarray) -> Segs:
     """Canonicalise parsed word lists (sort, drop duplicates) and cut them into runs."""
@@ -235,19 +247,22 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         general = np.isin(ess, np.unique(ess[multi]))  # essays with a non-contiguous segment
     else:
         general = np.zeros(n, dtype=bool)
-    keep = np.ones(n, dtype=bool)
-    touched = np.zeros(n, dtype=bool)
-    new_lo, new_hi = lo.copy(), hi.copy()
-    f = np.flatnonzero(~general)
-    if len(f):
-        keep[f], touched[f], new_lo[f] = _removal_contiguous(ess[f], lo[f], hi[f])
-    g = np.flatnonzero(general)
-    if len(g):
+    if not general.any():  # the common case: every essay contiguous
+        keep, touched, new_lo = _removal_contiguous(ess, lo, hi)
+        new_hi = hi
+    else:
+        keep = np.ones(n, dtype=bool)
+        touched = np.zeros(n, dtype=bool)
+        new_lo, new_hi = lo.copy(), hi.copy()
+        f = np.flatnonzero(~general)
+        if len(f):
+            keep[f], touched[f], new_lo[f] = _removal_contiguous(ess[f], lo[f], hi[f])
+        g = np.flatnonzero(general)
         keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g])
     # rebuild in input order; a touched segment that is kept becomes one run
-    kept_input = np.sort(order[keep])
     pos_in_sorted = np.empty(n, dtype=np.int64)
     pos_in_sorted[order] = np.arange(n)
+    kept_input = np.flatnonzero(keep[pos_in_sorted])
     out = segs.take(kept_input)
     ps = pos_in_sorted[kept_input]
     trim = np.flatnonzero(touched[ps])
@@ -279,7 +294,10 @@ class RunIndex:
 def run_index(gt: Segs, n_classes: int) -> RunIndex:
     g_cls = gt.cls[gt.run_seg]
     g_cell = gt.essay[gt.run_seg] * n_classes + g_cls
-    order = np.lexsort((gt.run_lo, g_cell))
+    if len(g_cell) and int(g_cell.max()) < (1 << 62) // _W:  # one int64 key (stable: as a lexsort)
+        order = np.argsort(g_cell * _W + gt.run_lo, kind="stable")
+    else:
+        order = np.lexsort((gt.run_lo, g_cell))
     order = order[g_cls[order] < n_classes]
     gc = g_cell[order]
     lo, hi = gt.run_lo[order], gt.run_hi[order]

@@ -94,6 +94,8 @@ def unpack(buf, layout: np.ndarray, dtypes: str, removal: bool, base: int = 0) -
     mi = int(bool(removal))
     cols = [np.frombuffer(buf, dtype=np.dtype(t), count=int(n), offset=int(o) - base)
             for t, (o, n) in zip(dtypes, layout[mi], strict=True)]
+    for c in cols:
+        c.flags.writeable = False
     return SubTables(*cols)
 
 
@@ -159,7 +161,7 @@ class TableStore:
         if where not in ("memory", "disk"):
             raise ValueError(f"tables go to 'memory' or 'disk', not {where!r}")
         self.where = where
-        self._buffers: dict[int, bytes] = {}
+        self._buffers: dict[int, bytes | bytearray] = {}
         self._files: dict[int, str] = {}
         self._layout: dict[int, tuple[np.ndarray, str]] = {}
         self.folder: str | None = None
@@ -175,7 +177,7 @@ class TableStore:
         """Keep submission ``k``'s packed tables: a ``buffer``, or the ``file`` a worker wrote."""
         self._layout[k] = (layout, dtypes)
         if self.where == "memory":
-            self._buffers[k] = bytes(buffer) if buffer is not None else Path(file).read_bytes()
+            self._buffers[k] = buffer if buffer is not None else Path(file).read_bytes()  # kept, not copied
         else:
             self._files[k] = file if file is not None else write_tables(self.folder, buffer)
 
