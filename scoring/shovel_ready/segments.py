@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
 _W = np.int64(MAX_WORD) + 2  # essay·_W + word: one sortable key
@@ -78,10 +80,10 @@ class Segs:
                                                                         strict=True)]
         if not self.multi:
             return runs
-        parts: list[list[str]] = [[] for _ in range(self.n)]
-        for seg, r in zip(self.run_seg.tolist(), runs, strict=True):
-            parts[seg].append(r)
-        return [" ".join(p) for p in parts]
+        # a segment's runs joined by spaces, all at once (runs are sorted by segment)
+        offsets = np.concatenate(([0], np.cumsum(np.bincount(self.run_seg, minlength=self.n))))
+        lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), pa.array(runs, type=pa.string()))
+        return pc.binary_join(lists, " ").to_pylist()
 
 
 _RANGE_CAP = 1 << 20  # canonical-range fast path for word indices below this
