@@ -106,7 +106,7 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     scheduler : a Dask scheduler address or ``distributed.Client``: run on that cluster.
     mode : ``"processes"`` (default), ``"threads"`` or ``"inline"``.
     min_items : fewer items than this run in this process.
-    window : items in flight at most (default ``2 × workers``).
+    window : items in flight at most (default ``2 × workers``; on Dask, 2 × the cluster's threads).
     setup : called once in each worker process before its first item.
 
     >>> list(fan_out(pow, [1, 2, 3], shared=2, workers=1))
@@ -119,7 +119,7 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
         progress(0, total, label(0))
     workers = default_workers() if workers is None else max(1, int(workers))
     if scheduler is not None:
-        results = _dask(fn, items, shared, scheduler, window or 4 * max(workers, 2))
+        results = _dask(fn, items, shared, scheduler, window)
     elif mode == "inline" or workers <= 1 or total < min_items or in_worker():
         results = (fn(shared, item) for item in items)
     else:
@@ -135,18 +135,22 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
         progress(total, total, "")
 
 
-def _executor(kind: str, workers: int, shared: Any, setup) -> Executor:
+def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
     if kind == "processes":
         try:
-            return ProcessPoolExecutor(workers, mp_context=mp.get_context(start_method()), initializer=_init,
-                                       initargs=(shared, setup))
+            ctx = mp.get_context(start_method())
+            if ctx.get_start_method() == "forkserver":
+                # workers fork from a server that has imported the task's module (numpy, pandas…)
+                # once, instead of importing it afresh in every worker of every pool
+                ctx.set_forkserver_preload(sorted({fn.__module__, getattr(setup, "__module__", fn.__module__)}))
+            return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(shared, setup))
         except (OSError, ValueError, NotImplementedError, ImportError):
             pass  # no processes here (a sandbox, a platform without semaphores): threads
     return ThreadPoolExecutor(workers, initializer=_init, initargs=(shared, None))
 
 
 def _pooled(fn, items, shared, workers, kind, window, setup) -> Iterator[Any]:
-    pool = _executor(kind, min(workers, len(items)), shared, setup)
+    pool = _executor(kind, min(workers, len(items)), shared, setup, fn)
     threads = isinstance(pool, ThreadPoolExecutor)
     queue: deque = deque()
     todo = iter(items)
@@ -188,6 +192,8 @@ def _dask(fn, items, shared, scheduler, window) -> Iterator[Any]:
         raise InputError("scheduler", None, f"cannot reach the Dask scheduler at {scheduler!r} ({e})") from None
     queue: deque = deque()
     try:
+        # keep every thread of the cluster busy, and a second item queued for each
+        window = window or max(4, 2 * sum(client.nthreads().values()))
         ctx = client.scatter([shared], broadcast=True)[0] if shared is not None else None
         todo = iter(items)
         for item in todo:

@@ -143,10 +143,11 @@ class Scorer:
         masks = self._lookup("match", (removal, threshold, order_key))
         gcode, labels, _ = self.groups(attrs or ())
         G = len(labels)
-        want_np = attrs is not None and self._lookup("np", (removal, attrs)) is None
+        NP = self._lookup("np", (removal, attrs)) if attrs is not None else None
+        want_np = attrs is not None and NP is None
         job = Job(self._gt, removal, threshold, order_key, quality, gcode, G, self.C, want_np)
         if masks is not None and quality is None and not want_np:
-            return masks, None, None
+            return masks, None, None, NP
         res = run(self.comp, job, masks, progress or self.progress, self.workers)
         if masks is None:
             masks = [r.mask for r in res]
@@ -156,7 +157,7 @@ class Scorer:
         if want_np:
             NP = np.stack([r.np_ for r in res]).reshape(self.S, G, self.C) if res else np.zeros((0, G, self.C))
             self._caches["np"].put((removal, attrs), NP)
-        return masks, sums, gcode
+        return masks, sums, gcode, NP
 
     def _masks(self, removal: bool, threshold: float, order_key: str, progress: Progress | None = None) -> list:
         masks = self._caches["match"].peek((removal, threshold, order_key))
@@ -176,10 +177,9 @@ class Scorer:
             return hit
         self._caches["sums"].misses += 1
         order_key = "iou" if quality == "iou" else "max"
-        _, sums, gcode = self._pass(removal, threshold, order_key, quality, attrs, progress)
+        _, sums, gcode, NP = self._pass(removal, threshold, order_key, quality, attrs, progress)
         C = self.C
         M, Sq, Sd = sums[:, 0], sums[:, 1], sums[:, 2]
-        NP = self._caches["np"].peek((removal, attrs))
         G = M.shape[1]
         NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
         out = (np.ascontiguousarray(M), np.ascontiguousarray(Sq), np.ascontiguousarray(Sd), NP, NG)
