@@ -6,7 +6,7 @@ sliders for ``w``, α and the boost work on sums kept in memory). One submission
 are one packed buffer (:func:`pack`): in memory for a small competition, else a file in a
 cache folder, named by the SHA-256 of its content and read back as memory-mapped arrays
 (:meth:`TableStore.get`). The folder is ``$LAB_CACHE_DIR`` (default: the temp folder) /
-``lab-tables-<pid>-<random>``; it is removed when its store is released or closed, at exit,
+``lab-tables-<host>-<pid>-<random>``; it is removed when its store is released or closed, at exit,
 and — for a process that was killed — by the next store made on the machine.
 """
 
@@ -16,12 +16,15 @@ import hashlib
 import os
 import re
 import shutil
+import socket
 import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from ..core.errors import InputError
 
 PRED_COLUMNS = ("essay", "cls", "size", "wmin", "row")  # per prediction
 PAIR_COLUMNS = ("p", "g", "inter", "d")  # per overlapping pair
@@ -131,7 +134,11 @@ def cache_root() -> Path:
     return Path(os.environ.get("LAB_CACHE_DIR") or tempfile.gettempdir())
 
 
-_FOLDER = re.compile(r"lab-tables-(\d+)-")
+def _prefix() -> str:
+    """``lab-tables-<host>-<pid>-``: a folder's owner, so that only this machine's dead processes'
+    folders are swept (a cache folder shared by containers holds other hosts' live ones)."""
+    host = re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname())[:40] or "host"
+    return f"lab-tables-{host}-{os.getpid()}-"
 
 
 def _sweep(root: Path) -> None:
@@ -140,8 +147,9 @@ def _sweep(root: Path) -> None:
         entries = list(root.iterdir())
     except OSError:
         return
+    mine = re.compile(re.escape(_prefix().rsplit("-", 2)[0]) + r"-(\d+)-")
     for d in entries:
-        m = _FOLDER.match(d.name)
+        m = mine.match(d.name)
         if not m or int(m.group(1)) == os.getpid():
             continue
         try:
@@ -168,9 +176,13 @@ class TableStore:
         self._finalizer = None
         if where == "disk":
             root = Path(root) if root is not None else cache_root()
-            root.mkdir(parents=True, exist_ok=True)
-            _sweep(root)
-            self.folder = tempfile.mkdtemp(prefix=f"lab-tables-{os.getpid()}-", dir=root)
+            try:
+                root.mkdir(parents=True, exist_ok=True)
+                _sweep(root)
+                self.folder = tempfile.mkdtemp(prefix=_prefix(), dir=root)
+            except OSError as e:
+                raise InputError("LAB_CACHE_DIR", None, f"cannot make the match-table cache folder in {root} "
+                                 f"({e.strerror or e}); point LAB_CACHE_DIR at a writable folder") from None
             self._finalizer = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
 
     def put(self, k: int, layout: np.ndarray, dtypes: str, *, buffer=None, file: str | None = None) -> None:

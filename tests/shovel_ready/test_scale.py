@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import threading
 from pathlib import Path
 
@@ -128,6 +129,33 @@ def test_process_pool_equals_one_process_and_counts_files(reference, cache_dir, 
     mine = []
     scorer.leaderboard(threshold=0.66, progress=lambda d, t, name: mine.append(d))  # a per-call callback
     assert mine[0] == 0 and mine[-1] == n and len(seen) == before
+
+
+def test_folders_of_killed_processes_are_swept(cache_dir):
+    import subprocess
+    import sys
+
+    from scoring.shovel_ready import tablestore
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    host = tablestore._prefix().rsplit("-", 2)[0]
+    cache_dir.mkdir()
+    for name in (f"{host}-{dead}-abc", f"{host}-{os.getppid()}-abc", f"lab-tables-otherhost-{dead}-abc", "unrelated"):
+        (cache_dir / name).mkdir()
+        (cache_dir / name / "x.tables").write_bytes(b"x")
+    store = tablestore.TableStore("disk")
+    left = sorted(p.name for p in cache_dir.iterdir() if p.name != Path(store.folder).name)
+    assert left == sorted([f"{host}-{os.getppid()}-abc", f"lab-tables-otherhost-{dead}-abc", "unrelated"])
+    store.close()
+
+
+def test_an_unwritable_cache_folder_is_one_line(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("LAB_CACHE_DIR", str(blocker / "cache"))
+    with pytest.raises(scoring.InputError, match="LAB_CACHE_DIR: cannot make the match-table cache folder"):
+        _load(workers=1, cache="disk")
 
 
 def test_twin_submissions_share_one_file(cache_dir, tmp_path):
