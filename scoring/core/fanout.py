@@ -82,8 +82,12 @@ def _init(context: Any, setup: Callable[[], None] | None) -> None:
         setup()
 
 
-def _call(fn: Callable, item: Any) -> Any:
-    return fn(_context, item)
+def _call(fn: Callable, batch: list) -> list:
+    return [fn(_context, item) for item in batch]
+
+
+def _call_here(fn: Callable, shared: Any, batch: list) -> list:
+    return [fn(shared, item) for item in batch]
 
 
 def _dask_call(fn: Callable, context: Any, item: Any) -> Any:
@@ -93,7 +97,7 @@ def _dask_call(fn: Callable, context: Any, item: Any) -> Any:
 def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = None,
             progress: Callable[[int, int, str], None] | None = None, names: Sequence[str] | None = None,
             workers: int | None = None, scheduler: Any = None, mode: str | None = None, min_items: int = 2,
-            window: int | None = None, setup: Callable[[], None] | None = None) -> Iterator[Any]:
+            window: int | None = None, setup: Callable[[], None] | None = None, chunk: int = 1) -> Iterator[Any]:
     """Yield ``fn(shared, item)`` for every item, in order (see the module doc).
 
     Parameters
@@ -108,6 +112,7 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     min_items : fewer items than this run in this process.
     window : items in flight at most (default ``2 × workers``; on Dask, 2 × the cluster's threads).
     setup : called once in each worker process before its first item.
+    chunk : items per task in a pool (many small items: one round trip for several).
 
     >>> list(fan_out(pow, [1, 2, 3], shared=2, workers=1))
     [2, 4, 8]
@@ -123,7 +128,8 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     elif mode == "inline" or workers <= 1 or total < min_items or in_worker():
         results = (fn(shared, item) for item in items)
     else:
-        results = _pooled(fn, items, shared, workers, mode or "processes", window or 2 * workers, setup)
+        results = _pooled(fn, items, shared, workers, mode or "processes", window or 2 * workers, setup,
+                          max(1, int(chunk)))
     try:
         for k, result in enumerate(results):
             if progress and k + 1 < total:
@@ -149,32 +155,33 @@ def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
     return ThreadPoolExecutor(workers, initializer=_init, initargs=(shared, None))
 
 
-def _pooled(fn, items, shared, workers, kind, window, setup) -> Iterator[Any]:
-    pool = _executor(kind, min(workers, len(items)), shared, setup, fn)
+def _pooled(fn, items, shared, workers, kind, window, setup, chunk) -> Iterator[Any]:
+    batches = [items[i:i + chunk] for i in range(0, len(items), chunk)]
+    pool = _executor(kind, min(workers, len(batches)), shared, setup, fn)
     threads = isinstance(pool, ThreadPoolExecutor)
     queue: deque = deque()
-    todo = iter(items)
+    todo = iter(batches)
 
-    def submit(item):
+    def submit(batch):
         if threads:  # threads share this process: call with the context directly
-            return pool.submit(fn, shared, item)
-        return pool.submit(_call, fn, item)
+            return pool.submit(_call_here, fn, shared, batch)
+        return pool.submit(_call, fn, batch)
 
     try:
-        for item in todo:
-            queue.append(submit(item))
+        for batch in todo:
+            queue.append(submit(batch))
             if len(queue) >= window:
                 break
         while queue:
             try:
-                result = queue.popleft().result()
+                results = queue.popleft().result()
             except BrokenProcessPool as e:
                 raise RuntimeError("a worker process died while loading (out of memory?); set LAB_WORKERS=1 "
                                    "to work in one process") from e
             nxt = next(todo, None)
             if nxt is not None:
                 queue.append(submit(nxt))
-            yield result
+            yield from results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -127,7 +127,8 @@ def run(comp, job: Job, masks: list | None, progress: Callable[[int, int, str], 
     store = comp.store
     if store.where == "disk" and S >= POOL_MIN_SUBMISSIONS and workers > 1:
         items = [(store.file_of(k), *store.layout_of(k), None if masks is None else masks[k]) for k in range(S)]
-        return list(fan_out(_task, items, shared=job, progress=progress, names=names, workers=workers))
+        chunk = max(1, min(16, S // (8 * workers)))  # a few ms per file: several files per round trip
+        return list(fan_out(_task, items, shared=job, progress=progress, names=names, workers=workers, chunk=chunk))
 
     def one(_, k):
         return run_one(job, comp.tables(k, job.removal), None if masks is None else masks[k])

@@ -205,7 +205,9 @@ def test_random_competitions_disk_equals_memory(seed, cache_dir):
 
 def test_fan_out_keeps_order_and_raises_the_first_failure_in_order():
     for mode in ("threads", "processes"):
-        assert list(fanout.fan_out(_div, [5, 4, 2, 1, 3], shared=20, workers=2, mode=mode)) == [4, 5, 10, 20, 6]
+        for chunk in (1, 2, 10):
+            got = list(fanout.fan_out(_div, [5, 4, 2, 1, 3], shared=20, workers=2, mode=mode, chunk=chunk))
+            assert got == [4, 5, 10, 20, 6]
     with pytest.raises(ZeroDivisionError):
         list(fanout.fan_out(_div, [5, 0, 2, 0], shared=20, workers=2))
 
