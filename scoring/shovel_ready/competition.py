@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 
@@ -131,6 +132,17 @@ class Competition:
                 f"{len(self.prepared)} submissions, attributes={self.attributes})")
 
 
+def _side_inputs(gt: GroundTruth, demographics, runtimes, names: list[str]):
+    """Demographics and runtimes: ``(demographics, attributes, runtimes, notes)``."""
+    notes: list[str] = []
+    if demographics is not None:
+        demo, attrs = load_demographics(demographics, source_name(demographics, "demographics"), gt, notes)
+    else:
+        demo, attrs = pd.DataFrame(index=pd.Index(gt.essays, name="id")), []
+    rt = load_runtimes(runtimes, source_name(runtimes, "runtimes"), names, notes) if runtimes is not None else {}
+    return demo, attrs, rt, notes
+
+
 def load_competition(*, ground_truth, submissions, demographics=None, runtimes=None,
                      progress: Callable[[int, int, str], None] | None = None, workers: int | None = None,
                      scheduler=None, cache: str | None = None) -> Competition:
@@ -161,13 +173,17 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
     if workers is None and size < POOL_MIN_BYTES:
         workers = 1
     store = TableStore(where)
+    names = [name for name, _, _ in subs]
+    side = ThreadPoolExecutor(1)  # demographics and runtimes, read while the workers score files
+    later = None
     try:
         # a local worker writes its tables into the cache folder; a Dask worker sends them back
         ctx = worker_context(gt, store.folder if scheduler is None else None)
         prepared: list[Prepared] = []
-        names = [name for name, _, _ in subs]
         for k, pr in enumerate(fan_out(prepare_task, subs, shared=ctx, progress=progress, names=names,
                                        workers=workers, scheduler=scheduler, setup=worker_setup)):
+            if later is None:  # the pool has its processes by now (a thread before would rule out fork)
+                later = side.submit(_side_inputs, gt, demographics, runtimes, names)
             name, src, _ = subs[k]
             pr.name = name
             store.put(k, pr.layout, pr.dtypes, buffer=pr.buffer, file=pr.file)
@@ -178,12 +194,12 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
             report.extend(pr.notes)
             prepared.append(pr)
         subs = None  # the sources' bytes (uploads) are not kept twice
-        if demographics is not None:
-            demo, attrs = load_demographics(demographics, source_name(demographics, "demographics"), gt, report)
-        else:
-            demo, attrs = pd.DataFrame(index=pd.Index(gt.essays, name="id")), []
-        rt = load_runtimes(runtimes, source_name(runtimes, "runtimes"), names, report) if runtimes is not None else {}
+        # their errors and notes come after the submissions', as if read one after the other
+        demo, attrs, rt, notes = (later or side.submit(_side_inputs, gt, demographics, runtimes, names)).result()
+        report.extend(notes)
     except BaseException:
         store.close()
         raise
+    finally:
+        side.shutdown(wait=True, cancel_futures=True)
     return Competition(gt, prepared, store, demo, attrs, rt, report)
