@@ -12,7 +12,7 @@ import streamlit as st
 from scoring import registry
 from scoring.core.family import Family
 
-from . import nav, state, store
+from . import families, nav, state, store
 from .colors import team_colors
 from .text import md
 
@@ -34,8 +34,14 @@ def scorer(fam: Family) -> Any:
 
 
 def params(fam: Family) -> dict[str, Any]:
-    """The current parameters, as the family's scorer takes them."""
-    return state.values(fam)
+    """The current parameters, as the family's scorer takes them (repaired where the sliders
+    broke a rule between parameters: see :func:`param_note`)."""
+    return families.ui(fam).repair(state.values(fam))[0]
+
+
+def param_note(fam: Family) -> str | None:
+    """What the repair of the sidebar's values changed, in words (None: nothing)."""
+    return families.ui(fam).repair(state.values(fam))[1]
 
 
 def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
@@ -55,6 +61,9 @@ def header(fam: Family, title: str, explanation: str) -> None:
     nav.ensure_app_entry()
     st.title(title)
     st.markdown(explanation)
+    note = param_note(fam)  # the family's own words (FamilyUI.repair escapes any user string it quotes)
+    if note:
+        st.warning(note, icon=":material/warning:")
     missing = store.missing_link(fam)
     if missing:
         st.warning("The link you opened names uploaded data that this server does not have (uploads are "

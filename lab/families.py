@@ -2,13 +2,15 @@
 
 The engine's registry (``scoring.registry``) declares what a family computes; this module
 declares how the app shows it. The navigation, the sidebar and the data page are built
-from both. Adding a family's pages is one :class:`FamilyUI` entry in :data:`UI`.
+from both. A family's UI module (``lab/<family>.py``) holds its ``UI = FamilyUI(...)``;
+adding a family's pages is one line in :data:`MODULES`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -41,53 +43,38 @@ class FamilyUI:
     disabled: Callable[[Mapping[str, Any], Any], Mapping[str, str]] = lambda values, comp: {}
     #: a caption under a sidebar group when the data lacks something: (group, competition) -> text
     group_note: Callable[[str, Any], str | None] = lambda group, comp: None
+    #: the sliders can reach combinations a rule between parameters forbids (spotGEO's ε ≤ τ):
+    #: values -> (values the metric can use, a note for the page, or None)
+    repair: Callable[[dict], tuple[dict, str | None]] = lambda values: (values, None)
+    #: values the data suggests for parameters (competition -> {name: value}): e.g. the theme
+    #: weights of a weights file; they start the sidebar, and the reset button returns to them
+    data_defaults: Callable[[Any], Mapping[str, Any]] = lambda comp: {}
     #: files the app takes beside the engine's inputs (kept with the upload, e.g. essay texts)
     extra_inputs: tuple[InputSpec, ...] = ()
     #: a few words on the loaded data: competition -> "9 submissions, 500 essays"
     describe: Callable[[Any], str] = lambda comp: f"{len(comp.submission_names)} submissions"
 
 
-def _shovel_ready_disabled(values, comp) -> dict[str, str]:
-    if not comp.attributes:
-        why = "No demographics loaded: nothing to aggregate."
-    elif not values.get("attributes"):
-        why = "No attribute chosen: nothing to aggregate."
-    else:
-        return {}
-    return {"alpha": why}
-
-
-def _shovel_ready_note(group: str, comp) -> str | None:
-    if group == "Bias aggregation" and not comp.attributes:
-        return "No demographics loaded: the bias score equals the segment score."
-    return None
-
-
-UI: dict[str, FamilyUI] = {
-    "shovel-ready": FamilyUI(
-        pages=(
-            PageSpec("pages/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-            PageSpec("pages/demographics.py", "Demographics", ":material/groups:"),
-            PageSpec("pages/efficiency.py", "Efficiency", ":material/speed:"),
-            PageSpec("pages/segments.py", "Segments", ":material/segment:"),
-            PageSpec("pages/worked_examples.py", "Worked examples", ":material/calculate:"),
-        ),
-        defaults={"attributes": ("ell_status",)},
-        link_keys=("team",),
-        reset_label="Reset to memo defaults",
-        disabled=_shovel_ready_disabled,
-        group_note=_shovel_ready_note,
-        describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",
-        extra_inputs=(InputSpec("essays", "Essay texts", "id plus a text column (text, essay_text or full_text): "
-                                "the Segments page then shows the words instead of numbered boxes", required=False,
-                                path="essays.csv"),),
-    ),
+#: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a
+#: family's pages appear once its module is listed here. Imported on first use.
+MODULES = {
+    "shovel-ready": "lab.shovel_ready",
+    "spotgeo": "lab.spotgeo",
+    "qa": "lab.qa",
 }
+
 
 #: The shared pages, after every family's section.
 SHARED_PAGES = (PageSpec("pages/data.py", "Data", ":material/upload_file:"),)
+#: How sure is the ranking? Pages that work on whichever family is active (issue 11).
+ROBUSTNESS_PAGES = (
+    PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:"),
+    PageSpec("pages/robustness_stability.py", "Stability map", ":material/grid_on:"),
+    PageSpec("pages/robustness_compare.py", "Compare settings", ":material/compare_arrows:"),
+)
 
 
 def ui(fam: Family) -> FamilyUI:
     """The app's declaration for ``fam`` (an empty one for a family without pages yet)."""
-    return UI.get(fam.name) or FamilyUI(pages=())
+    mod = MODULES.get(fam.name)
+    return import_module(mod).UI if mod else FamilyUI(pages=())

@@ -24,7 +24,7 @@ import streamlit as st
 from scoring import registry
 from scoring.core.family import Family
 
-from .families import SHARED_PAGES, ui
+from .families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
 
 ROOT = Path(__file__).resolve().parents[1]
 _FAMILY = "lab_family"  # the family of the last family page visited (the Data page follows it)
@@ -51,12 +51,18 @@ def build():
         pages = [p for p in ui(fam).pages if (ROOT / p.path).is_file()]
         if not pages:
             continue
-        sections[fam.title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path,
-                                       default=first and i == 0) for i, p in enumerate(pages)]
+        made = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path, default=first and i == 0)
+                for i, p in enumerate(pages)]
+        sections[fam.title] = made
         first = False
+        # the default page answers to "" as well as to its own address
+        owner.update({page.url_path: fam for page in made})
         owner.update({p.url_path: fam for p in pages})
-    sections["Your data"] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in SHARED_PAGES]
-    return st.navigation(sections), owner
+    for title, specs in (("How sure is the ranking?", ROBUSTNESS_PAGES), ("Your data", SHARED_PAGES)):
+        sections[title] = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in specs
+                           if (ROOT / p.path).is_file()]
+    # expanded: every page listed (folded, the navigation hides all but the first ten behind "View more")
+    return st.navigation(sections, expanded=True), owner
 
 
 def current_family(navigation, owner: dict[str, Family]) -> Family:
@@ -80,3 +86,17 @@ def current_family_for_data(fams: list[Family]) -> Family:
     """The family the Data page works on: the last visited (or chosen) one among ``fams``."""
     name = st.session_state.get(_FAMILY)
     return next((f for f in fams if f.name == name), fams[0])
+
+
+def pick_family(key: str, *, label: str = "Metric family") -> Family:
+    """On a shared page: a choice of family (the last one visited first); choosing another
+    switches the sidebar to it."""
+    fams = [f for f in registry.families() if ui(f).pages]
+    fam = current_family_for_data(fams)
+    names = [f.name for f in fams]
+    picked = st.selectbox(label, names, index=names.index(fam.name), format_func=lambda n: registry.get(n).title,
+                          key=key, help="Which family's leaderboard this page examines; the sidebar follows.")
+    if picked != fam.name:
+        choose_family(picked)
+        st.rerun()
+    return fam

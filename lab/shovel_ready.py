@@ -16,10 +16,12 @@ import pandas as pd
 import streamlit as st
 
 import scoring
+from scoring.core.family import InputSpec
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
 from . import current, tables
 from .charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
+from .families import FamilyUI, PageSpec
 
 FAM = FAMILY
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))
@@ -155,3 +157,40 @@ def submission(name: str) -> pd.DataFrame:
     """Submission ``name`` re-read as its canonical frame, memoised per session by content."""
     e = current.entry(FAM)
     return _session_memo("seg_memo", (e.digest, name), 4, lambda: e.comp.read_submission(name))
+
+
+# ---- the app's declaration of the family ------------------------------------------------------
+def _shovel_ready_disabled(values, comp) -> dict[str, str]:
+    if not comp.attributes:
+        why = "No demographics loaded: nothing to aggregate."
+    elif not values.get("attributes"):
+        why = "No attribute chosen: nothing to aggregate."
+    else:
+        return {}
+    return {"alpha": why}
+
+
+def _shovel_ready_note(group: str, comp) -> str | None:
+    if group == "Bias aggregation" and not comp.attributes:
+        return "No demographics loaded: the bias score equals the segment score."
+    return None
+
+
+UI = FamilyUI(
+    pages=(
+        PageSpec("pages/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+        PageSpec("pages/demographics.py", "Demographics", ":material/groups:"),
+        PageSpec("pages/efficiency.py", "Efficiency", ":material/speed:"),
+        PageSpec("pages/segments.py", "Segments", ":material/segment:"),
+        PageSpec("pages/worked_examples.py", "Worked examples", ":material/calculate:"),
+    ),
+    defaults={"attributes": ("ell_status",)},
+    link_keys=("team",),
+    reset_label="Reset to memo defaults",
+    disabled=_shovel_ready_disabled,
+    group_note=_shovel_ready_note,
+    describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",
+    extra_inputs=(InputSpec("essays", "Essay texts", "id plus a text column (text, essay_text or full_text): "
+                            "the Segments page then shows the words instead of numbered boxes", required=False,
+                            path="essays.csv"),),
+)

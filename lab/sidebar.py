@@ -46,7 +46,10 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
                            help=help_text + (f" ({why})" if why else ""))
             disabled = disabled or bool(on)
         _slider(fam, p, disabled, why)
-    elif p.kind in ("float", "int"):
+    elif p.kind == "int":
+        st.number_input(p.title, key=k, disabled=disabled, help=help_text, step=1, format="%d",
+                        min_value=None if p.low is None else int(p.low), max_value=None if p.high is None else int(p.high))
+    elif p.kind == "float":
         st.number_input(p.title, key=k, disabled=disabled, help=help_text)
     elif p.kind == "choice":
         options = list(p.choices) if p.choices else list(context.get(p.choices_from, ()))
@@ -70,7 +73,7 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
     """Draw the family's parameter controls (state first, so links and presets apply) and
     keep the link in step with them."""
     context = fam.context(comp)
-    state.init(fam, context, data_key)
+    state.init(fam, context, data_key, comp)
     fui = families.ui(fam)
     sb = st.sidebar
     sb.markdown(f"### {md(fam.title)} parameters")
@@ -90,3 +93,4 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
                 _widget(fam, p, context, off)
     sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
     state.write_query(fam)
+    state.remember(fam)

@@ -39,11 +39,18 @@ def _meta(fam: Family, what: str) -> str:
 
 
 # ---- values ---------------------------------------------------------------------------------
-def defaults(fam: Family, context: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+def defaults(fam: Family, context: Mapping[str, Sequence[str]] | None = None, comp: Any = None) -> dict[str, Any]:
     """The defaults the app starts from: the family's, with its UI defaults (e.g. the
-    ``ell_status`` attribute) where the data has them."""
+    ``ell_status`` attribute) where the data has them, and the values the data itself
+    suggests (``FamilyUI.data_defaults``: e.g. a weights file's theme weights) — of ``comp``,
+    else of the data this session's sidebar last drew."""
     values = fam.params.defaults()
-    for name, value in families.ui(fam).defaults.items():
+    fui = families.ui(fam)
+    if comp is not None:
+        values.update(fui.data_defaults(comp))
+    else:
+        values.update(_session_get(_meta(fam, "data_defaults")) or {})
+    for name, value in fui.defaults.items():
         p = fam.params[name]
         if p.kind == "names" and context is not None:
             value = tuple(v for v in value if v in context.get(p.choices_from, ()))
@@ -83,6 +90,13 @@ def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]
                              + (' (or "inf")' if p.allow_inf else ""))
         out[name] = v
     return out
+
+
+def _session_get(key: str):
+    try:
+        return st.session_state.get(key)
+    except Exception:  # outside a Streamlit run (the store precomputing a default view)
+        return None
 
 
 def _truth(v) -> bool:
@@ -174,7 +188,7 @@ def _from_query(fam: Family, context) -> tuple[dict[str, Any], list[str]]:
 
 
 # ---- life cycle ---------------------------------------------------------------------------
-def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None = None) -> None:
+def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None = None, comp: Any = None) -> None:
     """Put the family's parameter state in place before its sidebar widgets are drawn.
 
     On the session's first run of this family the values come from the link; a pending
@@ -184,6 +198,8 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
     """
     ss = st.session_state
     ss[_meta(fam, "context")] = {k: list(v) for k, v in context.items()}
+    if comp is not None:
+        ss[_meta(fam, "data_defaults")] = dict(families.ui(fam).data_defaults(comp))
     switched = data_key is not None and ss.get(_meta(fam, _DATA)) not in (None, data_key)
     if data_key is not None:
         ss[_meta(fam, _DATA)] = data_key
@@ -196,8 +212,14 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
     pending = ss.pop(_meta(fam, _PENDING), None)
     if pending:
         ss.update(pending)
+    # Streamlit forgets a widget's value in a run that does not draw it (a visit to another
+    # family's pages): bring this family's values back from the copy kept after its last run
+    saved = ss.get(_meta(fam, "saved")) or {}
+    for k, v in saved.items():
+        if k not in ss and not switched:
+            ss[k] = v
     for k, v in _to_state(fam, base).items():
-        if k not in ss:
+        if k not in ss or (switched and k in _data_keys(fam, base)):
             ss[k] = v
     for p in fam.params:
         if not p.choices_from:
@@ -212,6 +234,22 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
                 ss[k] = chosen
         elif p.kind == "choice" and ss.get(k) not in have:
             ss[k] = base[p.name] if base[p.name] in have else (have[0] if have else None)
+
+
+def _data_keys(fam: Family, base: Mapping[str, Any]) -> set[str]:
+    """Widget keys of the parameters whose values come from the data (mapping parameters,
+    data defaults): a change of data starts them afresh."""
+    data = set(_session_get(_meta(fam, "data_defaults")) or {})
+    names = [p.name for p in fam.params if p.kind == "mapping" or p.name in data]
+    return set(_to_state(fam, {n: base[n] for n in names}))
+
+
+def remember(fam: Family) -> None:
+    """Keep a copy of the family's widget values (under a key no widget owns), so that a
+    visit to another family's pages does not lose them."""
+    keys = set(_to_state(fam, values(fam)))
+    ss = st.session_state
+    ss[_meta(fam, "saved")] = {k: ss[k] for k in keys if k in ss}
 
 
 def problems(fam: Family) -> list[str]:
@@ -238,7 +276,8 @@ def apply(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]
 
 
 def reset(fam: Family) -> None:
-    """Callback of the reset button: every parameter back to the defaults."""
+    """Callback of the reset button: every parameter back to the defaults (the data's own
+    suggestions included)."""
     ctx = st.session_state.get(_meta(fam, "context")) or {}
     st.session_state.update(_to_state(fam, defaults(fam, ctx)))
     for extra in families.ui(fam).link_keys:

@@ -250,7 +250,7 @@ def default_entry(fam: Family) -> Entry:
 def _ui_defaults(fam: Family, comp: Any) -> dict[str, Any]:
     from .state import defaults
 
-    return defaults(fam, fam.context(comp))
+    return defaults(fam, fam.context(comp), comp)
 
 
 # ---- this session's data --------------------------------------------------------------------

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from .core.describe import families_markdown
 from .core.errors import InputError
-from .core.export import to_csv, to_json
+from .core.export import json_value, to_csv, to_json
 from .core.family import Family
+from .core.robustness import INTERVAL_COLUMNS, bootstrap, interval_table
 from .registry import families, get
 
 DEFAULT_FAMILY = "shovel-ready"
@@ -93,6 +94,13 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
                         help="score the files on this Dask cluster, e.g. tcp://10.0.0.5:8786 (default: "
                              "LAB_DASK_SCHEDULER, else the local process pool); its workers must see the same "
                              "file paths and have this package and requirements-dask.txt installed")
+    rb = lb.add_argument_group("rank intervals (bootstrap over the scoring units)")
+    rb.add_argument("--bootstrap", metavar="B", default=None,
+                    help=f"add score_low, score_high, rank_low, rank_high and tier from B resamples of the "
+                         f"{fam.unit}s (default: none)")
+    if "seed" not in fam.params:  # a family with its own seed uses it for the bootstrap too
+        rb.add_argument("--seed", default="0", help="seed of the resampling (default 0)")
+    rb.add_argument("--confidence", default="0.95", help="central share of the intervals (default 0.95)")
     output_args(lb)
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
@@ -138,9 +146,22 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     lb = scorer.leaderboard(**params)
     for line in getattr(scorer, "warnings", lambda **p: [])(**params):
         print(f"warning: {line}", file=sys.stderr)
+    columns = list(fam.output_columns(lb))
+    iv = None
+    if args.bootstrap is not None:
+        iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
+                       confidence=args.confidence)
+        lb = interval_table(lb, iv)
+        columns += INTERVAL_COLUMNS
     if args.format == "csv":
-        return to_csv(lb, fam.columns, escape=not args.raw_names)
-    return to_json(fam.document(lb, params))
+        return to_csv(lb, columns, escape=not args.raw_names)
+    doc = fam.document(lb, params)
+    if iv is not None:
+        doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),
+                            "confidence": float(args.confidence), "unit": fam.unit}
+        for row in doc["leaderboard"]:
+            row.update({c: json_value(iv.loc[row["submission"], c]) for c in INTERVAL_COLUMNS})
+    return to_json(doc)
 
 
 def main(argv=None) -> int:

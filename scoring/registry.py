@@ -15,6 +15,9 @@ from .core.family import Family
 #: Family modules, in the order of the app's navigation and of ``python -m scoring --help``.
 MODULES = (
     "scoring.shovel_ready",
+    "scoring.spotgeo",
+    "scoring.qa",
+    "scoring.difficulty",
 )
 
 _cache: dict[str, Family] = {}

@@ -14,6 +14,7 @@ bootstrap replicates (a weighted sum), subsets and shards all stand on it.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .params import ParamSpec
+from .ranking import rank_lex, rank_rows
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,15 @@ class Family:
     context: Callable[[Any], Mapping[str, Sequence[str]]] = lambda comp: {}
     sample_dir: Path | None = None
     commands: Mapping[str, Command] = field(default_factory=dict)
+    #: pairs of parameters whose stability map is offered first, e.g. (("alpha", "w"),)
+    stability: tuple[tuple[str, str], ...] = ()
+    #: the CSV columns of a given leaderboard when they depend on the data (QA: five per
+    #: theme after ``columns``); None: ``columns``
+    csv_columns: Callable[[pd.DataFrame], Sequence[str]] | None = None
+
+    def output_columns(self, lb: pd.DataFrame) -> list[str]:
+        """The CSV columns of the leaderboard ``lb``, in order."""
+        return list(self.csv_columns(lb) if self.csv_columns is not None else self.columns)
     #: ``load`` takes ``workers=`` and ``scheduler=`` (a process pool / a Dask cluster): the
     #: command line then offers ``--workers`` and ``--scheduler``
     parallel: bool = False
@@ -127,10 +138,12 @@ class UnitStats:
     n_cells: int
     team: np.ndarray
     shared: np.ndarray
-    score: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]]
+    score: Callable[..., Mapping[str, np.ndarray]]
     final: str
     higher_is_better: bool = True
     names: Sequence[str] = ()
+    #: a second score that breaks ties of ``final`` (same direction), e.g. spotGEO's MSE
+    tiebreak: str | None = None
 
     def __post_init__(self):
         self.cell = np.asarray(self.cell, dtype=np.int64)
@@ -166,6 +179,28 @@ class UnitStats:
             shared[:, g] = wg @ self.shared[idx]
         return team, shared
 
-    def scores(self, weights: np.ndarray | None = None) -> Mapping[str, np.ndarray]:
-        """Stage scores from the (weighted) cell sums."""
-        return self.score(*self.cell_sums(weights))
+    def scores(self, weights: np.ndarray | None = None, teams: Sequence[int] | None = None) -> Mapping[str, np.ndarray]:
+        """Stage scores from the (weighted) cell sums; ``teams`` (positions) scores a field
+        of only those teams — it matters where one team's score depends on the others' (the
+        Shovel-Ready boost is relative to the best score), so ``score`` takes it when it can."""
+        t, s = self.cell_sums(weights)
+        if teams is None:
+            return self.score(t, s)
+        idx = np.asarray(teams, dtype=np.int64)
+        t = t[..., idx, :]
+        if "teams" in inspect.signature(self.score).parameters:
+            return self.score(t, s, teams=idx)
+        return self.score(t, s)
+
+    def final_ranks(self, scores: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Ranks of the final stage, (…, teams), with the tie-break key when there is one."""
+        final = np.asarray(scores[self.final], dtype=float)
+        keys = [final] if self.tiebreak is None else [final, np.asarray(scores[self.tiebreak], dtype=float)]
+        if final.ndim == 1:
+            return rank_lex(keys, higher_is_better=self.higher_is_better)
+        if len(keys) == 1:
+            return rank_rows(final, higher_is_better=self.higher_is_better)
+        flat = [k.reshape(-1, k.shape[-1]) for k in keys]
+        out = np.stack([rank_lex([k[r] for k in flat], higher_is_better=self.higher_is_better)
+                        for r in range(flat[0].shape[0])])
+        return out.reshape(final.shape)

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .errors import InputError
 
 _BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
@@ -66,10 +68,16 @@ class Param:
     cli: str | None = ""
     #: a ``bool`` shown on the command line as a flag that turns it off
     cli_negative: str | None = None
+    #: the command line requires the option (the API still falls back to ``default``)
+    cli_required: bool = False
     group: str = ""
     #: a custom parser ``value -> normalized`` that raises ``ValueError("expected …")``
     parse: Callable[[Any], Any] | None = None
     expected_text: str = ""
+    #: a change of this parameter redoes costly work (a re-match), not just a re-aggregation
+    costly: bool = False
+    #: the values a stability map tries (default: the slider's range, or the choices)
+    grid: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -110,6 +118,22 @@ class Param:
         if k == "choice":
             return f"one of {', '.join(map(str, self.choices))}" if self.choices else "a known value"
         return "a list of known values"
+
+    def grid_values(self, n: int = 21) -> list:
+        """The values a stability map tries: ``grid``, else the choices, else ``n`` evenly
+        spaced values over the slider's range (whole numbers for ``int``), else booleans."""
+        if self.grid:
+            return list(self.grid)
+        if self.kind == "choice" and self.choices:
+            return list(self.choices)
+        if self.kind == "bool":
+            return [False, True]
+        if self.kind in ("float", "int", "mapping") and self.slider is not None:
+            lo, hi, _ = self.slider
+            if self.kind == "int":
+                return list(range(int(lo), int(hi) + 1))
+            return [round(float(v), 10) for v in np.linspace(lo, hi, n)]
+        return []
 
     def choice_label(self, value) -> str:
         return str(self.choice_labels.get(value, value))
@@ -353,8 +377,8 @@ class ParamSpec:
                 metavar = "A[,B...]" if p.kind == "names" else "X[,Y...]"
             shown = "none" if default in (None, [], ()) else (",".join(map(str, default))
                                                              if isinstance(default, list) else default)
-            parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar,
-                                help=f"{p.help} (default {shown})")
+            parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar, required=p.cli_required,
+                                help=p.help if p.cli_required else f"{p.help} (default {shown})")
 
     def from_args(self, args: argparse.Namespace, *, context=None) -> dict[str, Any]:
         """Validated parameters from parsed arguments (errors name the flag)."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 TIE = 1e-12
-_CHUNK = 1 << 24  # elements of one pairwise comparison block
+_CHUNK = 1 << 24  # elements of one pairwise comparison block (rank_lex)
 
 
 def _oriented(values, higher_is_better: bool) -> np.ndarray:
@@ -75,6 +75,25 @@ def rank_lex(keys: Sequence, *, higher_is_better: bool | Sequence[bool] = True, 
     return beats_count + 1
 
 
+def rank_columns(values, *, higher_is_better: bool = True, tol: float = TIE) -> np.ndarray:
+    """:func:`rank` of every column of a (teams × rankings) matrix at once — weight draws,
+    bootstrap replicates: one comparison of each team's row against the whole matrix, over
+    contiguous memory.
+
+    >>> rank_columns([[0.5, 0.9], [0.7, 0.1], [0.7, 0.2]]).tolist()
+    [[3, 1], [1, 3], [1, 2]]
+    """
+    v = _oriented(values, higher_is_better)
+    if v.ndim != 2:
+        raise ValueError(f"expected a 2-d array (teams x rankings), got shape {v.shape}")
+    v = np.ascontiguousarray(v)
+    out = np.ones(v.shape, dtype=np.int16 if v.shape[0] < 2**15 else np.int64)
+    above = v + tol
+    for j in range(v.shape[0]):
+        out += v[j] > above
+    return out.astype(np.int64)
+
+
 def rank_rows(values, *, higher_is_better: bool = True, tol: float = TIE) -> np.ndarray:
     """:func:`rank` of every row of a (rankings × teams) matrix at once (bootstrap
     replicates, weight draws).
@@ -82,17 +101,10 @@ def rank_rows(values, *, higher_is_better: bool = True, tol: float = TIE) -> np.
     >>> rank_rows([[0.5, 0.7, 0.7], [0.9, 0.1, 0.2]]).tolist()
     [[3, 1, 1], [1, 3, 2]]
     """
-    v = _oriented(values, higher_is_better)
+    v = np.asarray(values, dtype=float)
     if v.ndim != 2:
         raise ValueError(f"expected a 2-d array (rankings x teams), got shape {v.shape}")
-    b, n = v.shape
-    out = np.empty((b, n), dtype=np.int64)
-    step = max(1, _CHUNK // max(n * n, 1))
-    for a in range(0, b, step):
-        blk = v[a:a + step]
-        with np.errstate(invalid="ignore"):
-            out[a:a + step] = (blk[:, None, :] > blk[:, :, None] + tol).sum(axis=2) + 1
-    return out
+    return rank_columns(v.T, higher_is_better=higher_is_better, tol=tol).T
 
 
 def order(names: Sequence[str], ranks) -> np.ndarray:

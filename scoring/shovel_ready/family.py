@@ -78,5 +78,6 @@ FAMILY = Family(
     context=lambda comp: {"attributes": list(comp.attributes)},
     sample_dir=SAMPLE_DIR,
     commands={"boost": _boost_command()},
+    stability=(("alpha", "w"), ("band", "max_boost"), ("threshold", "w")),
     parallel=True,
 )

@@ -263,11 +263,12 @@ class Scorer:
         gcode, labels, _ = self.groups(attrs)
         agg, runtime, grouped = _agg(p), self.runtime, bool(attrs)
 
-        def score(team_sums: np.ndarray, shared_sums: np.ndarray) -> dict[str, np.ndarray]:
-            g = team_sums.shape[-3]
-            t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], S, g, 4, C)
+        def score(team_sums: np.ndarray, shared_sums: np.ndarray, teams=None) -> dict[str, np.ndarray]:
+            g, s = team_sums.shape[-3], team_sums.shape[-2]
+            t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], s, g, 4, C)
+            rt = runtime if teams is None else runtime[teams]  # the boost is relative to the field
             return stage_scores(t[..., 0, :], t[..., 1, :], t[..., 2, :], t[..., 3, :], shared_sums[..., :C],
-                                shared_sums[..., C], runtime, grouped=grouped, **agg)
+                                shared_sums[..., C], rt, grouped=grouped, **agg)
 
         return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels),
                          team=team.reshape(E, S, 4 * C), shared=shared, score=score, final="final_score",

@@ -109,7 +109,11 @@ def test_every_page_renders_without_exception(browser, sample_app):
     page = open_page(browser, sample_app)
     try:
         for title, stem in PAGES:
-            page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
+            link = page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
+            if link.is_visible():
+                link.click()
+            else:  # the navigation folds its tail behind "View more" once there are many pages
+                page.goto(f"{sample_app}/{stem}")
             page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
             wait_idle(page)
             assert_no_exception(page, f"page {title!r}")

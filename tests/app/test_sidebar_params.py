@@ -172,3 +172,17 @@ def test_alpha_controls_are_disabled_without_groups(core_dir):
     at.multiselect(key="sr_attributes").set_value([])
     rerun(at)
     assert at.slider(key="sr_alpha").disabled and at.toggle(key="sr_alpha_inf").disabled
+
+
+def test_values_survive_a_visit_to_another_familys_pages(core_dir):
+    # Streamlit forgets a widget's value in a run that does not draw it; the sidebar keeps a copy
+    at = app()
+    at.slider(key="sr_w").set_value(0.9)
+    at.toggle(key="sr_overlap_removal").set_value(False)
+    rerun(at)
+    at.switch_page("pages/qa_leaderboard.py")
+    rerun(at)
+    at.switch_page("pages/leaderboard.py")
+    rerun(at)
+    assert at.slider(key="sr_w").value == pytest.approx(0.9)
+    assert at.toggle(key="sr_overlap_removal").value is False

@@ -1,0 +1,127 @@
+"""Figures of the robustness pages: score and rank intervals with tiers, the stability map
+(Kendall's τ per cell, the winner as a second layer, winner-flip boundaries, the current
+point), and the slope chart of a configuration diff."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from scoring.core.stability import flip_edges
+
+from ..text import html
+from .common import LAYOUT
+
+TIER_SHADES = ("rgba(76,120,168,0.10)", "rgba(0,0,0,0)")
+
+
+def interval_figure(iv: pd.DataFrame, colors: Mapping[str, str], *, score_label: str, confidence: float) -> go.Figure:
+    """One row per team (final rank order): its score interval (left) and rank interval
+    (right), the point estimate marked, rows of one tier shaded alike."""
+    iv = iv.sort_values(["rank", "score"], ascending=[True, False])
+    teams = [str(t) for t in iv.index]
+    labels = [html(t) for t in teams]
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04, column_widths=[0.62, 0.38],
+                        subplot_titles=(f"{html(score_label)}: {confidence:.0%} interval", "Rank: interval"))
+    for i, (team, rec) in enumerate(zip(teams, iv.to_dict("records"), strict=True)):
+        c = colors.get(team, "#4C78A8")
+        hover = (f"<b>{html(team)}</b><br>score {rec['score']:.4f} [{rec['score_low']:.4f}, {rec['score_high']:.4f}]"
+                 f"<br>rank {rec['rank']} [{rec['rank_low']}, {rec['rank_high']}]<br>tier {rec['tier']}<extra></extra>")
+        fig.add_trace(go.Scatter(x=[rec["score_low"], rec["score_high"]], y=[labels[i]] * 2, mode="lines",
+                                 line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=1)
+        fig.add_trace(go.Scatter(x=[rec["score"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
+                                 showlegend=False, hovertemplate=hover), row=1, col=1)
+        fig.add_trace(go.Scatter(x=[rec["rank_low"] - 0.3, rec["rank_high"] + 0.3], y=[labels[i]] * 2, mode="lines",
+                                 line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=2)
+        fig.add_trace(go.Scatter(x=[rec["rank"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
+                                 showlegend=False, hovertemplate=hover), row=1, col=2)
+        fig.add_trace(go.Scatter(x=[len(teams) + 0.9], y=[labels[i]], mode="text", text=[f"tier {rec['tier']}"],
+                                 textposition="middle right", showlegend=False, hoverinfo="skip"), row=1, col=2)
+    tiers = iv["tier"].to_numpy()
+    for k, tier in enumerate(dict.fromkeys(tiers)):
+        rows = [i for i, t in enumerate(tiers) if t == tier]
+        fig.add_hrect(y0=rows[0] - 0.5, y1=rows[-1] + 0.5, fillcolor=TIER_SHADES[k % 2], line_width=0, layer="below")
+    n = len(teams)
+    fig.update_yaxes(autorange="reversed", title="Team (final rank)", row=1, col=1)
+    fig.update_xaxes(title="Score", row=1, col=1)
+    fig.update_xaxes(title="Rank", range=[0.5, n + 2.4], tickvals=list(range(1, n + 1)), row=1, col=2)
+    fig.update_layout(height=max(320, 34 * n + 140), **{**LAYOUT, "hovermode": "closest"})
+    return fig
+
+
+def stability_figure(grid: pd.DataFrame, *, x_label: str, y_label: str, current: tuple, colors: Mapping[str, str]
+                     ) -> go.Figure:
+    """Cells coloured by Kendall's τ against the current ranking; each cell's border in its
+    winner's colour (the second layer, named in the legend); black lines where the winner flips;
+    the current parameters as a star. Clicking a cell selects it (``customdata``: its x, y)."""
+    xs, ys = list(dict.fromkeys(grid["x"])), list(dict.fromkeys(grid["y"]))
+    xi = {v: i for i, v in enumerate(xs)}
+    yi = {v: j for j, v in enumerate(ys)}
+    ok = grid[grid["valid"]]
+    fig = go.Figure(go.Scatter(
+        x=[xi[v] for v in ok["x"]], y=[yi[v] for v in ok["y"]], mode="markers",
+        marker=dict(symbol="square", size=min(28, max(10, 420 // max(len(xs), len(ys)))), color=ok["tau"].tolist(),
+                    colorscale="RdYlGn", cmin=-1, cmax=1, colorbar=dict(title="Kendall τ"),
+                    line=dict(color=[colors.get(w.split(" & ")[0], "#999") for w in ok["winner"]], width=3)),
+        customdata=np.column_stack([ok["x"].astype(str), ok["y"].astype(str)]),
+        text=[html(w) for w in ok["winner"]],
+        hovertemplate=f"{html(x_label)} %{{customdata[0]}}<br>{html(y_label)} %{{customdata[1]}}<br>"
+                      "τ %{marker.color:.3f}<br>winner: %{text}<extra></extra>",
+        showlegend=False, name="cells"))
+    for winner in dict.fromkeys(ok["winner"]):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=html(winner),
+                                 marker=dict(symbol="square-open", size=12, line=dict(width=3),
+                                             color=colors.get(winner.split(" & ")[0], "#999"))))
+    for i, j, i2, _ in flip_edges(ok):
+        if i2 != i:  # a vertical boundary between x neighbours
+            fig.add_shape(type="line", x0=i + 0.5, x1=i + 0.5, y0=j - 0.5, y1=j + 0.5, line=dict(color="#111", width=2))
+        else:
+            fig.add_shape(type="line", x0=i - 0.5, x1=i + 0.5, y0=j + 0.5, y1=j + 0.5, line=dict(color="#111", width=2))
+    cx, cy = current
+    fig.add_trace(go.Scatter(x=[_nearest(xs, cx)], y=[_nearest(ys, cy)], mode="markers", name="current settings",
+                             marker=dict(symbol="star", size=18, color="#111", line=dict(color="white", width=1))))
+    fig.update_xaxes(title=html(x_label), tickmode="array", tickvals=list(range(len(xs))),
+                     ticktext=[_fmt(v) for v in xs], range=[-0.6, len(xs) - 0.4])
+    fig.update_yaxes(title=html(y_label), tickmode="array", tickvals=list(range(len(ys))),
+                     ticktext=[_fmt(v) for v in ys], range=[-0.6, len(ys) - 0.4])
+    fig.update_layout(height=660, legend=dict(title_text="Winner (cell border)", orientation="h", y=-0.12),
+                      margin=dict(l=10, r=10, t=40, b=10))
+    return fig
+
+
+def _nearest(values: list, target) -> int:
+    """Position of ``target`` among ``values`` (the nearest one for numbers)."""
+    if _num(target) and all(_num(v) for v in values):
+        return int(np.argmin([abs(float(v) - float(target)) for v in values]))
+    return values.index(target) if target in values else 0
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _fmt(v) -> str:
+    return f"{v:g}" if _num(v) else html(v)
+
+
+def slope_figure(diff: pd.DataFrame, colors: Mapping[str, str], labels: Sequence[str] = ("A", "B")) -> go.Figure:
+    """Each team's final rank under A (left) and B (right)."""
+    fig = go.Figure()
+    for rec in diff.to_dict("records"):
+        team = str(rec["submission"])
+        moved = rec["rank_a"] != rec["rank_b"]
+        fig.add_trace(go.Scatter(
+            x=list(labels), y=[rec["rank_a"], rec["rank_b"]], mode="lines+markers+text", name=html(team),
+            text=[html(team), f"{html(team)} ({'+' if rec['delta'] > 0 else ''}{rec['delta']})" if moved else html(team)],
+            textposition=["middle left", "middle right"],
+            line=dict(color=colors.get(team), width=4 if moved else 1.5, dash="solid" if moved else "dot"),
+            hovertemplate=f"{html(team)}: rank %{{y}}<extra></extra>"))
+    n = len(diff)
+    fig.update_yaxes(autorange="reversed", dtick=1, range=[n + 0.5, 0.5], title="Final rank")
+    fig.update_xaxes(range=[-0.8, 1.8])
+    fig.update_layout(height=max(300, 36 * n + 120), showlegend=False, margin=dict(l=10, r=10, t=30, b=10))
+    return fig

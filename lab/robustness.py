@@ -1,0 +1,140 @@
+"""What the "How sure is the ranking?" pages share, for any family: bootstrap intervals and
+tiers (cached by content and parameters), the warnings where a conclusion is fragile, leave
+one team out, stability maps with a progress bar, and the pinned configuration A."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from scoring.core.family import Family
+from scoring.core.robustness import bootstrap, leave_one_out
+from scoring.core.stability import Axis, stability_map
+
+from . import current, state
+from .text import md
+
+DEFAULT_B = 1000
+
+
+def _key(fam: Family, params: Mapping[str, Any]) -> str:
+    return json.dumps(fam.params.to_json(dict(params)), sort_keys=True, default=str)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _intervals(family: str, digest: str, params: str, b: int, seed: int, confidence: float, _scorer, _p) -> pd.DataFrame:
+    return bootstrap(_scorer.unit_stats(**_p), b=b, seed=seed, confidence=confidence)
+
+
+def intervals(fam: Family, *, b: int = DEFAULT_B, seed: int = 0, confidence: float = 0.95,
+              params: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Bootstrap intervals and tiers of the active data at the current (or given) parameters."""
+    p = dict(current.params(fam) if params is None else params)
+    e = current.entry(fam)
+    return _intervals(fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence), e.scorer, p)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _loo(family: str, digest: str, params: str, _scorer, _p) -> pd.DataFrame:
+    return leave_one_out(_scorer.unit_stats(**_p))
+
+
+def leave_one_team_out(fam: Family) -> pd.DataFrame:
+    p = current.params(fam)
+    e = current.entry(fam)
+    return _loo(fam.name, e.digest, _key(fam, p), e.scorer, p)
+
+
+def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
+    """Plain-words warnings where the current conclusion is fragile: the family's own (small
+    groups carrying a team's weight), a winner whose rank interval reaches 2, and a last stage
+    that decides the winner by less than the width of the winner's score interval."""
+    out = list(getattr(current.scorer(fam), "warnings", lambda **p: [])(**current.params(fam)))
+    top = lb.sort_values([fam.final.rank, "submission"]).iloc[0]
+    winner = str(top["submission"])
+    lo, hi = int(iv.loc[winner, "rank_low"]), int(iv.loc[winner, "rank_high"])
+    if hi >= 2:
+        out.append(f"the winner, {winner}, is not clearly first: over the resamples its rank runs from {lo} to {hi}")
+    if len(fam.stages) >= 2 and len(lb) >= 2:
+        prev = fam.stages[-2]
+        before = str(lb.sort_values([prev.rank, "submission"]).iloc[0]["submission"])
+        ordered = lb.sort_values([fam.final.rank, "submission"])
+        margin = abs(float(ordered.iloc[0][fam.final.id]) - float(ordered.iloc[1][fam.final.id]))
+        width = float(iv.loc[winner, "score_high"] - iv.loc[winner, "score_low"])
+        if before != winner and margin < width:
+            out.append(f"the last stage ({fam.final.label}) decides the winner: {winner} passes {before} by "
+                       f"{margin:.4f}, less than the width of its score interval ({width:.4f})")
+    return out
+
+
+def show_warnings(lines: list[str]) -> None:
+    for line in lines:
+        st.warning(md(line[:1].upper() + line[1:]) + ".", icon=":material/warning:")
+
+
+def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
+    """A stability map of the active data around the current parameters; a progress bar
+    counts the cells (the cells of a costly parameter take longer: they re-match)."""
+    p = current.params(fam)
+    e = current.entry(fam)
+    costly = [a.param for a in (x, y) if fam.params[a.param].costly]
+    note = f" — {', '.join(costly)} re-matches, so its cells take longer" if costly else ""
+    bar = st.progress(0.0, text=f"Scoring {len(x.values) * len(y.values)} cells{note}…")
+
+    def progress(done: int, total: int, _name: str) -> None:
+        bar.progress(min(1.0, done / total), text=f"Scoring cell {done} of {total}{note}…")
+
+    # kept per session (not in st.cache_data: the progress bar, drawn while it computes, must not be
+    # replayed from a cache)
+    memo = st.session_state.setdefault("_rob_maps", {})
+    key = (fam.name, e.digest, _key(fam, p), x, y)
+    try:
+        if key not in memo:
+            if len(memo) >= 4:
+                memo.clear()
+            memo[key] = stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress)
+        return memo[key]
+    finally:
+        bar.empty()
+
+
+# ---- configuration A (pinned) ------------------------------------------------------------------------
+def pinned(fam: Family) -> dict[str, Any] | None:
+    """The pinned configuration A: from this session, or from the link (``pin=<JSON>``)."""
+    key = f"_{fam.key}_pin"
+    if key not in st.session_state and "pin" in st.query_params:
+        try:
+            ctx = fam.context(current.competition(fam))
+            st.session_state[key] = state.check(fam, json.loads(st.query_params["pin"]), ctx, slider=False)
+        except (ValueError, TypeError):
+            st.session_state[key] = None
+            st.session_state[f"{key}_bad"] = True
+    return st.session_state.get(key)
+
+
+def pin(fam: Family) -> None:
+    """Pin the current parameters as A (kept in the link, so a shared link holds A and B)."""
+    p = current.params(fam)
+    st.session_state[f"_{fam.key}_pin"] = p
+    st.query_params["pin"] = json.dumps(fam.params.to_json(p), separators=(",", ":"))
+
+
+def unpin(fam: Family) -> None:
+    st.session_state.pop(f"_{fam.key}_pin", None)
+    if "pin" in st.query_params:
+        del st.query_params["pin"]
+
+
+def differences(fam: Family, a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """The parameters that differ between A and B, in words: ``w 0.5 → 0.7``."""
+    out = []
+    for p in fam.params:
+        va, vb = a.get(p.name), b.get(p.name)
+        if va != vb and not (isinstance(va, float) and isinstance(vb, float) and np.isclose(va, vb)):
+            out.append(f"{p.title}: {p.to_text(va)} → {p.to_text(vb)}")
+    return out

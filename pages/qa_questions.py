@@ -1,0 +1,58 @@
+"""QA Questions: one question — its accepted paragraphs and answers, every team's paragraph and
+answer, the tokens after normalisation and the answer F1."""
+
+import streamlit as st
+
+from lab import current, nav, qa
+from lab.charts import qa as charts
+from lab.text import md
+
+FAM = qa.FAM
+TITLE = "Questions"
+KEY = "qa_question"
+
+nav.ensure_app_entry()  # (the question does not depend on the sidebar's parameters)
+comp = current.competition(FAM)
+questions = list(comp.questions)
+known = set(questions)
+st.session_state[KEY] = qa.linked(qa.LINK_QUESTION, lambda v: v in known, questions[0])
+ex = qa.explain(st.session_state[KEY])
+
+current.header(FAM, TITLE, qa.question_takeaway(ex))
+st.caption(
+    "A paragraph is right when the question lists it, or when no paragraph answers the question and the team "
+    "names none. Answers are normalised as in SQuAD (lower case, no punctuation, no a/an/the, split on blanks); "
+    "F1 = 2 × tokens in common ÷ (tokens in the answer + tokens in the accepted answer), the best over the "
+    "accepted answers."
+)
+st.selectbox("Question", questions, key=KEY, format_func=qa.question_label(comp), on_change=qa.keep_in_link,
+             args=(qa.LINK_QUESTION, KEY), help="Type to search by id, theme or words; the question you pick is "
+                                                "kept in the page's address.")
+if ex["question"]:
+    st.markdown(f"**{md(ex['question'])}** — theme {md(ex['theme'])}")
+else:
+    st.markdown(f"Theme {md(ex['theme'])} (the ground truth has no question text).")
+
+st.subheader("Accepted paragraphs")
+texts = qa.paragraphs()
+if not ex["paragraph_ids"]:
+    st.markdown("None: no paragraph answers this question, so the right prediction is *no paragraph* "
+                "(an empty paragraph_id).")
+for pid in ex["paragraph_ids"]:
+    with st.container(border=True):
+        st.markdown(f"**{md(pid)}**")
+        text = texts.get(pid)
+        st.markdown(md(text) if text else "No text for this paragraph (upload a paragraphs file on the Data page).")
+
+st.subheader("Accepted answers")
+st.dataframe(charts.answers_table(ex), hide_index=True, key="qa_q_answers",
+             column_config={"Tokens after normalisation": st.column_config.ListColumn()})
+
+st.subheader("Every team's answer")
+teams = charts.teams_table(ex)
+st.dataframe(teams, hide_index=True, key="qa_q_teams", column_config={
+    "Tokens after normalisation": st.column_config.ListColumn(),
+    "F1": st.column_config.NumberColumn(format="%.3f", help="The best F1 over the accepted answers"),
+    "Time (ms)": st.column_config.NumberColumn(format="%.1f"),
+    **{c: st.column_config.NumberColumn(format="%.3f") for c in teams.columns if c.startswith("F1 vs")},
+})

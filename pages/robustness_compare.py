@@ -1,0 +1,55 @@
+"""Compare settings: pin the current parameters as A, change anything, and see A and B side by
+side — both rankings, the places each team moved, and the stage where it moved."""
+
+import streamlit as st
+
+from lab import current, nav, state, tables
+from lab import robustness as rb
+from lab.charts.robustness import slope_figure
+from lab.text import md
+from scoring.core.stability import compare
+
+head = st.container()
+fam = nav.pick_family("rob_cmp_family")
+with head:
+    current.header(
+        fam, "Compare settings",
+        "Pin the current settings as **A**, then change anything in the sidebar (that is **B**): both rankings "
+        "side by side, how many places each team moved, and the first stage at which its rank changed. The page's "
+        "address holds both settings, so a link shows the same comparison.",
+    )
+a = rb.pinned(fam)
+if st.session_state.pop(f"_{fam.key}_pin_bad", False):
+    st.warning("The link's pinned settings (pin=…) could not be read; pin the current settings again.")
+c1, c2, c3 = st.columns(3)
+c1.button("Pin the current settings as A", key="rob_cmp_pin", on_click=rb.pin, args=(fam,), type="primary")
+if a is None:
+    st.info("Nothing is pinned yet: pin the current settings as A, then move any control in the sidebar.")
+    st.stop()
+c2.button("Unpin A", key="rob_cmp_unpin", on_click=rb.unpin, args=(fam,))
+ctx = fam.context(current.competition(fam))
+c3.button("Back to A in the sidebar", key="rob_cmp_back", on_click=state.apply,
+          args=(fam, fam.params.to_json(a), ctx))
+b = current.params(fam)
+changed = rb.differences(fam, a, b)
+lb_a = current.scorer(fam).leaderboard(**a)
+lb_b = current.leaderboard(fam)
+diff = compare(fam, lb_a, lb_b)
+moved = diff[diff["delta"] != 0]
+if not changed:
+    st.markdown("**A and B are the same settings** — change something in the sidebar.")
+else:
+    st.markdown("**B differs from A in:** " + md("; ".join(changed)) + ".")
+    winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
+    st.markdown(
+        f"{len(moved)} team{'s' if len(moved) != 1 else ''} move"
+        + ("" if len(moved) != 1 else "s")
+        + (f"; the winner changes from **{md(winner_a)}** to **{md(winner_b)}**." if winner_a != winner_b
+           else f"; **{md(winner_b)}** wins under both.")
+    )
+table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "rank_b": "Rank under B",
+                             "delta": "Places gained", "score_a": "Score under A", "score_b": "Score under B",
+                             "moved_at": "First stage that moved"})
+st.dataframe(table, hide_index=True, key="rob_cmp_table",
+             column_config=tables.number_columns(["Score under A", "Score under B"], "%.4f"))
+st.plotly_chart(slope_figure(diff, current.colors(fam)), key="rob_cmp_slope")

@@ -1,0 +1,79 @@
+"""Stability map: how the ranking and the winner change over a grid of two parameters."""
+
+import streamlit as st
+
+from lab import current, nav, state
+from lab import robustness as rb
+from lab.charts.robustness import stability_figure
+from lab.text import md
+from scoring.core.stability import axis
+
+head = st.container()
+fam = nav.pick_family("rob_map_family")
+with head:
+    current.header(
+        fam, "Stability map",
+        "Pick two parameters: every cell of the grid scores the leaderboard with those two values (the others as in "
+        "the sidebar) and compares its ranking with the current one — Kendall's τ, 1 when the order is the same, "
+        "lower as teams swap. The cell's border names its winner; black lines mark where the winner flips; the star "
+        "is where you are. Click a cell to load its settings.",
+    )
+mappable = [p for p in fam.params if p.grid_values(3)]
+names = [p.name for p in mappable]
+pairs = [pair for pair in fam.stability if set(pair) <= set(names)]
+default = pairs[0] if pairs else (names[0], names[1] if len(names) > 1 else names[0])
+c1, c2, c3 = st.columns([2, 2, 1])
+xname = c1.selectbox("Across", names, index=names.index(default[0]), format_func=lambda n: fam.params[n].title,
+                     key="rob_map_x")
+yname = c2.selectbox("Up", names, index=names.index(default[1]), format_func=lambda n: fam.params[n].title,
+                     key="rob_map_y")
+n = c3.select_slider("Cells a side", [5, 11, 21], value=21, key="rob_map_n")
+if pairs:
+    st.caption("Suggested pairs: " + "; ".join(f"{fam.params[a].title} × {fam.params[b].title}" for a, b in pairs))
+if xname == yname:
+    st.info("Pick two different parameters.")
+    st.stop()
+ctx = fam.context(current.competition(fam))
+axes = []
+for name, where in ((xname, "x"), (yname, "y")):
+    p = fam.params[name]
+    key = None
+    if p.kind == "mapping":
+        keys = list(ctx.get(p.choices_from, ()))
+        key = st.selectbox(f"Which {p.choices_from[:-1] if p.choices_from.endswith('s') else p.choices_from} "
+                           f"of {p.title}", keys, key=f"rob_map_{where}_key")
+    axes.append(axis(fam, name, key=key, n=n))
+x, y = axes
+grid = rb.map_with_progress(fam, x, y)
+valid = grid[grid["valid"]]
+winners = valid["winner"].value_counts(normalize=True)
+here = current.params(fam)
+st.markdown(f"**{md(winners.index[0])}** wins in {winners.iloc[0]:.0%} of the cells; Kendall's τ against the "
+            f"current ranking runs from {valid['tau'].min():.2f} to {valid['tau'].max():.2f}."
+            if len(valid) else "No cell of this grid is a valid combination of parameters.")
+
+
+def _value(ax, settings):
+    v = settings.get(ax.param)
+    return (v or {}).get(ax.key, 0.0) if ax.key else v
+
+
+def _title(ax):
+    return fam.params[ax.param].title + (f": {ax.key}" if ax.key else "")
+
+
+fig = stability_figure(grid, x_label=_title(x), y_label=_title(y), current=(_value(x, here), _value(y, here)),
+                       colors=current.colors(fam))
+event = st.plotly_chart(fig, key="rob_map_chart", on_select="rerun", selection_mode="points")
+picked = (event.selection.get("points") or []) if event else []
+if picked and "customdata" in picked[0]:
+    xs, ys = picked[0]["customdata"]
+    vx = next(v for v in x.values if str(v) == xs)
+    vy = next(v for v in y.values if str(v) == ys)
+    chosen = {}
+    for ax, v in ((x, vx), (y, vy)):
+        chosen[ax.param] = {**(here.get(ax.param) or {}), ax.key: v} if ax.key else v
+    st.caption(f"Selected: {md(x.label)} = {md(vx)}, {md(y.label)} = {md(vy)}.")
+    if st.button("Load these settings into the sidebar", key="rob_map_load", type="primary"):
+        state.apply(fam, fam.params.to_json({**here, **chosen}), ctx)
+        st.rerun()

@@ -1,0 +1,39 @@
+"""spotGEO Leaderboard: counts, precision, recall, F1, MSE and the rank under both rule sets."""
+
+import streamlit as st
+
+from lab import current
+from lab import spotgeo as sg
+from lab.charts import spotgeo as charts
+from lab.text import md
+
+FAM = sg.FAM
+p = sg.params()
+lb = sg.leaderboard(p)
+rules, other = p["rules"], sg.other(p["rules"])
+
+sg.header(
+    "spotGEO leaderboard", sg.takeaway_leaderboard(lb, rules),
+    "Each team's predictions are paired one-to-one with the true objects of every frame; a pair at most τ "
+    "pixels apart is a true positive (TP), a prediction left over a false positive (FP), an object left over "
+    "a false negative (FN). Teams are ranked by F1 over all frames; the MSE only orders teams with the same "
+    "F1. The last two columns show the rank the same predictions get under the other rule set. Move τ, ε or "
+    "the rule set in the sidebar and the table follows.",
+)
+
+tie = sg.tie_note(lb)
+if tie:
+    st.caption(tie)
+st.dataframe(sg.table(lb, rules), hide_index=True, column_config=sg.column_config(rules), key="sg_lb_table")
+
+d1, d2, _ = st.columns([1, 1, 3])
+d1.download_button("Download CSV", sg.leaderboard_csv(lb), file_name="spotgeo-leaderboard.csv", mime="text/csv",
+                   key="sg_lb_csv", icon=":material/download:")
+d2.download_button("Download JSON", sg.leaderboard_json(lb, p), file_name="spotgeo-leaderboard.json",
+                   mime="application/json", key="sg_lb_json", icon=":material/download:")
+
+by_seed = lb.assign(**{rules: lb["rank"], other: lb["other_rules_rank"]})
+st.plotly_chart(charts.rank_slope(by_seed, [("seed", "Published rules"), ("starter-kit", "Starter-kit code")],
+                                  current.colors(FAM), "Rank under each rule set"), key="sg_lb_slope")
+st.caption(f"τ = {p['tau']:g} px, ε = {p['epsilon']:g} px. The table uses {md(sg.RULE_WORDS[rules])}; the "
+           "Rules page takes the four differences between the rule sets one at a time.")

@@ -1,0 +1,145 @@
+"""How sure is a ranking? Bootstrap intervals, tiers and leave-one-team-out, for any family.
+
+Everything stands on the family's :class:`~scoring.core.family.UnitStats`: a bootstrap
+replicate resamples the scoring units with replacement — within each cell (demographic group,
+theme, split), so every cell keeps its size — and is a weighted sum of the units' statistics,
+so all ``B`` replicates are one (B × units) @ (units × statistics) product per cell, not B
+re-runs of the scorer.
+
+For every team: a percentile interval of its final score and of its rank over the
+replicates; its **tier** is 1 + the number of teams that beat it with confidence (whose score
+interval lies wholly on the better side of its own), so teams sharing a tier are
+statistically tied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import parameter_error
+from .family import UnitStats
+
+INTERVAL_COLUMNS = ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+
+
+def check_bootstrap(b, seed, confidence) -> tuple[int, int, float]:
+    """``B`` ≥ 1 replicates (at most 100,000), a seed ≥ 0, a confidence in (0, 1)."""
+    ok = (isinstance(b, (int, np.integer)) and not isinstance(b, bool)) or (isinstance(b, str) and b.strip().isdigit())
+    if not ok or not 1 <= int(b) <= 100_000:
+        raise parameter_error("bootstrap", "a whole number of replicates in [1, 100000]", b)
+    b_ = int(b)
+    try:
+        s = int(seed)
+    except (TypeError, ValueError):
+        raise parameter_error("seed", "a whole number >= 0", seed) from None
+    if s < 0:
+        raise parameter_error("seed", "a whole number >= 0", seed)
+    try:
+        c = float(confidence)
+    except (TypeError, ValueError):
+        raise parameter_error("confidence", "a number in (0, 1)", confidence) from None
+    if not 0 < c < 1:
+        raise parameter_error("confidence", "a number in (0, 1)", confidence)
+    return b_, s, c
+
+
+def resample_counts(cell: np.ndarray, b: int, *, seed: int = 0) -> np.ndarray:
+    """(B × units) counts: how often each unit is drawn in each replicate, drawing each cell's
+    ``n_g`` units with replacement from that cell (so every cell keeps its size).
+
+    >>> w = resample_counts(np.array([0, 0, 1, 1, 1]), 4, seed=1)
+    >>> w.shape, w[:, :2].sum(axis=1).astype(int).tolist(), w[:, 2:].sum(axis=1).astype(int).tolist()
+    ((4, 5), [2, 2, 2, 2], [3, 3, 3, 3])
+    """
+    cell = np.asarray(cell, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    out = np.zeros((b, len(cell)))
+    for g in np.unique(cell):
+        idx = np.flatnonzero(cell == g)
+        n = len(idx)
+        draws = rng.integers(0, n, size=(b, n))
+        flat = (np.arange(b, dtype=np.int64)[:, None] * n + draws).ravel()
+        out[:, idx] = np.bincount(flat, minlength=b * n).reshape(b, n)
+    return out
+
+
+def tiers(low: np.ndarray, high: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
+    """1 + the number of teams whose interval lies wholly better than this team's.
+
+    >>> tiers(np.array([0.8, 0.7, 0.5]), np.array([0.9, 0.85, 0.6])).tolist()
+    [1, 1, 3]
+    """
+    lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    if higher_is_better:
+        beats = lo[None, :] > hi[:, None]  # [i, j]: j's low above i's high
+    else:
+        beats = hi[None, :] < lo[:, None]
+    return beats.sum(axis=1).astype(np.int64) + 1
+
+
+def replicates(us: UnitStats, weights: np.ndarray, *, chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
+    """Final scores and ranks (B × teams) of the replicates that ``weights`` (B × units) define."""
+    finals, ranks = [], []
+    for a in range(0, len(weights), chunk):
+        sc = us.scores(weights[a:a + chunk])
+        finals.append(np.asarray(sc[us.final], dtype=float))
+        ranks.append(us.final_ranks(sc))
+    return np.concatenate(finals), np.concatenate(ranks)
+
+
+def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
+              chunk: int = 250) -> pd.DataFrame:
+    """Percentile intervals of every team's final score and rank, and its tier.
+
+    Returns a frame indexed by team name with ``score``, ``rank`` (on the full data) and
+    ``score_low, score_high, rank_low, rank_high, tier``; ``confidence`` is the central share
+    (0.95: the 2.5th to 97.5th percentiles). Replicates are computed ``chunk`` at a time, so
+    memory stays near ``chunk`` × units.
+    """
+    b, seed, confidence = check_bootstrap(b, seed, confidence)
+    final, rank = replicates(us, resample_counts(us.cell, b, seed=seed), chunk=chunk)
+    q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
+    s_lo, s_hi = np.nanpercentile(final, q, axis=0)
+    r_lo, r_hi = np.percentile(rank, q, axis=0)
+    full = us.scores()
+    names = list(us.names) or [str(i) for i in range(final.shape[1])]
+    out = pd.DataFrame({
+        "score": np.asarray(full[us.final], dtype=float), "rank": us.final_ranks(full),
+        "score_low": s_lo, "score_high": s_hi,
+        "rank_low": np.floor(r_lo).astype(np.int64), "rank_high": np.ceil(r_hi).astype(np.int64),
+    }, index=pd.Index(names, name="submission"))
+    out["tier"] = tiers(s_lo, s_hi, higher_is_better=us.higher_is_better)
+    return out
+
+
+def leave_one_out(us: UnitStats) -> pd.DataFrame:
+    """If team X were absent, who moves? One row per (absent team, moved team): the moved
+    team's rank with everyone, its rank without X, and the places it gained beyond the one
+    X's absence frees when X was above it (a move caused by X changing the others' scores,
+    e.g. the eligibility band of a boost relative to the best score).
+
+    Columns: ``absent, team, rank, rank_without, moved`` (places gained, beyond the shift).
+    """
+    names = list(us.names) or [str(i) for i in range(us.team.shape[1])]
+    n = len(names)
+    full = us.scores()
+    r_all = us.final_ranks(full)
+    rows = []
+    for x in range(n):
+        keep = np.array([i for i in range(n) if i != x], dtype=np.int64)
+        r = us.final_ranks(us.scores(teams=keep))
+        for pos, i in enumerate(keep):
+            expected = r_all[i] - (1 if r_all[x] < r_all[i] else 0)
+            if r[pos] != expected:
+                rows.append((names[x], names[i], int(r_all[i]), int(r[pos]), int(expected - r[pos])))
+    return pd.DataFrame(rows, columns=["absent", "team", "rank", "rank_without", "moved"])
+
+
+def interval_table(lb: pd.DataFrame, iv: pd.DataFrame, *, on: str = "submission",
+                   columns: Sequence[str] = INTERVAL_COLUMNS) -> pd.DataFrame:
+    """``lb`` with the interval columns of :func:`bootstrap` joined by team name."""
+    extra = iv[list(columns)].rename_axis(on).reset_index()
+    return lb.merge(extra, on=on, how="left", sort=False)

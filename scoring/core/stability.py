@@ -1,0 +1,150 @@
+"""Stability maps and configuration diffs, for any family.
+
+A **stability map** scores the leaderboard on a grid of two parameters and, at each cell,
+compares the ranking with the current one (Kendall's τ-b, 1 = the same order) and names the
+winner. Cells are visited with the costly parameter (one whose change re-matches, e.g. the
+overlap threshold) in the outer loop, so each costly value is computed once.
+
+A **configuration diff** sets two parameter sets A and B side by side: each team's final
+rank under both, the change, and the first stage at which its rank differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+from .family import Family
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a map: a parameter, the values it takes, and for a ``mapping`` parameter
+    (theme weights) the entry that varies."""
+
+    param: str
+    values: tuple
+    key: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.param}[{self.key}]" if self.key else self.param
+
+
+def axis(fam: Family, param: str, *, key: str | None = None, n: int = 21, values: Sequence | None = None) -> Axis:
+    """An axis over ``param``'s grid values (or the given ``values``)."""
+    if param not in fam.params:
+        raise InputError(param, None, f"unknown parameter (known: {', '.join(fam.params.names)})")
+    vals = tuple(values) if values is not None else tuple(fam.params[param].grid_values(n))
+    if not vals:
+        raise InputError(param, None, "expected a parameter with a range or choices to map")
+    return Axis(param, vals, key)
+
+
+def _with(params: Mapping[str, Any], ax: Axis, value) -> dict[str, Any]:
+    out = dict(params)
+    if ax.key is None:
+        out[ax.param] = value
+    else:
+        base = dict(out.get(ax.param) or {})
+        base[ax.key] = value
+        out[ax.param] = base
+    return out
+
+
+def _ranks(fam: Family, lb: pd.DataFrame, where: Mapping[str, int]) -> np.ndarray:
+    """The final ranks of ``lb`` in the order of ``where`` (team name -> position)."""
+    r = np.full(len(where), np.nan)
+    pos = [where.get(str(n), -1) for n in lb["submission"].to_numpy()]
+    vals = lb[fam.final.rank].to_numpy(dtype=float)
+    for p, v in zip(pos, vals, strict=True):
+        if p >= 0:
+            r[p] = v
+    return r
+
+
+def kendall_tau_b(a, b) -> float:
+    """Kendall's τ-b of two rankings (ties allowed); NaN when either is constant.
+
+    >>> kendall_tau_b([1, 2, 3], [1, 2, 3]), kendall_tau_b([1, 2, 3], [3, 2, 1]), round(kendall_tau_b([1, 1, 2], [1, 2, 3]), 4)
+    (1.0, -1.0, 0.8165)
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    i, j = np.triu_indices(len(a), 1)
+    da, db = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+    n0 = len(i)
+    ta, tb = n0 - np.count_nonzero(da), n0 - np.count_nonzero(db)
+    denom = np.sqrt(float(n0 - ta) * float(n0 - tb))
+    return float(np.sum(da * db) / denom) if denom > 0 else float("nan")
+
+
+def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,
+                  context: Mapping[str, Sequence[str]] | None = None,
+                  progress: Callable[[int, int, str], None] | None = None) -> pd.DataFrame:
+    """One row per cell: ``x, y, tau, winner, n_winners, valid`` (a cell whose parameters
+    break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ)."""
+    lb0 = scorer.leaderboard(**base)
+    where = {str(n): i for i, n in enumerate(lb0["submission"].to_numpy())}
+    r0 = _ranks(fam, lb0, where)
+    costly_x = fam.params[x.param].costly and not fam.params[y.param].costly
+    outer, inner = (x, y) if costly_x or not fam.params[y.param].costly else (y, x)
+    rows = []
+    total = len(x.values) * len(y.values)
+    for vo in outer.values:
+        for vi in inner.values:
+            p = _with(_with(base, outer, vo), inner, vi)
+            xv, yv = (vo, vi) if outer is x else (vi, vo)
+            try:
+                p = fam.params.validate(p, context=context)
+            except InputError:
+                rows.append((xv, yv, np.nan, "", 0, False))
+                continue
+            lb = scorer.leaderboard(**p)
+            r = _ranks(fam, lb, where)
+            tau = kendall_tau_b(r0, r) if len(where) > 1 else 1.0
+            first = sorted(str(n) for n, k in zip(lb["submission"].to_numpy(), lb[fam.final.rank].to_numpy(),
+                                                  strict=True) if k == 1)
+            rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), len(first), True))
+            if progress is not None:
+                progress(len(rows), total, "")
+    out = pd.DataFrame(rows, columns=["x", "y", "tau", "winner", "n_winners", "valid"])
+    return out.sort_values(["y", "x"], kind="stable").reset_index(drop=True)
+
+
+def flip_edges(grid: pd.DataFrame) -> list[tuple[int, int, int, int]]:
+    """Edges between neighbouring cells with different winners, as (x index, y index) pairs
+    ``(i, j, i2, j2)`` — the winner-flip boundaries of a map.
+
+    >>> g = pd.DataFrame({"x": [0, 1, 0, 1], "y": [0, 0, 1, 1], "winner": ["a", "b", "a", "a"]})
+    >>> flip_edges(g)
+    [(0, 0, 1, 0), (1, 0, 1, 1)]
+    """
+    xs = {v: i for i, v in enumerate(dict.fromkeys(grid["x"]))}
+    ys = {v: j for j, v in enumerate(dict.fromkeys(grid["y"]))}
+    win = {(xs[a], ys[b]): w for a, b, w in zip(grid["x"], grid["y"], grid["winner"], strict=True)}
+    edges = []
+    for (i, j), w in sorted(win.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        for di, dj in ((1, 0), (0, 1)):
+            other = win.get((i + di, j + dj))
+            if other is not None and other != w:
+                edges.append((i, j, i + di, j + dj))
+    return sorted(edges, key=lambda e: (e[1], e[0], e[3], e[2]))
+
+
+def compare(fam: Family, lb_a: pd.DataFrame, lb_b: pd.DataFrame) -> pd.DataFrame:
+    """Each team's final rank under A and B, the places gained (``delta`` > 0: better under
+    B), the final scores, and ``moved_at``: the first stage whose rank differs ("" if none)."""
+    a, b = lb_a.set_index("submission"), lb_b.set_index("submission").reindex(lb_a["submission"])
+    rows = []
+    for team in a.index:
+        moved = next((s.label for s in fam.stages if int(a.loc[team, s.rank]) != int(b.loc[team, s.rank])), "")
+        rows.append((str(team), int(a.loc[team, fam.final.rank]), int(b.loc[team, fam.final.rank]),
+                     float(a.loc[team, fam.final.id]), float(b.loc[team, fam.final.id]), moved))
+    out = pd.DataFrame(rows, columns=["submission", "rank_a", "rank_b", "score_a", "score_b", "moved_at"])
+    out.insert(3, "delta", out["rank_a"] - out["rank_b"])
+    return out.sort_values(["rank_b", "submission"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,97 @@
+"""WOOD's ease from a training-text file: semantic-textual similarity by TF-IDF cosine (spec §2).
+
+Each sample's ``E`` is the mean of its top-k % cosine similarities to the training texts,
+top-k % meaning the ``max(1, ceil(k/100 · N_train))`` most similar ones. The paper used
+sentence embeddings; TF-IDF is what runs here without a model download, and any precomputed
+similarity column can be brought in the samples file instead (``ease_column``).
+
+TF-IDF as scikit-learn's ``TfidfVectorizer`` defaults compute it, fitted on the training
+texts: lower-cased tokens of two or more word characters, ``tf · (ln((1 + N) / (1 + df)) + 1)``,
+rows scaled to unit length, so a dot product is the cosine. scikit-learn is imported only
+here, when a training file is used.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.sources import source_bytes
+
+TOP_KS = 100  # k = 1..100 %, precomputed at load so the slider only picks a column
+CHUNK = 1 << 22  # similarities held at once (samples × training texts)
+
+
+def read_train(src, name: str) -> list[str]:
+    """The training texts of a UTF-8 text file: one per line, blank lines skipped."""
+    data = source_bytes(src, name).removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(name, data[: e.start].count(b"\n") + 1, "not UTF-8 text (undecodable bytes)") from None
+    if "\x00" in text[:65536]:
+        raise InputError(name, None, "not a text file (it contains binary data)")
+    lines = [line.strip() for line in text.splitlines()]
+    texts = [line for line in lines if line]
+    if not texts:
+        raise InputError(name, None, "no training text (every line is blank)")
+    return texts
+
+
+def top_k_count(k: int, n_train: int) -> int:
+    """``max(1, ceil(k/100 · N_train))`` in exact integer arithmetic.
+
+    >>> top_k_count(25, 10), top_k_count(1, 10), top_k_count(100, 7), top_k_count(30, 10)
+    (3, 1, 7, 3)
+    """
+    return max(1, -((-k * n_train) // 100))
+
+
+def sts_table(train: list[str], texts, *, train_name: str = "train") -> np.ndarray:
+    """Every sample's mean top-k % TF-IDF cosine similarity to the training texts, k = 1..100.
+
+    Parameters
+    ----------
+    train : list of str
+        The training texts (non-empty).
+    texts : sequence of str
+        The samples' texts.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N, 100): column k − 1 holds ``mean(top c of cos(sample, train_j))`` with
+        ``c = max(1, ceil(k/100 · N_train))``.
+    """
+    from sklearn.feature_extraction.text import TfidfVectorizer  # lazy: only with a training file
+
+    vec = TfidfVectorizer()
+    try:
+        t = vec.fit_transform(train)
+    except ValueError:
+        raise InputError(train_name, None, "no words in the training texts (only one-letter tokens or "
+                                           "punctuation), so no similarity can be computed") from None
+    s = vec.transform(["" if x is None else str(x) for x in texts])
+    n_train = t.shape[0]
+    cuts = np.array([top_k_count(k, n_train) for k in range(1, TOP_KS + 1)])
+    out = np.empty((s.shape[0], TOP_KS))
+    step = max(1, CHUNK // max(n_train, 1))
+    tt = t.T.tocsc()
+
+    def chunk(a: int) -> None:
+        sims = (s[a:a + step] @ tt).toarray()
+        sims.sort(axis=1)  # ascending; the top c are the last c
+        csum = np.cumsum(sims[:, ::-1], axis=1)
+        out[a:a + step] = csum[:, cuts - 1] / cuts
+
+    starts = range(0, s.shape[0], step)
+    if len(starts) > 1 and (os.cpu_count() or 1) > 1:  # numpy sorts without the GIL
+        with ThreadPoolExecutor(min(os.cpu_count() or 1, 4)) as pool:
+            list(pool.map(chunk, starts))
+    else:
+        for a in starts:
+            chunk(a)
+    return out

@@ -1,0 +1,219 @@
+"""The QA leaderboard (spec §3–§4), built so that a parameter change only re-aggregates.
+
+What no parameter changes is summed once per (team, theme) in :class:`Scorer`: correct
+paragraphs, answer F1 and inference time, and the question count per theme. A call to
+:meth:`Scorer.leaderboard` then computes, for the time threshold ``T`` and the weights ``w``,
+
+* ``accuracy_t``, ``f1_t``, ``AIT_t`` (means over the theme's questions),
+* ``multiplier_t = T / AIT_t`` if ``AIT_t > T`` else 1, ``score_t = multiplier_t·(f1_t + accuracy_t)``,
+* ``final_score = Σ_t w_t·score_t``, ranked with :func:`scoring.core.ranking.rank`,
+
+and the rank under unknown weights (:mod:`.hidden`), cached per (``T``, ``K``, seed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..core.cache import LRU
+from ..core.errors import InputError
+from ..core.family import UnitStats
+from ..core.ranking import order, rank
+from .competition import Competition
+from .hidden import hidden_weight_ranks, winner_regions
+from .hidden import weight_draws as draw_weights
+from .params import FIXED_COLUMNS, METRICS, PARAMS
+
+
+def theme_scores(acc: np.ndarray, f1: np.ndarray, ait: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(multiplier, score)`` per theme: ``T / AIT`` when ``AIT > T`` else 1, times ``F1 + accuracy``.
+
+    The spec's figure (§5): accuracy 0.5, mean F1 0.6, AIT 400 ms at T = 200 gives 0.55.
+
+    >>> m, s = theme_scores(np.array([0.5]), np.array([0.6]), np.array([400.0]), 200.0)
+    >>> float(m[0]), round(float(s[0]), 12)
+    (0.5, 0.55)
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mult = np.where(ait > threshold, threshold / np.where(ait > 0, ait, 1.0), 1.0)
+    return mult, mult * (f1 + acc)
+
+
+class Scorer:
+    """Precomputes a competition so that :meth:`leaderboard` only re-aggregates (module doc)."""
+
+    def __init__(self, competition: Competition):
+        self.comp = competition
+        self.names = list(competition.submission_names)
+        self.themes = list(competition.themes)
+        theme = competition.theme
+        n_th = len(self.themes)
+        onehot = (theme[None, :] == np.arange(n_th)[:, None]).astype(float)  # themes × questions
+        self.n = onehot.sum(axis=1)  # questions per theme
+        self.acc = (competition.correct @ onehot.T) / self.n  # teams × themes
+        self.f1 = (competition.f1 @ onehot.T) / self.n
+        self.ait = (competition.ms @ onehot.T) / self.n
+        self._cache = LRU(16)
+        self._draws = LRU(2)
+
+    # ---- parameters ------------------------------------------------------------------------
+    def check(self, **params) -> dict:
+        """Validated, complete parameters; ``weights`` resolved (None: the competition's default
+        weights) and given for every theme, in sorted theme order."""
+        p = PARAMS.validate(params, context={"themes": self.themes})
+        w = p["weights"]
+        if w is None:
+            w = self.comp.default_weights
+        missing = [t for t in self.themes if t not in w]
+        if missing:
+            raise InputError("weights", None, f"expected a weight for every theme, got none for {missing[0]!r}")
+        p["weights"] = {t: float(w[t]) for t in self.themes}
+        return p
+
+    def weight_vector(self, weights: dict) -> np.ndarray:
+        return np.array([weights[t] for t in self.themes], dtype=float)
+
+    # ---- per theme --------------------------------------------------------------------------
+    def theme_scores(self, time_threshold: float = 200.0) -> tuple[np.ndarray, np.ndarray]:
+        """``(multiplier, score)``, each (teams × themes), at the threshold ``T``."""
+        return theme_scores(self.acc, self.f1, self.ait, float(time_threshold))
+
+    def hidden(self, *, time_threshold: float = 200.0, weight_draws: int = 10000, seed: int = 0) -> dict:
+        """Rank under unknown weights (spec §4): ``p_first``, ``best_rank``, ``median_rank``,
+        ``worst_rank`` and ``rank_share`` per team (cached per threshold, K and seed)."""
+        p = self.check(time_threshold=time_threshold, weight_draws=weight_draws, seed=seed)
+        key = (p["time_threshold"], p["weight_draws"], p["seed"])
+
+        def run():
+            draws = self._draws.get((p["weight_draws"], p["seed"]),
+                                    lambda: draw_weights(len(self.themes), p["weight_draws"], seed=p["seed"]))
+            return hidden_weight_ranks(self.theme_scores(p["time_threshold"])[1], draws)
+        return self._cache.get(key, run)
+
+    def leaderboard(self, **params) -> pd.DataFrame:
+        """The leaderboard (spec §6) as a DataFrame: ``submission, final_score, rank, p_first,
+        best_rank, median_rank, worst_rank`` and per theme (sorted) ``<theme>:accuracy, :f1,
+        :ait_ms, :multiplier, :score``; rows by rank, then name. Keyword arguments:
+        ``time_threshold, weights, weight_draws, seed``. ``lb.attrs`` holds ``themes`` and the
+        resolved ``weights``."""
+        p = self.check(**params)
+        mult, score = self.theme_scores(p["time_threshold"])
+        final = score @ self.weight_vector(p["weights"])
+        h = self.hidden(time_threshold=p["time_threshold"], weight_draws=p["weight_draws"], seed=p["seed"])
+        data = {"submission": self.names, "final_score": final, "rank": rank(final), "p_first": h["p_first"],
+                "best_rank": h["best_rank"], "median_rank": h["median_rank"], "worst_rank": h["worst_rank"]}
+        for j, t in enumerate(self.themes):
+            for m, v in zip(METRICS, (self.acc, self.f1, self.ait, mult, score), strict=True):
+                data[f"{t}:{m}"] = v[:, j]
+        df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
+        df.attrs["themes"] = list(self.themes)
+        df.attrs["weights"] = dict(p["weights"])
+        return df
+
+    # ---- views the pages need ----------------------------------------------------------------
+    def theme_table(self, **params) -> pd.DataFrame:
+        """One row per (team, theme): ``accuracy, f1, metric, ait_ms, multiplier, score, weight,
+        weight_share`` (the weight over the sum of weights) and ``contribution = weight·score``."""
+        p = self.check(**params)
+        mult, score = self.theme_scores(p["time_threshold"])
+        w = self.weight_vector(p["weights"])
+        T, n_th = len(self.names), len(self.themes)
+        return pd.DataFrame({
+            "submission": np.repeat(self.names, n_th), "theme": np.tile(self.themes, T),
+            "accuracy": self.acc.ravel(), "f1": self.f1.ravel(), "metric": (self.acc + self.f1).ravel(),
+            "ait_ms": self.ait.ravel(), "multiplier": mult.ravel(), "score": score.ravel(),
+            "weight": np.tile(w, T), "weight_share": np.tile(w / w.sum(), T), "contribution": (score * w).ravel(),
+        })
+
+    def rank_changes(self, **params) -> pd.DataFrame:
+        """Final score and rank under the given weights beside those under equal weights
+        (``1 / n`` each): ``submission, final_score, rank, equal_final_score, equal_rank,
+        rank_change`` (positive: the weights move the team up), in leaderboard order."""
+        p = self.check(**params)
+        score = self.theme_scores(p["time_threshold"])[1]
+        final = score @ self.weight_vector(p["weights"])
+        equal = score.mean(axis=1) if len(self.themes) else np.zeros(len(self.names))
+        r, re_ = rank(final), rank(equal)
+        df = pd.DataFrame({"submission": self.names, "final_score": final, "rank": r, "equal_final_score": equal,
+                           "equal_rank": re_, "rank_change": re_ - r})
+        return df.iloc[order(self.names, r)].reset_index(drop=True)
+
+    def speed_table(self, *, step_ms: float = 10.0, **params) -> pd.DataFrame:
+        """Per (team, theme): ``ait_ms``, ``threshold``, ``over_ms = max(0, AIT − T)``,
+        ``multiplier``, ``score``, and ``gain`` — what the final score gains when the theme's AIT
+        drops by ``step_ms`` (default 10 ms): ``w_t·(F1_t + acc_t)·(m_t(AIT − step) − m_t(AIT))``;
+        ``gain_all`` is the team's gain when every theme's AIT drops by ``step_ms``."""
+        if not (isinstance(step_ms, (int, float)) and not isinstance(step_ms, bool) and step_ms > 0):
+            raise InputError("step_ms", None, f"expected a number > 0, got {step_ms!r}")
+        p = self.check(**params)
+        T = p["time_threshold"]
+        w = self.weight_vector(p["weights"])
+        mult, score = self.theme_scores(T)
+        faster = theme_scores(self.acc, self.f1, np.maximum(self.ait - step_ms, 0.0), T)[0]
+        gain = w * (self.acc + self.f1) * (faster - mult)
+        n_th = len(self.themes)
+        return pd.DataFrame({
+            "submission": np.repeat(self.names, n_th), "theme": np.tile(self.themes, len(self.names)),
+            "ait_ms": self.ait.ravel(), "threshold": T, "over_ms": np.maximum(self.ait - T, 0.0).ravel(),
+            "multiplier": mult.ravel(), "score": score.ravel(), "gain": gain.ravel(),
+            "gain_all": np.repeat(gain.sum(axis=1), n_th),
+        })
+
+    def winner_regions(self, *, themes=None, **params) -> dict:
+        """Which team ranks first where on the weight simplex (:func:`.hidden.winner_regions`).
+
+        ``themes``: 2 or 3 themes to vary (default: every theme, when there are 2 or 3). The
+        chosen themes share the weight they have together, ``m = Σ_chosen w_t``, split as
+        ``m·λ`` with ``λ`` on the simplex; every other theme keeps its given weight. So team
+        ``i`` scores ``c_i + m·(λ · s_i)`` with ``c_i`` its weighted score on the other themes —
+        affine in ``λ`` and, since ``Σλ = 1``, the same as the scores ``m·s_i + c_i`` on the
+        simplex. Returns ``themes``, ``current`` (the given weights of the chosen themes as
+        shares of ``m``, the point to mark; None when ``m = 0``) and ``regions``.
+        """
+        p = self.check(**params)
+        chosen = list(self.themes) if themes is None else [str(t) for t in themes]
+        unknown = [t for t in chosen if t not in self.themes]
+        if unknown or len(set(chosen)) != len(chosen) or len(chosen) not in (2, 3):
+            raise InputError("themes", None, f"expected 2 or 3 distinct themes of ({', '.join(self.themes)}), "
+                                             f"got {', '.join(chosen) or 'none'}")
+        idx = [self.themes.index(t) for t in chosen]
+        rest = [j for j in range(len(self.themes)) if j not in idx]
+        w = self.weight_vector(p["weights"])
+        score = self.theme_scores(p["time_threshold"])[1]
+        m = float(w[idx].sum())
+        offset = score[:, rest] @ w[rest] if rest else np.zeros(len(self.names))
+        return {"themes": chosen, "current": (w[idx] / m).tolist() if m > 0 else None,
+                "regions": winner_regions(m * score[:, idx] + offset[:, None], self.names)}
+
+    # ---- per-unit statistics ---------------------------------------------------------------
+    def unit_stats(self, **params) -> UnitStats:
+        """What every team earned on every question, as additive sums (:class:`UnitStats`).
+
+        Units are questions, a question's cell is its theme; ``team`` (questions × teams × 3)
+        holds paragraph correct (0/1), answer F1 and inference ms; ``shared`` a 1 per question.
+        ``score`` divides the theme sums by the theme's count and applies §3 with the given
+        threshold and weights (a theme with no question in a subset scores 0). Keys:
+        ``final_score`` and ``<theme>:score``.
+        """
+        p = self.check(**params)
+        c = self.comp
+        team = np.stack([c.correct.T, c.f1.T, c.ms.T], axis=2)
+        T, w, themes = p["time_threshold"], self.weight_vector(p["weights"]), list(self.themes)
+
+        def score(team_sums: np.ndarray, shared_sums: np.ndarray) -> dict[str, np.ndarray]:
+            n = shared_sums[..., 0][..., None, :, None]  # (…, 1, themes, 1)
+            sums = np.swapaxes(team_sums, -3, -2)  # (…, teams, themes, 3)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.where(n > 0, sums / n, 0.0)
+            s = theme_scores(mean[..., 0], mean[..., 1], mean[..., 2], T)[1]
+            out = {"final_score": s @ w}
+            out.update({f"{t}:score": s[..., j] for j, t in enumerate(themes)})
+            return out
+
+        return UnitStats(units=list(c.questions), cell=c.theme, n_cells=len(themes), team=team,
+                         shared=np.ones((len(c.questions), 1)), score=score, final="final_score",
+                         names=list(self.names))
+
+
+__all__ = ["FIXED_COLUMNS", "Scorer", "theme_scores"]

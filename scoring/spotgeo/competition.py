@@ -1,0 +1,203 @@
+"""A loaded spotGEO competition: the ground truth, and per submission its points and every
+(prediction, object) pair within the largest τ (spec §1–§2).
+
+What no parameter changes is computed here, once: each submission's frames are aligned with
+the ground truth's, and its candidate pairs — every prediction and object of one frame at
+most :data:`MAX_TAU` pixels apart — are kept sorted by distance. A τ then selects a prefix of
+those pairs (no re-reading, no new distances); ε and the rule set only re-sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.sources import expand_submissions, source_name
+from .data import Frames, parse_frames, read_json
+
+MAX_TAU = 50.0
+_KEY_STRIDE = 1000.0  # frame index stride of the x look-up key (> 640 + 2·MAX_TAU)
+
+
+@dataclass
+class GroundTruth:
+    """The ground truth: ``frames`` (sorted by sequence, frame), each frame's sequence index
+    ``frame_seq`` into ``sequences`` (the sorted sequence ids), and each object's frame."""
+
+    frames: Frames
+    sequences: np.ndarray
+    frame_seq: np.ndarray
+    point_frame: np.ndarray
+
+    @property
+    def name(self) -> str:
+        return self.frames.name
+
+    @property
+    def n_frames(self) -> int:
+        return self.frames.n_frames
+
+    @property
+    def n_points(self) -> int:
+        return len(self.point_frame)
+
+    @property
+    def brightness(self) -> np.ndarray | None:
+        return self.frames.brightness
+
+
+@dataclass
+class Submission:
+    """One submission aligned with the ground truth's frames.
+
+    ``xy`` (P, 2) its points, frame by frame in ground-truth frame order (``start`` (F + 1,)
+    offsets), ``point_frame`` (P,); the candidate pairs ``p`` (prediction), ``g`` (object) and
+    ``d`` (distance ≤ :data:`MAX_TAU`), sorted by ``d``.
+    """
+
+    name: str
+    file: str
+    xy: np.ndarray
+    start: np.ndarray
+    point_frame: np.ndarray
+    p: np.ndarray
+    g: np.ndarray
+    d: np.ndarray
+
+    @property
+    def n_points(self) -> int:
+        return len(self.point_frame)
+
+
+@dataclass
+class Competition:
+    """Ground truth and submissions (``submission_names`` in load order); ``report`` holds
+    the load's warnings."""
+
+    gt: GroundTruth
+    submissions: list[Submission]
+    report: list[str] = field(default_factory=list)
+
+    @property
+    def submission_names(self) -> list[str]:
+        return [s.name for s in self.submissions]
+
+    def submission(self, name: str) -> Submission:
+        for s in self.submissions:
+            if s.name == name:
+                return s
+        raise KeyError(f"unknown submission {name!r}")
+
+    @property
+    def sequences(self) -> list[int]:
+        return self.gt.sequences.tolist()
+
+    @property
+    def has_brightness(self) -> bool:
+        return self.gt.brightness is not None
+
+    def frames_of(self, sequence_id: int) -> list[int]:
+        """The frame numbers the ground truth lists for one sequence (empty if unknown)."""
+        fr = self.gt.frames
+        return fr.frame[fr.seq == int(sequence_id)].tolist()
+
+
+def ground_truth_from_frames(frames: Frames) -> GroundTruth:
+    sequences, frame_seq = np.unique(frames.seq, return_inverse=True)
+    point_frame = np.repeat(np.arange(frames.n_frames), frames.counts)
+    return GroundTruth(frames, sequences, frame_seq.astype(np.int64), point_frame)
+
+
+def load_ground_truth(src, *, report: list[str] | None = None) -> GroundTruth:
+    """Read and validate a ground-truth file (spec §1)."""
+    name = source_name(src, "ground_truth.json")
+    frames = parse_frames(read_json(src, name), name, ground_truth=True, report=report)
+    return ground_truth_from_frames(frames)
+
+
+def _describe(frames: Frames, i: int) -> str:
+    return f"sequence_id {int(frames.seq[i])}, frame {int(frames.frame[i])}"
+
+
+def align(sub: Frames, gt: GroundTruth, name: str) -> None:
+    """Check that ``sub`` holds exactly the ground truth's (sequence_id, frame) pairs (both
+    are sorted by key, so equal keys mean equal order); else an error that says how many
+    are missing or extra and names the first."""
+    gk, sk = gt.frames.keys, sub.keys
+    if len(gk) == len(sk) and np.array_equal(gk, sk):
+        return
+    extra = ~np.isin(sk, gk)
+    if extra.any():
+        i = np.flatnonzero(extra)
+        first = i[np.argmin(sub.entry[i])]  # first in file order
+        raise InputError(name, None, f"{len(i)} (sequence_id, frame) pair{'s' if len(i) > 1 else ''} not in the "
+                         f"ground truth (first: entry {int(sub.entry[first])}, {_describe(sub, first)})")
+    missing = np.flatnonzero(~np.isin(gk, sk))
+    raise InputError(name, None, f"{len(missing)} (sequence_id, frame) pair{'s' if len(missing) > 1 else ''} "
+                     f"of the ground truth missing (first: {_describe(gt.frames, missing[0])})")
+
+
+def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarray, gt_frame: np.ndarray,
+                    max_d: float = MAX_TAU) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (prediction, object) of one frame at most ``max_d`` apart, sorted by distance.
+
+    Objects are looked up by ``frame · 1000 + x`` in a sorted key (a window of ±max_d in x,
+    one ``searchsorted`` for all predictions), so only nearby pairs are ever measured.
+
+    >>> p, g, d = candidate_pairs(np.array([[0., 0.], [100., 0.]]), np.array([0, 0]),
+    ...                           np.array([[3., 4.], [0., 0.]]), np.array([0, 1]))
+    >>> p.tolist(), g.tolist(), d.tolist()
+    ([0], [0], [5.0])
+    """
+    gkey = gt_frame * _KEY_STRIDE + gt_xy[:, 0]
+    order = np.argsort(gkey, kind="stable")
+    skey = gkey[order]
+    pkey = pred_frame * _KEY_STRIDE + pred_xy[:, 0]
+    margin = max_d + 1e-6
+    lo = np.searchsorted(skey, pkey - margin, side="left")
+    hi = np.searchsorted(skey, pkey + margin, side="right")
+    n = hi - lo
+    total = int(n.sum())
+    p = np.repeat(np.arange(len(pkey), dtype=np.int64), n)
+    pos = np.repeat(lo - np.concatenate(([0], np.cumsum(n)[:-1])), n) + np.arange(total)
+    g = order[pos]
+    d = np.hypot(pred_xy[p, 0] - gt_xy[g, 0], pred_xy[p, 1] - gt_xy[g, 1])
+    keep = d <= max_d
+    p, g, d = p[keep], g[keep], d[keep]
+    s = np.argsort(d, kind="stable")
+    return p[s].astype(np.int32), g[s].astype(np.int32), d[s]
+
+
+def prepare_submission(name: str, src, display: str, gt: GroundTruth) -> Submission:
+    """Read, validate and align one submission and find its candidate pairs."""
+    frames = parse_frames(read_json(src, display), display)
+    align(frames, gt, display)
+    point_frame = np.repeat(np.arange(frames.n_frames), frames.counts)
+    p, g, d = candidate_pairs(frames.xy, point_frame, gt.frames.xy, gt.point_frame)
+    return Submission(name, display, frames.xy, frames.start, point_frame, p, g, d)
+
+
+def load_competition(ground_truth, submissions, *, progress: Callable[[int, int, str], None] | None = None
+                     ) -> Competition:
+    """Load and validate a competition (spec §1); nothing is half-loaded.
+
+    ``ground_truth``: a path, bytes, a file-like or a parsed list; ``submissions``: JSON
+    files and/or folders (every ``*.json`` inside), or ``{name: source}``; the submission's
+    name is its file stem. ``progress(done, total, name)`` is called as submissions load.
+    """
+    report: list[str] = []
+    gt = load_ground_truth(ground_truth, report=report)
+    items = expand_submissions(submissions, suffix=".json")
+    if not items:
+        raise InputError("submissions", None, "no submission given")
+    subs = []
+    for i, (name, src, display) in enumerate(items):
+        if progress is not None:
+            progress(i, len(items), name)
+        subs.append(prepare_submission(name, src, display, gt))
+    if progress is not None:
+        progress(len(items), len(items), "")
+    return Competition(gt, subs, report)

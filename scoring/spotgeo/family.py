@@ -1,0 +1,59 @@
+"""The spotGEO detection metric as a family of the registry (specs/spotgeo.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..core.export import rows_document
+from ..core.family import Family, InputSpec
+from .params import LEADERBOARD_COLUMNS, PARAMS, STAGES
+
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "spotgeo"
+JSON_ORDER = ("tau", "epsilon", "rules")
+
+
+def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"family": "spotgeo", "parameters": {"tau", "epsilon", "rules"}, "leaderboard":
+    [{submission, tp, fp, fn, precision, recall, f1, score, mse, rank}, ...]}`` (spec §6)."""
+    ordered = {k: params[k] for k in JSON_ORDER if k in params}
+    return rows_document(lb, LEADERBOARD_COLUMNS, ordered, family="spotgeo")
+
+
+def _load(**sources):
+    from .competition import load_competition
+
+    return load_competition(**sources)
+
+
+def _scorer(comp):
+    from .scorer import Scorer
+
+    return Scorer(comp)
+
+
+FAMILY = Family(
+    name="spotgeo",
+    key="sg",
+    title="spotGEO detection",
+    summary="the spotGEO challenge's detection score: one-to-one matching within tau, 1 - F1 ranked first, "
+            "MSE as tie-breaker; the published definition or the official starter-kit code",
+    unit="sequence",
+    inputs=(
+        InputSpec("ground_truth", "Ground truth", "ground truth JSON: an array of {sequence_id, frame, num_objects, "
+                  "object_coords}", kind="json", path="ground_truth.json"),
+        InputSpec("submissions", "Submissions", "submission JSON files and/or folders (every *.json inside); "
+                  "name = file stem", kind="json", many=True, path="submissions/"),
+    ),
+    params=PARAMS,
+    stages=STAGES,
+    columns=LEADERBOARD_COLUMNS,
+    load=_load,
+    scorer=_scorer,
+    document=leaderboard_document,
+    sample_dir=SAMPLE_DIR,
+    stability=(("tau", "epsilon"),),
+)

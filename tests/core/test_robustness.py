@@ -1,0 +1,201 @@
+"""Bootstrap intervals, tiers, leave-one-out, stability maps and configuration diffs."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import scoring
+from scoring.core.family import UnitStats
+from scoring.core.robustness import bootstrap, leave_one_out, replicates, resample_counts, tiers
+from scoring.core.stability import axis, compare, flip_edges, stability_map
+from scoring.shovel_ready.efficiency import boost_arrays
+from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_DEMO, TINY_GT, TINY_RUNTIMES
+
+
+def _tiny(subs: dict[str, str] | None = None, runtimes: str = TINY_RUNTIMES):
+    subs = subs or {"Alpha": TINY_ALPHA, "Beta": TINY_BETA}
+    return scoring.load_competition(ground_truth=TINY_GT.encode(), submissions={k: v.encode() for k, v in subs.items()},
+                                    demographics=TINY_DEMO.encode(), runtimes=runtimes.encode())
+
+
+# ---- resampling -------------------------------------------------------------------------------
+def test_resampling_keeps_every_cell_size_and_is_seeded():
+    cell = np.array([0, 0, 0, 1, 1, 2])
+    w = resample_counts(cell, 50, seed=3)
+    assert w[:, :3].sum(axis=1).tolist() == [3] * 50 and w[:, 3:5].sum(axis=1).tolist() == [2] * 50
+    assert w[:, 5].tolist() == [1] * 50  # a one-unit cell is always itself
+    assert np.array_equal(w, resample_counts(cell, 50, seed=3))
+    assert not np.array_equal(w, resample_counts(cell, 50, seed=4))
+
+
+def test_tiers_by_hand():
+    # intervals: A [0.8, 0.9], B [0.7, 0.85], C [0.5, 0.6], D [0.55, 0.75]
+    lo, hi = np.array([0.8, 0.7, 0.5, 0.55]), np.array([0.9, 0.85, 0.6, 0.75])
+    # C: A and B lie wholly above 0.6 -> tier 3; D: only A (0.8 > 0.75) -> tier 2
+    assert tiers(lo, hi).tolist() == [1, 1, 3, 2]
+    # lower is better: the same intervals as losses
+    assert tiers(lo, hi, higher_is_better=False).tolist() == [3, 2, 1, 1]
+
+
+# ---- the Shovel-Ready family: matrix product = explicit re-scorings --------------------------------
+def _resampled_competition(counts: np.ndarray, essays: list[str], subs: dict[str, str]):
+    """Each essay repeated as often as the replicate draws it (under new ids)."""
+    def repeat(text: str, col: str = "id") -> bytes:
+        df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+        parts = []
+        for e, k in zip(essays, counts, strict=True):
+            rows = df[df[col] == e]
+            for c in range(int(k)):
+                parts.append(rows.assign(**{col: f"{e}#{c}"}))
+        return pd.concat(parts).to_csv(index=False).encode() if parts else df.head(0).to_csv(index=False).encode()
+
+    return scoring.load_competition(ground_truth=repeat(TINY_GT), submissions={k: repeat(v) for k, v in subs.items()},
+                                    demographics=repeat(TINY_DEMO), runtimes=TINY_RUNTIMES.encode())
+
+
+@pytest.mark.parametrize("attrs", [(), ("ell_status",)])
+def test_replicates_equal_explicit_rescoring(attrs):
+    subs = {"Alpha": TINY_ALPHA, "Beta": TINY_BETA}
+    comp = _tiny(subs)
+    params = dict(attributes=attrs, alpha=5.0, band=0.5)
+    us = scoring.Scorer(comp).unit_stats(**params)
+    # unstratified draws over the two essays (stratified ones would always keep one of each)
+    w = np.array([[2, 0], [0, 2], [1, 1], [2, 0]], dtype=float) if not attrs else np.array([[1, 1]], dtype=float)
+    final, ranks = replicates(us, w)
+    for b, counts in enumerate(w):
+        comp_b = _resampled_competition(counts, list(comp.essays), subs)
+        lb = scoring.Scorer(comp_b).leaderboard(**params).set_index("submission")
+        assert final[b] == pytest.approx(lb.loc[list(us.names), "final_score"].to_numpy(), abs=1e-12), counts
+        assert ranks[b].tolist() == lb.loc[list(us.names), "rank"].tolist()
+
+
+def test_a_copy_gets_the_same_interval_and_tier_and_seeds_repeat():
+    comp = _tiny({"Alpha": TINY_ALPHA, "Copy": TINY_ALPHA, "Beta": TINY_BETA}, TINY_RUNTIMES + "Copy,50\n")
+    us = scoring.Scorer(comp).unit_stats(attributes=())
+    iv = bootstrap(us, b=300, seed=7)
+    cols = ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+    assert iv.loc["Alpha", cols].tolist() == iv.loc["Copy", cols].tolist()
+    assert bootstrap(us, b=300, seed=7).equals(iv)
+
+
+def test_a_perfect_team_ranks_first_in_every_replicate():
+    perfect = ("id,class,predictionstring,Effective,Ineffective\n"
+               "e1,Lead,0 1 2 3 4,1,0\ne1,Claim,5 6 7 8 9,0,1\ne1,Evidence,10 11 12 13 14 15 16 17 18 19,1,0\n"
+               "e2,Claim,0 1 2 3 4 5,1,0\n")
+    comp = _tiny({"Alpha": TINY_ALPHA, "Perfect": perfect, "Beta": TINY_BETA})
+    iv = bootstrap(scoring.Scorer(comp).unit_stats(attributes=("ell_status",), band=0.0), b=200)
+    assert iv.loc["Perfect", ["rank_low", "rank_high", "tier"]].tolist() == [1, 1, 1]
+    assert iv.loc["Perfect", "score_low"] == pytest.approx(1.0)
+
+
+def test_bootstrap_rejects_bad_arguments():
+    us = scoring.Scorer(_tiny()).unit_stats()
+    for kw, name in [({"b": 0}, "bootstrap"), ({"b": 2.5}, "bootstrap"), ({"confidence": 1.0}, "confidence"),
+                     ({"seed": -1}, "seed")]:
+        with pytest.raises(scoring.InputError, match=name):
+            bootstrap(us, **kw)
+
+
+# ---- leave one team out --------------------------------------------------------------------------
+def test_leave_one_out_finds_a_team_lifted_by_a_rival_leaving():
+    # X 1.0 (no runtime), Z 0.96 (slow), Y 0.94 (fast). Band 5 %: with X, Z is eligible (1/0.96 =
+    # 1.042) and the fastest eligible: 0.96·1.05 = 1.008 > X; Y (1/0.94 = 1.064) is not -> Z, X, Y.
+    # Without X the best is 0.96: Y is eligible (1.021) and now the fastest: 0.94·1.05 = 0.987 > Z,
+    # which (160/10 = 16x slower) gets no boost -> Y, Z. Y gains a place beyond the one X frees,
+    # Z loses one although X was below it.
+    base = np.array([1.0, 0.94, 0.96])
+    runtime = np.array([np.nan, 10.0, 160.0])
+
+    def score(team_sums, shared_sums, teams=None):
+        x = team_sums[..., 0, :, 0] / shared_sums[..., 0, 0][..., None]
+        rt = runtime if teams is None else runtime[teams]
+        _, boost = boost_arrays(x, rt, 0.05, 0.05, 0.2)
+        return {"final": x * (1 + boost)}
+
+    us = UnitStats(units=["u"], cell=[0], n_cells=1, team=base[None, :, None], shared=np.ones((1, 1)), score=score,
+                   final="final", names=["X", "Y", "Z"])
+    moved = leave_one_out(us)
+    assert moved.to_dict("records") == [
+        {"absent": "X", "team": "Y", "rank": 3, "rank_without": 1, "moved": 1},
+        {"absent": "X", "team": "Z", "rank": 1, "rank_without": 2, "moved": -1},
+    ]
+
+
+# ---- stability maps and diffs --------------------------------------------------------------------
+def test_stability_map_agrees_with_the_base_cell_and_flags_impossible_cells():
+    comp = _tiny()
+    fam = scoring.get("shovel-ready")
+    scorer = scoring.Scorer(comp)
+    base = fam.params.validate(attributes=("ell_status",), context=fam.context(comp))
+    g = stability_map(fam, scorer, base, axis(fam, "alpha", values=[0, 50, 200]), axis(fam, "w", values=[0.0, 0.5, 1.0]),
+                      context=fam.context(comp))
+    cell = g[(g["x"] == 50) & (g["y"] == 0.5)].iloc[0]
+    assert cell["tau"] == pytest.approx(1.0) and cell["valid"]
+    lb = scorer.leaderboard(**base)
+    assert cell["winner"] == lb.iloc[0]["submission"]
+    assert len(g) == 9 and set(g["tau"].dropna()) <= {1.0, -1.0}  # two teams: the same order or swapped
+    sg = scoring.get("spotgeo")
+    rows = [dict(tau=5.0, epsilon=6.0), dict(tau=10.0, epsilon=6.0)]
+    assert [bool(sg.params.validate(r) is not None) for r in rows[1:]] == [True]
+    with pytest.raises(scoring.InputError):
+        sg.params.validate(rows[0])  # ε above τ: such a cell is left out of a map (valid = False)
+
+
+def test_flip_edges_and_compare_by_hand():
+    g = pd.DataFrame({"x": [0, 1, 2, 0, 1, 2], "y": [0, 0, 0, 1, 1, 1], "winner": list("aabaaa")})
+    assert flip_edges(g) == [(1, 0, 2, 0), (2, 0, 2, 1)]
+    fam = scoring.get("shovel-ready")
+    comp = _tiny()
+    s = scoring.Scorer(comp)
+    a = s.leaderboard(attributes=("ell_status",))
+    b = s.leaderboard(attributes=("ell_status",), overlap_removal=False)
+    d = compare(fam, a, b).set_index("submission")
+    # overlap removal off changes stages 3-5 only: a team whose rank moves moves at the segment score
+    for team, row in d.iterrows():
+        first_a = a.set_index("submission").loc[team]
+        first_b = b.set_index("submission").loc[team]
+        if first_a["segment_score_rank"] != first_b["segment_score_rank"]:
+            assert row["moved_at"] == "Unified segment score"
+        assert row["delta"] == row["rank_a"] - row["rank_b"]
+
+
+# ---- the command line of every family -------------------------------------------------------------
+def _args(fam: str, tmp_path) -> list[str]:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "sample_data"
+    if fam == "shovel-ready":
+        c = root / "competition"
+        return ["leaderboard", "--ground-truth", c / "ground_truth.csv", "--submissions", c / "submissions",
+                "--demographics", c / "demographics.csv", "--attributes", "ell_status", "--runtimes", c / "runtimes.csv"]
+    if fam == "spotgeo":
+        return ["spotgeo", "leaderboard", "--ground-truth", root / "spotgeo" / "ground_truth.json",
+                "--submissions", root / "spotgeo" / "submissions"]
+    return ["qa", "leaderboard", "--ground-truth", root / "qa" / "ground_truth.csv", "--submissions",
+            root / "qa" / "submissions", "--weight-draws", "200"]
+
+
+@pytest.mark.parametrize("fam", ["shovel-ready", "spotgeo", "qa"])
+def test_bootstrap_on_the_command_line(fam, tmp_path):
+    import json
+
+    from tests.cli import run_cli
+
+    base = run_cli(*_args(fam, tmp_path))
+    csv = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
+    assert csv.returncode == 0, csv.stderr
+    head = csv.stdout.splitlines()[0].split(",")
+    assert head[-5:] == ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+    assert head[:-5] == base.stdout.splitlines()[0].split(",")  # the family's own columns first, unchanged
+    again = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
+    assert again.stdout == csv.stdout  # a fixed seed: the same intervals
+    doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--format", "json").stdout)
+    row = doc["leaderboard"][0]
+    assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["tier"] >= 1
+    assert doc["bootstrap"]["replicates"] == 60
+    bad = run_cli(*_args(fam, tmp_path), "--bootstrap", "lots")
+    assert bad.returncode == 2 and "bootstrap" in bad.stderr

@@ -1,0 +1,112 @@
+"""Spec §4 on the real data shipped in sample_data/difficulty (from ../shared/real): the figures
+come from the paper (Table 8) and the spec's independent computation, not from this code.
+The real data's quirks (spec §1) are checked against a plain scan of the files."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from scoring.difficulty import SAMPLE_DATASETS, Scorer, load_competition, sample_datasets
+from tests.difficulty import reference as ref
+
+# the paper's Table 8, SST-2, WMProb, equal splits: ascending order of the ten models
+TABLE8_ASCENDING = ["glove-sum", "bow-sum", "word2vec-sum", "word2vec-lstm", "glove-cnn", "word2vec-cnn",
+                    "glove-lstm", "roberta-large", "bert-large", "bert-base"]
+BERT_BASE = {7: 68.868, 5: 70.149, 2: 73.089}  # spec §4
+
+
+@pytest.fixture(scope="module")
+def sst2():
+    d = sample_datasets()["sst-2"]
+    return Scorer(load_competition(d / "samples.csv", d / "predictions.csv"))
+
+
+@pytest.mark.parametrize("n", sorted(BERT_BASE))
+def test_bert_base_wmprob_scores(sst2, n):
+    lb = sst2.leaderboard(metric="wmprob", split_mode="equal", splits=n, weights="linear", reward=1, penalty=-1)
+    row = lb.set_index("submission").loc["bert-base"]
+    assert round(row["score"], 3) == BERT_BASE[n]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_table8_order(sst2, n):
+    # "Results are the same for all weight schemes" and over 2-7 splits (Table 8, equal splits)
+    lb = sst2.leaderboard(metric="wmprob", splits=n)
+    assert list(lb.sort_values("score")["submission"]) == TABLE8_ASCENDING
+    assert list(lb["rank"]) == list(range(1, 11))  # no ties
+
+
+def test_bert_base_accuracy(sst2):
+    lb = sst2.leaderboard(metric="wmprob")
+    assert round(lb.set_index("submission").loc["bert-base", "accuracy"], 4) == 0.8933
+    assert lb.set_index("submission").loc["bert-base", "accuracy_rank"] == 1
+
+
+def test_reference_reproduces_the_spec_figures():
+    """The slow reference, from the spec's words, on the same files: the figures hold for it too."""
+    import pandas as pd
+
+    d = sample_datasets()["sst-2"]
+    samples = pd.read_csv(d / "samples.csv", dtype=str, keep_default_na=False)
+    preds = pd.read_csv(d / "predictions.csv", dtype=str, keep_default_na=False)
+    for n, expected in BERT_BASE.items():
+        out = ref.leaderboard(samples, preds, metric="wmprob", splits=n)
+        assert round(out["bert-base"]["score"], 3) == expected
+        assert sorted(out, key=lambda k: out[k]["score"]) == TABLE8_ASCENDING
+    assert round(out["bert-base"]["accuracy"], 4) == 0.8933
+
+
+def _rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_sst2_quirks_are_reported(sst2):
+    d = sample_datasets()["sst-2"]
+    rows = _rows(d / "predictions.csv")
+    # spreadsheet rows (header = 1) of the rows whose predicted value is the word 'label'
+    label_rows = [i + 2 for i, r in enumerate(rows) if r["predicted"] == "label"]
+    assert len(label_rows) == 5  # spec §1
+    report = sst2.comp.report
+    (warning,) = [r for r in report if "not a gold label" in r]
+    for row in label_rows:
+        assert f"{row} ('label')" in warning
+    # those five are counted incorrect
+    ids = [r["sample_id"] for r in _rows(d / "samples.csv")]
+    models = sst2.comp.submission_names
+    for i in label_rows:
+        r = rows[i - 2]
+        assert not sst2.comp.predictions.correct[models.index(r["model"]), ids.index(r["sample_id"])]
+    # 882 rows of seven models have probabilities off 1 by more than 0.01: one warning, counts per model
+    off: dict[str, int] = {}
+    for r in rows:
+        if abs(float(r["p0"]) + float(r["p1"]) - 1) > 0.01:
+            off[r["model"]] = off.get(r["model"], 0) + 1
+    assert sum(off.values()) == 882 and len(off) == 7
+    (warning,) = [r for r in report if "sum to more than" in r]
+    assert warning.split(": ", 1)[1].startswith("882 rows")
+    for model, count in off.items():
+        assert f"{model} {count} (" in warning
+
+
+def test_imdb_loads_without_prediction_warnings():
+    d = sample_datasets()["imdb"]
+    comp = load_competition(d / "samples.csv", d / "predictions.csv")
+    assert len(comp.submission_names) == 10 and comp.n_samples == 872
+    assert [r for r in comp.report if "predictions.csv" in r] == []
+    # the empty bias cells are said, per column
+    assert any("'bias_algo1' is empty for" in r for r in comp.report)
+
+
+def test_sample_data_ships_both_datasets_with_source_and_licence():
+    from scoring.difficulty import FAMILY
+
+    folders = sample_datasets()
+    assert list(folders) == list(SAMPLE_DATASETS) == ["sst-2", "imdb"]
+    assert FAMILY.sample_dir == folders["sst-2"]
+    for folder in folders.values():
+        assert (folder / "samples.csv").is_file() and (folder / "predictions.csv").is_file()
+    readme = (folders["sst-2"].parent / "README.md").read_text()
+    assert "Apache-2.0" in readme and "Mishra" in readme
