@@ -141,10 +141,54 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
         progress(total, total, "")
 
 
+WORKER_NAME = "lab-worker"
+
+
+class _WorkerContext:
+    """A multiprocessing context whose processes are named ``lab-worker-…``, so that their
+    start-up data leaves out the caller's ``__main__`` (see :func:`_no_main_for_workers`)."""
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+
+    def __getattr__(self, attr):
+        return getattr(self._ctx, attr)
+
+    def Process(self, *args, **kwargs):  # noqa: N802 (the multiprocessing name)
+        proc = self._ctx.Process(*args, **kwargs)
+        proc.name = f"{WORKER_NAME}-{proc.name}"
+        return proc
+
+
+def _no_main_for_workers() -> None:
+    """A spawned or forkserver child re-runs the parent's main script (``__main__``) before its
+    first task — under Streamlit that is the app itself, which must not run in a worker (nor a
+    user's unguarded script). Our workers need only the task's module, so their start-up data
+    drops the main script; other processes are left as they are."""
+    from multiprocessing import spawn
+
+    if getattr(spawn.get_preparation_data, "_lab", False):
+        return
+    original = spawn.get_preparation_data
+
+    def get_preparation_data(name):
+        data = original(name)
+        if str(name).startswith(WORKER_NAME):
+            data.pop("init_main_from_path", None)
+            data.pop("init_main_from_name", None)
+        return data
+
+    get_preparation_data._lab = True
+    spawn.get_preparation_data = get_preparation_data
+
+
 def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
     if kind == "processes":
         try:
             ctx = mp.get_context(start_method())
+            if ctx.get_start_method() != "fork":
+                _no_main_for_workers()
+                ctx = _WorkerContext(ctx)
             if ctx.get_start_method() == "forkserver":
                 # workers fork from a server that has imported the task's module (numpy, pandas…)
                 # once, instead of importing it afresh in every worker of every pool

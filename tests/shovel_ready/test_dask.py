@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import types
 from pathlib import Path
 
 import pandas as pd
@@ -34,8 +36,13 @@ PARAMS = [{}, {"attributes": ("ell_status", "gender"), "threshold": 0.7, "qualit
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as c:
+    # Dask's workers are spawned processes that re-run ``__main__``; after the app's AppTest
+    # tests that is app.py, so they start from a bare one (a real cluster has its own)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+        c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     silence_logs=40)
+    with c:
         yield c
 
 

@@ -230,3 +230,47 @@ def test_a_threaded_server_gets_a_forkserver_pool(reference, monkeypatch):
     t.join()
     assert out["method"] in ("forkserver", "spawn")
     pd.testing.assert_frame_equal(out["lb"], reference[2][1], check_exact=True)
+
+
+def test_workers_never_run_the_callers_main_script(tmp_path, monkeypatch):
+    # under Streamlit ``__main__`` is the app script; a spawned worker must not run it
+    import sys
+    import types
+
+    script = tmp_path / "app_like.py"
+    script.write_text("raise SystemExit('the main script ran in a worker')\n")
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    fake.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    monkeypatch.setenv("LAB_START_METHOD", "spawn")
+    assert list(fanout.fan_out(_div, [5, 4, 2, 1], shared=20, workers=2)) == [4, 5, 10, 20]
+
+
+def test_the_pool_works_inside_a_streamlit_script(reference, tmp_path):
+    # a Streamlit script runs in a thread, with ``__main__`` set to the script: the pool must
+    # neither fork a threaded process nor run the script in its workers
+    from streamlit.testing.v1 import AppTest
+
+    runs = tmp_path / "runs.txt"
+    script = f"""
+import os
+open({str(runs)!r}, "a").write(str(os.getpid()) + "\\n")  # who runs this script
+import streamlit as st
+import scoring
+from scoring.shovel_ready import competition
+from pathlib import Path
+competition.POOL_MIN_BYTES = 0
+S = Path({str(SAMPLE)!r})
+comp = scoring.load_competition(ground_truth=S / "ground_truth.csv", submissions=sorted((S / "submissions").glob("*.csv")),
+                                demographics=S / "demographics.csv", runtimes=S / "runtimes.csv", workers=2)
+lb = scoring.Scorer(comp).leaderboard(attributes=("ell_status",), w=0.3)
+st.session_state["final"] = lb.set_index("submission")["final_score"].to_dict()
+st.session_state["method"] = __import__("scoring.core.fanout").core.fanout.start_method()
+"""
+    at = AppTest.from_string(script, default_timeout=120).run()
+    assert not at.exception
+    assert at.session_state["method"] in ("forkserver", "spawn")
+    assert runs.read_text().split() == [str(os.getpid())]  # the script ran here, never in a worker
+    want = reference[2][1].set_index("submission")["final_score"].to_dict()
+    assert at.session_state["final"] == want
