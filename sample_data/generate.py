@@ -1,7 +1,7 @@
 """Seeded generator of the synthetic sample competition (and of the large benchmark one).
 
     python -m sample_data.generate                      # rewrite the committed sample
-    python -m sample_data.generate --out DIR [--essays N --submissions K --seed S] [--no-text]
+    python -m sample_data.generate --out DIR [--essays N --submissions K --seed S] [--no-text] [--holes 0.04]
 
 Writes, in the formats of SPEC §1: ``ground_truth.csv``, ``submissions/<team>.csv``,
 ``demographics.csv``, ``runtimes.csv``, plus ``essays.csv`` (``id``, ``text``; skipped with
@@ -56,7 +56,7 @@ MIN_WORDS, MAX_WORDS = 250, 700
 SOFT_WORDS = 260  # essays longer than this are kept less and less often
 
 # Stream keys for default_rng([seed, key, ...]).
-K_DEMO, K_STRUCT, K_SHARED, K_TEAM, K_EXTRA_TEAMS, K_IDS = 1, 2, 3, 4, 5, 6
+K_DEMO, K_STRUCT, K_SHARED, K_TEAM, K_EXTRA_TEAMS, K_IDS, K_HOLES = 1, 2, 3, 4, 5, 6, 7
 
 # How hard each class is to find and to classify (multiplies a team's error rates).
 CLASS_DIFFICULTY = np.array([0.6, 1.3, 1.35, 1.5, 1.8, 0.85, 0.7])
@@ -692,6 +692,21 @@ def _ps_strings(ranges: _Ranges, start: np.ndarray, end: np.ndarray) -> list[str
     return [ranges.get(a, b) for a, b in zip(start.tolist(), end.tolist(), strict=True)]
 
 
+def punch_holes(ranges: _Ranges, ps: list[str], start: np.ndarray, end: np.ndarray, share: float,
+                rng) -> np.ndarray:
+    """Give ``share`` of the predictions of 4+ words a hole of 1-3 inner words (``"3 4 7 8"``),
+    as real submissions have; rewrites ``ps`` in place and returns the holed positions. Its own
+    random stream, so the rest of the competition does not change with ``share``."""
+    length = end - start  # end is exclusive
+    holed = np.flatnonzero((length >= 4) & (rng.random(len(start)) < share))
+    cut = start[holed] + 1 + (rng.random(len(holed)) * (length[holed] - 2)).astype(np.int64)  # first missing word
+    resume = np.minimum(cut + rng.integers(1, 4, len(holed)), end[holed] - 1)  # first word after the hole
+    for i, a, c, r, b in zip(holed.tolist(), start[holed].tolist(), cut.tolist(), resume.tolist(),
+                             end[holed].tolist(), strict=True):
+        ps[i] = ranges.get(a, c) + " " + ranges.get(r, b)
+    return holed
+
+
 def _write(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -701,8 +716,9 @@ def _write(path: Path, lines: list[str]) -> None:
 
 def generate(out: Path, *, n_essays: int = DEFAULT_ESSAYS, n_submissions: int = len(TEAMS),
              seed: int = DEFAULT_SEED, with_text: bool = True, teams_json: Path | None = None,
-             log=None) -> dict:
-    """Write one competition into ``out``; returns a small summary (counts)."""
+             holes: float = 0.0, log=None) -> dict:
+    """Write one competition into ``out``; returns a small summary (counts). ``holes``: the
+    share of predictions (of 4+ words) written with a hole (non-contiguous)."""
     t0 = time.perf_counter()
     out = Path(out)
     demo = make_demographics(seed, n_essays)
@@ -740,11 +756,14 @@ def generate(out: Path, *, n_essays: int = DEFAULT_ESSAYS, n_submissions: int = 
     shared = Shared.draw(seed, lay.n)
     sub_dir = out / "submissions"
     sub_dir.mkdir(parents=True, exist_ok=True)
-    n_rows = {}
+    n_rows, n_holed = {}, {}
     for k, team in enumerate(teams):
         rng = np.random.default_rng([seed, K_TEAM, k])
         pr = simulate_team(lay, shared, team, rng)
         ps = _ps_strings(ranges, pr.start, pr.end)
+        if holes > 0:
+            holed = punch_holes(ranges, ps, pr.start, pr.end, holes, np.random.default_rng([seed, K_HOLES, k]))
+            n_holed[team.name] = (len(holed), len(np.unique(pr.essay[holed])))
         pe = [f"{p:.3f}" for p in pr.p_eff.tolist()]
         pi = [f"{1 - p:.3f}" for p in pr.p_eff.tolist()]
         lines = ["id,class,predictionstring,Effective,Ineffective"]
@@ -755,14 +774,16 @@ def generate(out: Path, *, n_essays: int = DEFAULT_ESSAYS, n_submissions: int = 
         _write(sub_dir / f"{team.name}.csv", lines)
         n_rows[team.name] = len(ps)
         if log:
-            log(f"{team.name}: {len(ps)} predictions ({time.perf_counter() - t0:.1f}s)")
+            extra = (f", {n_holed[team.name][0]} with a hole in {n_holed[team.name][1]} of {n_essays} essays"
+                     if holes > 0 else "")
+            log(f"{team.name}: {len(ps)} predictions{extra} ({time.perf_counter() - t0:.1f}s)")
 
     _write(out / "runtimes.csv", ["submission,runtime"] + [f"{t.name},{t.runtime:.1f}" for t in teams])
     profiles = {t.name: t.profile for t in teams}
     (teams_json or out / "teams.json").write_text(
         json.dumps(profiles, indent=2, ensure_ascii=False) + "\n", encoding="utf-8", newline="\n"
     )
-    return {"essays": n_essays, "segments": lay.n, "predictions": n_rows,
+    return {"essays": n_essays, "segments": lay.n, "predictions": n_rows, "holed": n_holed,
             "seconds": time.perf_counter() - t0}
 
 
@@ -774,7 +795,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--submissions", type=int, default=len(TEAMS))
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--no-text", action="store_true", help="skip essay text (fast; for benchmarks)")
+    ap.add_argument("--holes", type=float, default=0.0, metavar="SHARE",
+                    help="share of predictions written with a hole, e.g. 0.04 (default 0: all contiguous)")
     args = ap.parse_args(argv)
+    if not 0 <= args.holes <= 1:
+        ap.error("--holes must be in [0, 1]")
     if args.essays < 1 or args.submissions < 1:
         ap.error("--essays and --submissions must be at least 1")
     if args.out is None:
@@ -786,7 +811,7 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr)
 
     summary = generate(out, n_essays=args.essays, n_submissions=args.submissions, seed=args.seed,
-                       with_text=not args.no_text, teams_json=teams_json, log=log)
+                       with_text=not args.no_text, teams_json=teams_json, holes=args.holes, log=log)
     log(f"wrote {out} in {summary['seconds']:.1f}s")
     return 0
 

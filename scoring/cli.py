@@ -10,6 +10,7 @@ or 1 with one line for an internal error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -86,6 +87,13 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
             kw["nargs"] = "+"
         lb.add_argument(inp.flag, dest=inp.role, **kw)
     fam.params.add_arguments(lb)
+    if fam.parallel:
+        lb.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every "
+                        "core, or LAB_WORKERS; 1 = this process only)")
+        lb.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
+                        help="score the files on this Dask cluster, e.g. tcp://10.0.0.5:8786 (default: "
+                             "LAB_DASK_SCHEDULER, else the local process pool); its workers must see the same "
+                             "file paths and have this package and requirements-dask.txt installed")
     rb = lb.add_argument_group("rank intervals (bootstrap over the scoring units)")
     rb.add_argument("--bootstrap", metavar="B", default=None,
                     help=f"add score_low, score_high, rank_low, rank_high and tier from B resamples of the "
@@ -123,11 +131,18 @@ _BAR = ProgressBar()
 
 def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
-    comp = fam.load(**sources, progress=_BAR)
+    extra = {}
+    if fam.parallel:
+        if args.workers is not None and args.workers < 1:
+            raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
+        extra = {"workers": args.workers, "scheduler": args.scheduler}
+    comp = fam.load(**sources, progress=_BAR, **extra)
     for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)
     params = fam.params.from_args(args, context=fam.context(comp))
     scorer = fam.scorer(comp)
+    if hasattr(scorer, "progress"):  # a re-match over many files reports on the same bar
+        scorer.progress = _BAR
     lb = scorer.leaderboard(**params)
     for line in getattr(scorer, "warnings", lambda **p: [])(**params):
         print(f"warning: {line}", file=sys.stderr)

@@ -12,6 +12,9 @@ class InputError(ValueError):
     '--w: expected a number in [0, 1], got 1.5'
     >>> InputError("a.csv", 3, "'id' is empty", column="id", value="").column
     'id'
+    >>> import pickle; e = pickle.loads(pickle.dumps(InputError("a.csv", 3, "bad", column="x")))
+    >>> (e.file, e.row, e.problem, e.column)
+    ('a.csv', 3, 'bad', 'x')
     """
 
     def __init__(self, file: str, row: int | None, problem: str, *, column: str | None = None,
@@ -25,6 +28,9 @@ class InputError(ValueError):
         self.value = value
         where = self.file if row is None else f"{self.file}, row {row}"
         super().__init__(f"{where}: {self.problem}")
+
+    def __reduce__(self):  # picklable: a worker process (or a Dask worker) raises it in the caller
+        return type(self), (self.file, self.row, self.problem), {"column": self.column, "value": self.value}
 
 
 def parameter_error(name: str, expected: str, got) -> InputError:

@@ -103,6 +103,9 @@ class Family:
     def output_columns(self, lb: pd.DataFrame) -> list[str]:
         """The CSV columns of the leaderboard ``lb``, in order."""
         return list(self.csv_columns(lb) if self.csv_columns is not None else self.columns)
+    #: ``load`` takes ``workers=`` and ``scheduler=`` (a process pool / a Dask cluster): the
+    #: command line then offers ``--workers`` and ``--scheduler``
+    parallel: bool = False
 
     @property
     def final(self) -> Stage:

@@ -53,7 +53,7 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
         rows = src.attrs.get("rows")  # a table read before (a re-check keeps its spreadsheet rows)
         df.attrs["rows"] = np.asarray(rows) if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
         for c in df.columns:
-            lengths = np.asarray(pc.binary_length(arrow_array(df[c])), dtype=np.int64)
+            lengths = _lengths(arrow_array(df[c]))
             if len(lengths) and lengths.max() > limits.MAX_CELL_BYTES:
                 i = int(np.argmax(lengths))
                 raise _cell_error(name, i + 2, int(lengths[i]), c)
@@ -89,14 +89,49 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     return df
 
 
+def _offsets(arr) -> np.ndarray | None:
+    """The offsets of a (large) string array without nulls, as a numpy view; else None."""
+    if len(arr) == 0 or arr.null_count or arr.buffers()[1] is None or not (
+            pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    odt = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    return np.frombuffer(arr.buffers()[1], dtype=odt)[arr.offset: arr.offset + len(arr) + 1]
+
+
+def _lengths(arr) -> np.ndarray:
+    """Bytes per cell."""
+    offs = _offsets(arr)
+    if offs is not None:
+        return np.diff(offs).astype(np.int64)
+    return np.asarray(pc.fill_null(pc.binary_length(arr), 0), dtype=np.int64)
+
+
+def _trim(arr):
+    """``utf8_trim_whitespace``, skipped when no cell starts or ends with a byte that could
+    be white space (ASCII space or control, or any non-ASCII byte): most columns have none."""
+    offs = _offsets(arr)
+    if offs is not None and arr.buffers()[2] is not None:
+        data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)
+        full = offs[1:] > offs[:-1]
+        edges = np.concatenate((data[offs[:-1][full]], data[offs[1:][full] - 1]))
+        if not ((edges <= 32) | (edges >= 127)).any():
+            return arr
+    return pc.utf8_trim_whitespace(arr)
+
+
 def _text_column(col: pd.Series) -> pd.Series:
     arr = arrow_array(col)
     if arr is None or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         values = col.to_numpy(dtype=object)
         arr = pa.array(["" if v is None or (isinstance(v, float) and v != v) else str(v) for v in values],
                        type=pa.large_string())
-    arr = pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
+    arr = _trim(pc.fill_null(arr, ""))
     return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), copy=False)
+
+
+def text_cells(col: pd.Series) -> pa.Array:
+    """A column's cells as :func:`read_table` makes them: stripped text, '' for missing."""
+    return arrow_array(_text_column(col))
 
 
 def row_of(df: pd.DataFrame, i: int) -> int:
@@ -112,12 +147,12 @@ def _record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> n
     without counting per line (a +1/-1 pair of rows then surfaces as pandas' ParserWarning,
     and the caller scans again with ``quick=False``)."""
     if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
-        n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
-        if quick and data.count(b",") == (n_fields - 1) * n_lines:
+        buf = np.frombuffer(data, dtype=np.uint8)
+        n_lines = int(np.count_nonzero(buf == 10)) + (not data.endswith(b"\n"))
+        if quick and int(np.count_nonzero(buf == 44)) == (n_fields - 1) * n_lines:
             # the common case, settled by two byte counts: no blank line (a blank line would
             # need a row with extra fields to balance it, and pandas flags such a row)
             return np.arange(2, n_lines + 1)
-        buf = np.frombuffer(data, dtype=np.uint8)
         ends = np.flatnonzero(buf == 10)
         if len(ends) == 0 or ends[-1] != len(buf) - 1:
             ends = np.append(ends, len(buf))
@@ -198,6 +233,10 @@ def _check_cell_sizes(data: bytes, name: str) -> None:
     fields are measured."""
     if len(data) <= limits.MAX_CELL_BYTES:
         return
+    # a line end in every window of half the limit: no line, so no cell, reaches the limit
+    half = max(1, limits.MAX_CELL_BYTES // 2)
+    if all(data.find(b"\n", i, i + half) >= 0 for i in range(0, len(data), half)):
+        return
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(buf == 10)
     bounds = np.concatenate(([-1], ends, [len(buf)]))
@@ -235,7 +274,7 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
         arr = arrow_array(col)
         if arr is None:
             return None
-        trimmed = pc.utf8_trim_whitespace(arr)
+        trimmed = _trim(arr)
         df[c] = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([trimmed]), dtype=_STR), copy=False)
     return df
 
@@ -304,9 +343,12 @@ def cell(col: pd.Series, i: int) -> str:
 
 
 def codes(col: pd.Series, categories) -> np.ndarray:
-    """Position of each cell's value in ``categories`` (-1 when absent), as int64."""
+    """Position of each cell's value in ``categories`` (-1 when absent), as int64.
+    ``categories`` may be a pyarrow array already (built once for many calls)."""
     arr = arrow_array(col)  # every text column of read_table is arrow-backed
-    idx = pc.index_in(arr, value_set=pa.array([str(c) for c in categories], type=arr.type))
+    values = categories.cast(arr.type) if isinstance(categories, pa.Array) else \
+        pa.array([str(c) for c in categories], type=arr.type)
+    idx = pc.index_in(arr, value_set=values)
     return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
 
 
@@ -323,7 +365,12 @@ def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
 
 def empty_cells(col: pd.Series) -> np.ndarray | None:
     """Boolean mask of the empty cells of a text column, or None when there are none."""
-    eq = pc.equal(pc.utf8_length(arrow_array(col)), 0)  # every text column of read_table is arrow-backed
+    arr = arrow_array(col)  # every text column of read_table is arrow-backed
+    offs = _offsets(arr)
+    if offs is not None:  # lengths straight from the offsets buffer (no per-cell work)
+        empty = offs[1:] == offs[:-1]
+        return empty if empty.any() else None
+    eq = pc.equal(pc.utf8_length(arr), 0)
     return np.asarray(eq, dtype=bool) if pc.any(eq).as_py() else None
 
 

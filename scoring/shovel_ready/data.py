@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..core.errors import InputError
 from ..core.tables import (
@@ -55,6 +56,7 @@ class GroundTruth:
     groups: np.ndarray  # FP1 group per segment
     essay_index: dict[str, int]
     runs: RunIndex  # the ground truth's runs, sorted for look-ups
+    essay_values: pa.Array | None = None  # ``essays`` as one arrow array (for codes)
 
 
 def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True) -> GroundTruth:
@@ -73,8 +75,9 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
         df, rows = df[~empty].reset_index(drop=True), rows[~empty]
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
-    essay_codes, essays = pd.factorize(df["id"], sort=False)
-    essays = [str(e) for e in essays.tolist()]
+    essay_codes, uniques = pd.factorize(df["id"], sort=False)
+    essay_values = pa.array(np.asarray(uniques, dtype=object), type=pa.string())
+    essays = essay_values.to_pylist()
     classes = sorted(df["discourse_type"].unique().tolist())
     labels = sorted(df["discourse_effectiveness"].unique().tolist())
     cls = codes(df["discourse_type"], classes)
@@ -93,7 +96,7 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
                           "discourse_effectiveness": df["discourse_effectiveness"].reset_index(drop=True),
                           "row": lines[rows]})
     return GroundTruth(name, table, segs, essays, classes, labels, lab,
-                       gt_groups(segs), {e: i for i, e in enumerate(essays)}, runs)
+                       gt_groups(segs), dict(zip(essays, range(len(essays)), strict=True)), runs, essay_values)
 
 
 @dataclass
@@ -147,7 +150,7 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
     else:
         empty = np.zeros(len(df), dtype=bool)
-    essay_all = codes(df["id"], gt.essays)
+    essay_all = codes(df["id"], gt.essays if gt.essay_values is None else gt.essay_values)
     unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "

@@ -8,11 +8,15 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.sources import source_name
-from .competition import Competition, fp1_of, mode_of
+from ..core.tables import text_cells
+from .competition import Competition
 from .data import GroundTruth, load_ground_truth_table, parse_submission
 from .matching import check_segment_params, fractional_tp_values, overlaps, quality_values
+from .prepare import fp1_of, tables_of
 from .scorer import Scorer
 from .segments import remove_overlaps as _remove_overlaps_segs
 from .segments import segs_from_sets
@@ -84,36 +88,34 @@ def explain_essay(source: Competition | Scorer, name: str, essay_id: str, *, w: 
     g_rows = gtab[gtab["id"] == essay_id].reset_index(drop=True)
     in_essay = (sub["id"] == essay_id).to_numpy()
     p_rows = sub[in_essay].reset_index(drop=True)
-    raw, kept = comp.tables[False], comp.tables[True]
+    raw, kept = comp.tables(k, False), comp.tables(k, True)
     # the raw table lists submission k's predictions in the order read_submission gives them
-    raw_k = raw.pred_sub == k
-    local = {int(r): i for i, r in enumerate(raw.pred_row[raw_k])}
-    raw_size = raw.pred_size[raw_k]
+    local = {int(r): i for i, r in enumerate(raw.row)}
+    raw_size = raw.size
     e = comp.gt.essay_index.get(essay_id, -1)
-    mine = np.flatnonzero((kept.pred_sub == k) & (kept.pred_essay == e))
+    mine = np.flatnonzero(kept.essay == e)
     after = dict.fromkeys(np.flatnonzero(in_essay).tolist(), "")
     strings = sub["predictionstring"].to_numpy()
     for j in mine.tolist():
-        i = local[int(kept.pred_row[j])]
-        size, lo = int(kept.pred_size[j]), int(kept.pred_wmin[j])
+        i = local[int(kept.row[j])]
+        size, lo = int(kept.size[j]), int(kept.wmin[j])
         trimmed = size != int(raw_size[i])
         after[i] = " ".join(map(str, range(lo, lo + size))) if trimmed else strings[i]
     preds = p_rows.assign(after_removal=[after[i] for i in np.flatnonzero(in_essay).tolist()])
 
-    T = comp.tables[bool(overlap_removal)]
-    m = scorer.matched(bool(overlap_removal), threshold, quality)
-    pm = T.p[m]
-    m = m[(T.pred_sub[pm] == k) & (T.pred_essay[pm] == e)]
+    T = kept if overlap_removal else raw
+    m = scorer.matched(k, bool(overlap_removal), threshold, quality)
+    m = m[T.essay[T.p[m]] == e]
     p, g = T.p[m], T.g[m]
     gsegs = comp.gt.segs
-    o_p, o_g, iou = overlaps(T.inter[m], T.pred_size[p], gsegs.size[g])
+    o_p, o_g, iou = overlaps(T.inter[m], T.size[p], gsegs.size[g])
     q = quality_values(quality, o_p, o_g, iou)
     d = T.d[m]
     rows = sub["row"].to_numpy()
     matches = pd.DataFrame({
         "class": [comp.classes[int(c)] for c in gsegs.cls[g]],
         "gt_row": comp.gt.table["row"].to_numpy()[g],
-        "pred_row": [int(rows[local[int(r)]]) for r in T.pred_row[p]],
+        "pred_row": [int(rows[local[int(r)]]) for r in T.row[p]],
         "o_p": o_p, "o_g": o_g, "iou": iou, "quality": q, "d": d,
         "tp": fractional_tp_values(w, q, d),
     })
@@ -150,13 +152,19 @@ def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
     kept here (they trigger the +1 FN quirk); the leaderboard ignores them (SPEC §1).
     """
     sub = submission
+    extra: list[str] = []
     if isinstance(sub, pd.DataFrame):
         sub = sub[[c for c in ("id", "class", "predictionstring") if c in sub.columns]]
-        extra = [e for e in pd.unique(sub["id"].astype(str).str.strip()) if e not in gt.essay_index] \
-            if "id" in sub.columns else []
-    else:
-        extra = []
-    essays = list(gt.essays) + [str(e) for e in extra]
-    ctx = replace(gt, labels=[], essays=essays, essay_index={e: i for i, e in enumerate(essays)})
+        if "id" in sub.columns:
+            ids = text_cells(sub["id"])
+            unknown = pc.is_null(pc.index_in(ids, value_set=gt.essay_values if gt.essay_values is not None
+                                             else pa.array(gt.essays, type=pa.string()).cast(ids.type)))
+            if pc.any(unknown).as_py():
+                extra = [e for e in pc.unique(pc.filter(ids, unknown)).to_pylist() if e]
+    ctx = replace(gt, labels=[])
+    if extra:
+        essays = list(gt.essays) + extra
+        ctx = replace(ctx, essays=essays, essay_index={e: i for i, e in enumerate(essays)},
+                      essay_values=pa.array(essays, type=pa.string()))
     ps = parse_submission(sub, name, ctx)
-    return fp1_of(ps.segs, ctx, mode_of(ps.segs, np.zeros((ps.segs.n, 0)), ctx))
+    return fp1_of(ps.segs, ctx, tables_of(ps.segs, np.zeros((ps.segs.n, 0)), ctx))

@@ -86,4 +86,5 @@ FAMILY = Family(
     commands={"boost": _boost_command()},
     stability=(("alpha", "w"), ("band", "max_boost"), ("threshold", "w")),
     validate=_validate,
+    parallel=True,
 )

@@ -32,12 +32,59 @@ def gt_groups(gt: Segs) -> np.ndarray:
     m_idx = np.flatnonzero(~single)
     if len(m_idx):
         base = int(gid[s_idx].max()) + 1 if len(s_idx) else 0
-        seen: dict[tuple, int] = {}
-        for i in m_idx.tolist():
-            a, b = np.searchsorted(gt.run_seg, [i, i + 1])
-            key = (int(gt.essay[i]), int(gt.cls[i]), tuple(gt.run_lo[a:b].tolist()), tuple(gt.run_hi[a:b].tolist()))
-            gid[i] = seen.setdefault(key, base + len(seen))
+        gid[m_idx] = base + _multi_run_groups(gt, m_idx)
     return gid
+
+
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
+
+
+def _multi_run_groups(gt: Segs, idx: np.ndarray) -> np.ndarray:
+    """Group ids (0, 1, …) of the multi-run segments ``idx``: equal (essay, class, runs) share one.
+
+    Segments are grouped by a key that includes a 64-bit hash of their runs, then every
+    member's runs are compared with its group's first member; a hash collision (never seen)
+    falls back to exact tuples."""
+    first = np.searchsorted(gt.run_seg, idx)
+    nr = np.searchsorted(gt.run_seg, idx, side="right") - first
+    offs = np.cumsum(nr) - nr
+    rr = np.repeat(first - offs, nr) + np.arange(int(nr.sum()))
+    k = np.arange(len(rr)) - np.repeat(offs, nr)
+    lo, hi = gt.run_lo[rr].astype(np.uint64), gt.run_hi[rr].astype(np.uint64)
+    with np.errstate(over="ignore"):
+        h = np.add.reduceat(lo * _MIX[0] + (hi ^ (lo >> np.uint64(7))) * _MIX[1] + k.astype(np.uint64) * _MIX[2], offs)
+    key = np.column_stack((gt.essay[idx], gt.cls[idx], nr, gt.wmin[idx], gt.wmax[idx], gt.size[idx], h.view(np.int64)))
+    _, first_of, grp = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    grp = grp.ravel()
+    rep_run = np.repeat(first[first_of[grp]], nr) + k  # the same run of the group's first member
+    if np.array_equal(gt.run_lo[rep_run], gt.run_lo[rr]) and np.array_equal(gt.run_hi[rep_run], gt.run_hi[rr]):
+        return grp
+    seen: dict[tuple, int] = {}  # a 64-bit hash collision
+    out = np.empty(len(idx), dtype=np.int64)
+    for j, i in enumerate(idx.tolist()):
+        a, b = int(first[j]), int(first[j] + nr[j])
+        key_j = (int(gt.essay[i]), int(gt.cls[i]), tuple(gt.run_lo[a:b].tolist()), tuple(gt.run_hi[a:b].tolist()))
+        out[j] = seen.setdefault(key_j, len(seen))
+    return out
+
+
+def _gt_parts(gt: Segs, groups: np.ndarray, C: int, n_essays: int):
+    """What FP1 needs of the ground truth alone — per class counts, the number of groups,
+    each group's class, the (essay, class) cells with ground truth — computed once per
+    ground truth (kept on its :class:`Segs`), not once per submission."""
+    cache = gt.__dict__.setdefault("_fp1_parts", {})
+    hit = cache.get((C, n_essays))
+    if hit is not None and hit[0] is groups:
+        return hit[1]
+    n_groups = int(groups.max()) + 1 if len(groups) else 0
+    grp_cls = np.zeros(n_groups, dtype=np.int64)
+    grp_cls[groups] = gt.cls  # class of each group = class of any of its ground truths
+    parts = (np.bincount(gt.cls, minlength=C), n_groups, grp_cls,
+             np.bincount(gt.essay * C + gt.cls, minlength=n_essays * C) > 0)
+    if len(cache) > 4:
+        cache.clear()
+    cache[(C, n_essays)] = (groups, parts)
+    return parts
 
 
 def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_essays: int,
@@ -50,7 +97,7 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     truths without a candidate, plus the reference's +1 quirks.
     """
     C = n_classes
-    gt_cls_counts = np.bincount(gt.cls, minlength=C)
+    gt_cls_counts, n_groups, grp_cls, gt_cell = _gt_parts(gt, groups, C, n_essays)
     present = gt_cls_counts > 0
     if not present.any():
         return 0.0
@@ -60,7 +107,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     cp, cg, ci = p[cand], g[cand], inter[cand]
     grp = groups[cg]
     # a group with one candidate takes it; only groups with several need the ordering
-    n_groups = int(groups.max()) + 1 if len(groups) else 0
     per_group = np.bincount(grp, minlength=n_groups)
     alone = per_group[grp] == 1
     best_pred, best_grp = cp[alone], grp[alone]
@@ -73,9 +119,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
         first = np.concatenate(([True], ms[1:] != ms[:-1]))
         best_pred = np.concatenate((best_pred, mp[order][first]))
         best_grp = np.concatenate((best_grp, ms[first]))
-    # class of each group = class of any of its ground truths
-    grp_cls = np.zeros(n_groups, dtype=np.int64)
-    grp_cls[groups] = gt.cls
     tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
 
     p_in = pred.cls < C
@@ -90,7 +133,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     fn = np.bincount(gt.cls[~matched_gt], minlength=C).astype(float)
 
     cells = n_essays * C
-    gt_cell = np.bincount(gt.essay * C + gt.cls, minlength=cells) > 0
     pred_cell = np.bincount(pred.essay[p_in] * C + pred.cls[p_in], minlength=cells) > 0
     fp += (gt_cell & ~pred_cell).reshape(n_essays, C).any(axis=0)
     fn += (pred_cell & ~gt_cell).reshape(n_essays, C).any(axis=0)

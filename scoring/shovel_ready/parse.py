@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.tables import arrow_array
-from .segments import _RANGE_CAP, MAX_WORD, Segs, _number_line, build_segs
+from .segments import _RANGE_CAP, MAX_WORD, Segs, _line_index, _number_line, build_segs
 
 _TOKEN = re.compile(r"[0-9]+")
 
@@ -54,31 +54,27 @@ def _first_bad_token(strings) -> tuple[int, str]:
     return 0, "predictionstring is not a space-separated list of non-negative integers"
 
 
-def _edge_token(data: np.ndarray, start: np.ndarray, end: np.ndarray, *, first: bool, width: int = 8) -> np.ndarray:
-    """The first (or last) space-delimited token of each string as an int, -1 if not all digits."""
+def _first_token(data: np.ndarray, start: np.ndarray, length: np.ndarray, width: int = 8) -> np.ndarray:
+    """The first space-delimited token of each string as an int; -1 unless it is 1 to
+    ``width - 1`` digits followed by a space or the string's end. One column of bytes at a
+    time, stopping when every token has ended (word indices have few digits)."""
     n = len(start)
-    length = end - start
     running = np.ones(n, dtype=bool)  # still inside the leading run of digits
-    stop_ok = np.zeros(n, dtype=bool)  # the run ended at a space or at the string's edge
-    val = np.zeros(n, dtype=np.int64)
-    k = np.zeros(n, dtype=np.int64)
-    last = len(data) - 1
+    ok = np.zeros(n, dtype=bool)  # the run ended at a space or at the string's edge
+    val = np.zeros(n, dtype=np.int32)
+    nonempty = length > 0
+    pos = np.minimum(start, len(data) - 1)
     for j in range(width):
-        pos = start + j if first else end - 1 - j
-        inside = j < length
-        byte = data[np.clip(pos, 0, last)]
-        d = byte.astype(np.int64) - 48
+        inside = length > j
+        d = data[pos].astype(np.int32) - 48
         isd = inside & (d >= 0) & (d <= 9)
-        stop_ok |= running & ~isd & (~inside | (byte == 32))
+        ok |= running & ~isd & (~inside | (d == -16)) & (j > 0)  # -16: a space
         running &= isd
-        if first:
-            val = np.where(running, val * 10 + d, val)
-        else:
-            val = np.where(running, val + d * 10**j, val)
-        k += running
+        val = np.where(running, val * 10 + d, val)
         if not running.any():  # every token has ended: the remaining columns change nothing
             break
-    return np.where((k > 0) & stop_ok, val, -1)
+        pos = np.minimum(pos + 1, len(data) - 1)
+    return np.where(ok & nonempty, val.astype(np.int64), -1)
 
 
 def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -104,8 +100,8 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
         if len(data) == 0:
             return none
-        a = _edge_token(data, offsets[:-1], offsets[1:], first=True)
         size = offsets[1:] - offsets[:-1]
+        a = _first_token(data, offsets[:-1], size)
         ok = (a >= 0) & (a < _RANGE_CAP)
         if not ok.any():
             return none
@@ -120,27 +116,28 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return none
         k = 1 << max(10, int(need[ok].max()).bit_length())
         line, offs = _number_line(k)
+        number_at, prefix = _line_index(k)
         aa = np.where(ok, a, 0)
         start = offs[aa]
-        stop = start + size + 1
-        b = np.searchsorted(offs, stop) - 1
-        ok &= (b < len(offs) - 1) & (offs[np.minimum(b + 1, len(offs) - 1)] == stop) & (b >= aa)
+        stop = np.minimum(start + size + 1, len(number_at) - 1)
+        b = number_at[stop] - 1  # the number that ends just before ``stop`` (-2: none does)
+        ok &= (b >= aa) & (offs[aa] + size + 1 == offs[np.maximum(b, 0) + 1])
         if not ok.any():
             return none
         length = np.where(ok, size, 0)
-        # Arrow string_view layout: int32 length, then 12 inline bytes, or a 4-byte prefix,
-        # buffer index and offset for longer strings.
-        views = np.zeros((n, 16), dtype=np.uint8)
-        views[:, :4] = length.astype("<i4").view(np.uint8).reshape(n, 4)
-        lb = np.frombuffer(line, dtype=np.uint8)
-        inline = length <= 12
-        ii = np.flatnonzero(inline)
-        cols = np.arange(12)
-        take = np.minimum(start[ii, None] + cols, len(lb) - 1)
-        views[ii, 4:] = np.where(cols < length[ii, None], lb[take], 0)
-        li = np.flatnonzero(~inline)
-        views[li, 4:8] = lb[start[li, None] + np.arange(4)]
-        views[li, 12:] = start[li].astype("<i4").view(np.uint8).reshape(-1, 4)
+        # Arrow string_view layout (16 bytes): int32 length, then 12 inline bytes, or a 4-byte
+        # prefix, a buffer index (0) and an offset for longer strings.
+        views = np.zeros((n, 4), dtype="<i4")
+        views[:, 0] = length
+        li = np.flatnonzero(length > 12)
+        views[li, 1] = prefix[start[li]]
+        views[li, 3] = start[li]
+        ii = np.flatnonzero(length <= 12)
+        if len(ii):
+            lb = np.frombuffer(line, dtype=np.uint8)
+            cols = np.arange(12)
+            take = np.minimum(start[ii, None] + cols, len(lb) - 1)
+            views.view(np.uint8).reshape(n, 16)[ii, 4:] = np.where(cols < length[ii, None], lb[take], 0)
         expected = pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), pa.py_buffer(line)])
         eq = pc.equal(arr.cast(pa.string_view()), expected)
         mask = np.asarray(pc.fill_null(eq, False), dtype=bool) & ok

@@ -1,34 +1,40 @@
 """The five-stage leaderboard (SPEC §6), built so that a slider move only re-aggregates.
 
-What no parameter changes is computed once in :class:`Scorer`: every submission's
-overlapping (prediction, ground truth) pairs with their intersection sizes and effectiveness
-probabilities, before and after overlap removal, and both FP1 scores. A call to
+What no parameter changes was computed at load: every submission's overlapping (prediction,
+ground truth) pairs with their intersection sizes and effectiveness probabilities, before and
+after overlap removal (in the competition's table store), and both FP1 scores. A call to
 :meth:`Scorer.leaderboard` then
 
-1. matches the candidate pairs for (threshold, matching order, overlap removal) — cached;
+1. matches the candidate pairs for (threshold, matching order, overlap removal), one
+   submission at a time, streamed from the table store — cached as a bit mask per submission;
 2. sums, per (submission, group, class), matched pairs, Σquality, Σprobability and
    predictions — cached per (1, quality, attributes);
 3. turns the sums into F1 for the given ``w`` (linear in ``w``), softmin over groups for
-   ``alpha`` and the boost — microseconds.
+   ``alpha`` and the boost — microseconds, whatever the number of submissions.
+
+Steps 1–2 report ``progress(done, total, name)`` per submission (``Scorer(comp,
+progress=…)``, or ``progress=`` on a call) — at thousands of submissions a threshold change
+takes seconds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..core.cache import LRU
+from ..core.cache import LRU, nbytes
 from ..core.family import UnitStats
 from ..core.ranking import rank
 from .aggregate import softmin_matrix
 from .competition import Competition
 from .data import MISSING
 from .efficiency import boost_arrays
-from .matching import fractional_tp_values, match, overlaps, quality_values, selection_key
+from .matching import fractional_tp_values
 from .params import DEFAULTS, LEADERBOARD_COLUMNS, PARAMS  # noqa: F401  (re-exported)
+from .rematch import GtArrays, Job, np_of, run, sums_of, unpack_mask
 
 
 @dataclass
@@ -41,26 +47,36 @@ class GroupScores:
 
 
 CACHE_SIZES = {"match": 8, "sums": 32, "np": 8, "groups": 32}
+CACHE_BYTES = 256 << 20  # per level: matchings of thousands of submissions are tens of MB each
+
+Progress = Callable[[int, int, str], None]
 
 
 class Scorer:
-    """Precomputes a competition so that :meth:`leaderboard` is cheap (see module doc)."""
+    """Precomputes a competition so that :meth:`leaderboard` is cheap (see module doc).
 
-    def __init__(self, competition: Competition):
+    ``progress(done, total, name)``, when given, is called per submission while a call
+    re-matches or re-sums (a threshold, quality, attribute or overlap-removal change);
+    ``workers`` processes do that for competitions whose tables are on disk (default: every
+    core)."""
+
+    def __init__(self, competition: Competition, *, progress: Progress | None = None, workers: int | None = None):
         self.comp = competition
         gt = competition.gt
         self.names = competition.submission_names
         self.S = len(self.names)
         self.C = len(gt.classes)
         self.E = len(gt.essays)
-        self._tables = competition.tables
+        self.progress = progress
+        self.workers = workers
+        self._gt = GtArrays(gt.segs.size, gt.segs.wmin, gt.segs.row)
         self.fp1 = np.array([p.fp1 for p in competition.prepared], dtype=float)
         self.fp1_removed = np.array([p.overlap_removed for p in competition.prepared], dtype=float)
         self.runtime = np.array([competition.runtimes.get(n, np.nan) for n in self.names], dtype=float)
         self._gt_essay = gt.segs.essay
         self._gt_cls = gt.segs.cls
         # one LRU per level, so cheap entries never push out a matching (the costly level)
-        self._caches = {level: LRU(size) for level, size in CACHE_SIZES.items()}
+        self._caches = {level: LRU(size, max_bytes=CACHE_BYTES, weigh=nbytes) for level, size in CACHE_SIZES.items()}
 
     def cache_info(self) -> dict[str, dict[str, int]]:
         """Hits, misses and entries per cache level (``match``, ``sums``, ``np``, ``groups``)."""
@@ -122,69 +138,78 @@ class Scorer:
             labels.append(label)
         return codes, labels, np.bincount(codes[keep], minlength=len(used))
 
-    def _overlaps(self, removal: bool):
-        T, gsize = self._tables[removal], self.comp.gt.segs.size
-        return overlaps(T.inter, T.pred_size[T.p], gsize[T.g])
+    def _lookup(self, level: str, key):
+        """A cached entry, or None (counted as a miss: the caller computes it)."""
+        cache = self._caches[level]
+        val = cache.peek(key)
+        if val is None:
+            cache.misses += 1
+        return val
 
-    def matched(self, removal: bool, threshold: float, quality: str) -> np.ndarray:
-        """Positions of the matched pairs in ``comp.tables[removal]`` (cached)."""
-        return self._matched(bool(removal), float(threshold), "iou" if quality == "iou" else "max")
+    def _pass(self, removal: bool, threshold: float, order_key: str, quality: str | None,
+              attrs: tuple[str, ...] | None, progress: Progress | None, excl: bool = False):
+        """One streaming pass over the submissions for what is not cached: the matching at
+        (removal, threshold, order), and the sums and prediction counts of ``attrs``. With
+        ``excl`` the groups have one more slot, last, for the essays left out of them."""
+        masks = self._lookup("match", (removal, threshold, order_key))
+        gcode, labels, _ = self.groups(attrs or (), excl)
+        G = len(labels) + int(excl)
+        NP = self._lookup("np", (removal, attrs, excl)) if attrs is not None else None
+        want_np = attrs is not None and NP is None
+        job = Job(self._gt, removal, threshold, order_key, quality, gcode, G, self.C, want_np)
+        if masks is not None and quality is None and not want_np:
+            return masks, None, None, NP
+        res = run(self.comp, job, masks, progress or self.progress, self.workers)
+        if masks is None:
+            masks = [r.mask for r in res]
+            self._caches["match"].put((removal, threshold, order_key), masks)
+        sums = (np.stack([r.sums for r in res]).reshape(self.S, 3, G, self.C) if res else np.zeros((0, 3, G, self.C))
+                ) if quality is not None else None
+        if want_np:
+            NP = np.stack([r.np_ for r in res]).reshape(self.S, G, self.C) if res else np.zeros((0, G, self.C))
+            self._caches["np"].put((removal, attrs, excl), NP)
+        return masks, sums, gcode, NP
 
-    def _matched(self, removal: bool, threshold: float, order_key: str) -> np.ndarray:
-        def run():
-            T, gt = self._tables[removal], self.comp.gt.segs
-            o_p, o_g, iou = self._overlaps(removal)
-            key = selection_key(order_key, o_p, o_g, iou)
-            g_global = T.pred_sub[T.p].astype(np.int64) * gt.n + T.g
+    def _masks(self, removal: bool, threshold: float, order_key: str, progress: Progress | None = None) -> list:
+        masks = self._caches["match"].peek((removal, threshold, order_key))
+        return masks if masks is not None else self._pass(removal, threshold, order_key, None, None, progress)[0]
 
-            def tiebreak(c):
-                pc, gc = T.p[c], T.g[c]
-                return gt.wmin[gc], T.pred_wmin[pc], T.pred_row[pc], gt.row[gc]
+    def matched(self, k: int, removal: bool, threshold: float, quality: str) -> np.ndarray:
+        """Positions of submission ``k``'s matched pairs in ``comp.tables(k, removal)`` (cached)."""
+        masks = self._masks(bool(removal), float(threshold), "iou" if quality == "iou" else "max")
+        return unpack_mask(masks[k], self.comp.tables(k, bool(removal)).n_pairs)
 
-            return match(T.p, g_global, o_p, o_g, key, threshold, tiebreak, T.n_pred, gt.n * max(self.S, 1))
-        return self._cached("match", (removal, threshold, order_key), run)
-
-    def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...], excl: bool = False):
+    def _sums(self, removal: bool, threshold: float, quality: str, attrs: tuple[str, ...], excl: bool = False,
+              progress: Progress | None = None):
         """Arrays (S, G, C): matched M, Σquality, Σprobability, predictions NP; and NG (G, C).
         With ``excl`` G has one more slot, last, for the essays left out of the groups."""
+        key = (removal, threshold, quality, attrs, excl)
+        hit = self._caches["sums"].peek(key)
+        if hit is not None:
+            return hit
+        self._caches["sums"].misses += 1
         order_key = "iou" if quality == "iou" else "max"
+        _, sums, gcode, NP = self._pass(removal, threshold, order_key, quality, attrs, progress, excl)
+        C = self.C
+        M, Sq, Sd = sums[:, 0], sums[:, 1], sums[:, 2]
+        G = M.shape[1]
+        NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
+        out = (np.ascontiguousarray(M), np.ascontiguousarray(Sq), np.ascontiguousarray(Sd), NP, NG)
+        self._caches["sums"].put(key, out)
+        return out
 
-        def run():
-            T = self._tables[removal]
-            m = self._matched(removal, threshold, order_key)
-            gcode, labels, _ = self.groups(attrs, excl)
-            G, C, S = len(labels) + int(excl), self.C, self.S
-            size = S * G * C
-            pm = T.p[m]
-            idx = (T.pred_sub[pm].astype(np.int64) * G + gcode[T.pred_essay[pm]]) * C + T.pred_cls[pm]
-            inter = T.inter[m]
-            psize, gsize = T.pred_size[pm], self.comp.gt.segs.size[T.g[m]]
-            q = quality_values(quality, *overlaps(inter, psize, gsize))
-            M = np.bincount(idx, minlength=size).reshape(S, G, C).astype(float)
-            Sq = np.bincount(idx, weights=q, minlength=size).reshape(S, G, C)
-            Sd = np.bincount(idx, weights=T.d[m], minlength=size).reshape(S, G, C)
-            NP = self._cached("np", (removal, attrs, excl), lambda: self._np(removal, gcode, G))
-            NG = np.bincount(gcode[self._gt_essay] * C + self._gt_cls, minlength=G * C).reshape(G, C).astype(float)
-            return M, Sq, Sd, NP, NG
-        return self._cached("sums", (removal, threshold, quality, attrs, excl), run)
-
-    def _np(self, removal: bool, gcode: np.ndarray, G: int) -> np.ndarray:
-        T = self._tables[removal]
-        k = T.pred_cls < self.C
-        idx = (T.pred_sub[k].astype(np.int64) * G + gcode[T.pred_essay[k]]) * self.C + T.pred_cls[k]
-        return np.bincount(idx, minlength=self.S * G * self.C).reshape(self.S, G, self.C).astype(float)
-
-    def _segment_and_groups(self, w, quality, threshold, attrs, removal, excl=False):
-        M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs, excl)
+    def _segment_and_groups(self, w, quality, threshold, attrs, removal, excl=False, progress=None):
+        M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs, excl, progress)
         return segment_and_group_scores(w, M, Sq, Sd, NP, NG)
 
     def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True,
-                     exclude_missing=False) -> GroupScores:
+                     exclude_missing=False, progress: Progress | None = None) -> GroupScores:
         """Segment score of every submission on every group of ``attributes`` (SPEC §4)."""
         p = self.check(w=w, quality=quality, threshold=threshold, attributes=attributes,
                        overlap_removal=overlap_removal, exclude_missing=exclude_missing)
         attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
-        _, grp = self._segment_and_groups(p["w"], p["quality"], p["threshold"], attrs, p["overlap_removal"], excl)
+        _, grp = self._segment_and_groups(p["w"], p["quality"], p["threshold"], attrs, p["overlap_removal"], excl,
+                                          progress)
         _, labels, sizes = self.groups(attrs, excl)
         grp = grp[:, :len(labels)]
         return GroupScores(pd.DataFrame(grp, index=pd.Index(self.names, name="submission"), columns=labels),
@@ -193,10 +218,12 @@ class Scorer:
     def leaderboard(self, **params) -> pd.DataFrame:
         """The five-stage leaderboard (SPEC §6) as a DataFrame: ``LEADERBOARD_COLUMNS`` plus one
         column per group score. Keyword arguments: ``w, quality, threshold, alpha, attributes,
-        band, max_boost, window, overlap_removal`` (defaults: :data:`DEFAULTS`)."""
+        band, max_boost, window, overlap_removal`` (defaults: :data:`DEFAULTS`), and ``progress``
+        (``progress(done, total, name)`` per submission while re-matching; default the scorer's)."""
+        progress = params.pop("progress", None)
         p = self.check(**params)
         attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
-        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl)
+        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl, progress)
         _, labels, sizes = self.groups(attrs, excl)
         attrs = attrs if len(labels) else ()  # every essay left out: no groups, as without attributes
         st = stage_scores(M, Sq, Sd, NP, NG, sizes, self.runtime, grouped=bool(attrs), **_agg(p))
@@ -230,25 +257,23 @@ class Scorer:
         predictions NP (``team``, k = 4 × classes); per (essay, class) the ground truths NG and
         a 1 that counts the essay (``shared``). An essay's cell is its demographic group, so
         :meth:`UnitStats.scores` gives every stage from ``segment_score`` on, exactly as
-        :meth:`leaderboard` does.
+        :meth:`leaderboard` does. ``team`` is dense: essays × submissions × 4 × classes floats
+        (2.3 MB per submission at the Feedback Prize scale, 4.6 GB for 2,000), filled one
+        submission at a time from the table store.
         """
+        progress = params.pop("progress", None)
         p = self.check(**params)
         attrs, removal = p["attributes"], p["overlap_removal"]
         excl = p["exclude_missing"] and bool(attrs)
-        T = self._tables[removal]
-        m = self.matched(removal, p["threshold"], p["quality"])
+        masks = self._masks(removal, p["threshold"], "iou" if p["quality"] == "iou" else "max", progress)
         S, E, C = self.S, self.E, self.C
-        pm = T.p[m]
-        idx = (T.pred_essay[pm].astype(np.int64) * S + T.pred_sub[pm]) * C + T.pred_cls[pm]
-        q = quality_values(p["quality"], *overlaps(T.inter[m], T.pred_size[pm], self.comp.gt.segs.size[T.g[m]]))
-        size = E * S * C
-        k = T.pred_cls < C
-        pidx = (T.pred_essay[k].astype(np.int64) * S + T.pred_sub[k]) * C + T.pred_cls[k]
         team = np.empty((E, S, 4, C))
-        team[:, :, 0] = np.bincount(idx, minlength=size).reshape(E, S, C)
-        team[:, :, 1] = np.bincount(idx, weights=q, minlength=size).reshape(E, S, C)
-        team[:, :, 2] = np.bincount(idx, weights=T.d[m], minlength=size).reshape(E, S, C)
-        team[:, :, 3] = np.bincount(pidx, minlength=size).reshape(E, S, C)
+        essay = np.arange(E)  # each essay its own group
+        for k in range(S):  # one submission at a time, streamed from the table store
+            T = self.comp.tables(k, removal)
+            sums = sums_of(T, unpack_mask(masks[k], T.n_pairs), p["quality"], essay, E, C, self._gt.size)
+            team[:, k, :3] = sums.reshape(3, E, C).transpose(1, 0, 2)
+            team[:, k, 3] = np_of(T, essay, E, C).reshape(E, C)
         ng = np.bincount(self._gt_essay * C + self._gt_cls, minlength=E * C).reshape(E, C)
         shared = np.concatenate((ng, np.ones((E, 1))), axis=1)
         gcode, labels, _ = self.groups(attrs, excl)

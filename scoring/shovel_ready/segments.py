@@ -11,8 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
+_W = np.int64(MAX_WORD) + 2  # essay·_W + word: one sortable key
 
 
 @dataclass
@@ -77,10 +80,10 @@ class Segs:
                                                                         strict=True)]
         if not self.multi:
             return runs
-        parts: list[list[str]] = [[] for _ in range(self.n)]
-        for seg, r in zip(self.run_seg.tolist(), runs, strict=True):
-            parts[seg].append(r)
-        return [" ".join(p) for p in parts]
+        # a segment's runs joined by spaces, all at once (runs are sorted by segment)
+        offsets = np.concatenate(([0], np.cumsum(np.bincount(self.run_seg, minlength=self.n))))
+        lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), pa.array(runs, type=pa.string()))
+        return pc.binary_join(lists, " ").to_pylist()
 
 
 _RANGE_CAP = 1 << 20  # canonical-range fast path for word indices below this
@@ -94,6 +97,18 @@ def _number_line(k: int) -> tuple[bytes, np.ndarray]:
         digits += np.arange(k) >= 10**p
     offs = np.concatenate(([0], np.cumsum(digits + 1)))
     return (" ".join(map(str, range(k))) + " ").encode("ascii"), offs
+
+
+@lru_cache(maxsize=4)
+def _line_index(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For :func:`_number_line` ``(k)``: the number starting at each byte (-1 where none
+    does, one entry past the end) and the 4 bytes from each byte on as a little-endian int32."""
+    line, offs = _number_line(k)
+    number_at = np.full(len(line) + 2, -1, dtype=np.int32)
+    number_at[offs] = np.arange(len(offs), dtype=np.int32)
+    lb = np.concatenate((np.frombuffer(line, dtype=np.uint8), np.zeros(4, np.uint8))).astype(np.uint32)
+    prefix = lb[:-3] | (lb[1:-2] << 8) | (lb[2:-1] << 16) | (lb[3:] << 24)
+    return number_at, prefix.view(np.int32)
 
 
 def build_segs(values: np.ndarray, counts: np.ndarray, essay: np.ndarray, cls: np.ndarray,
@@ -145,12 +160,78 @@ def segs_from_sets(sets, essay=None, cls=None, row=None) -> Segs:
                       np.arange(n) if row is None else row)
 
 
-def remove_overlaps(segs: Segs) -> tuple[Segs, np.ndarray]:
-    """SPEC §2 overlap removal, per essay across all classes.
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``concatenate([arange(s, s + c) for s, c in zip(starts, counts)])``, vectorised."""
+    total = int(counts.sum())
+    offs = np.cumsum(counts) - counts
+    return np.repeat(starts - offs, counts) + np.arange(total, dtype=np.int64)
+
+
+def _removal_contiguous(ess, lo, hi):
+    """§2 for essays whose segments are all single runs, visited in order: a segment keeps
+    what lies past the furthest end of the earlier segments of its essay.
+
+    Returns ``(keep, touched, new_lo)``."""
+    big = np.int64(MAX_WORD) * 4
+    cm = np.maximum.accumulate(ess * big + hi)
+    prev = np.concatenate(([-1], cm[:-1]))
+    prev_end = np.where(prev >= ess * big, prev - ess * big, -1)  # max end of earlier segments
+    touched = prev_end >= lo
+    rem_lo = np.maximum(lo, prev_end + 1)
+    return ~touched | (hi - rem_lo + 1 >= 2), touched, np.where(touched, rem_lo, lo)
+
+
+def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray):
+    """§2 for any segments (``seg``: segment ids in visiting order, ``ess`` their essays) as
+    interval arithmetic over their runs.
+
+    The runs' end points cut each essay into elementary intervals; a word is new to a
+    segment when no earlier segment covers its elementary interval, i.e. when the segment is
+    the first (in visiting order) to cover it. Returns ``(keep, touched, new_lo, new_hi)``
+    per visited segment; a touched, kept segment is the single run ``new_lo..new_hi``.
+    """
+    q = len(seg)
+    first_run = np.searchsorted(segs.run_seg, seg)
+    nruns = np.searchsorted(segs.run_seg, seg, side="right") - first_run
+    rr = _ranges(first_run, nruns)
+    run_q = np.repeat(np.arange(q, dtype=np.int64), nruns)  # visiting position of each run's segment
+    base = ess[run_q] * _W
+    a, b = base + segs.run_lo[rr], base + segs.run_hi[rr] + 1
+    cuts = np.unique(np.concatenate((a, b)))
+    si = np.searchsorted(cuts, a)
+    cnt = np.searchsorted(cuts, b) - si  # elementary intervals [cuts[k], cuts[k + 1]) of each run
+    inc = _ranges(si, cnt)
+    inc_q = np.repeat(run_q, cnt)
+    first = np.full(len(cuts), q, dtype=np.int64)
+    np.minimum.at(first, inc, inc_q)  # the first visitor of each elementary interval
+    own = first[inc] == inc_q
+    length = cuts[inc + 1] - cuts[inc]
+    new_words = np.bincount(inc_q[own], weights=length[own], minlength=q).astype(np.int64)
+    touched = new_words < segs.size[seg]
+    inc_run = np.repeat(np.arange(len(rr)), cnt)
+    prev_same = np.concatenate(([False], own[:-1] & (inc_run[1:] == inc_run[:-1])))
+    pieces = np.bincount(inc_q[own & ~prev_same], minlength=q)  # maximal runs of new words
+    keep = ~touched | ((pieces == 1) & (new_words >= 2))
+    new_lo, new_hi = np.zeros(q, np.int64), np.zeros(q, np.int64)
+    oi = np.flatnonzero(own)
+    if len(oi):
+        oq = inc_q[oi]  # ascending: runs are visited segment by segment, word by word
+        head = np.concatenate(([True], oq[1:] != oq[:-1]))
+        tail = np.concatenate((oq[1:] != oq[:-1], [True]))
+        new_lo[oq[head]] = cuts[inc[oi[head]]] - ess[oq[head]] * _W
+        new_hi[oq[tail]] = cuts[inc[oi[tail]] + 1] - 1 - ess[oq[tail]] * _W
+    return keep, touched, new_lo, new_hi
+
+
+def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.ndarray]:
+    """SPEC §2 overlap removal, per essay across all classes (vectorised, no per-segment Python).
 
     Returns the kept segments (possibly trimmed, in the input's order) and the positions of
     the kept segments in the input. Segments are visited by (smallest word, file row); a
     segment that loses words survives only as a contiguous remainder of at least 2 words.
+    Essays whose segments are all contiguous take a running maximum of ends; essays with a
+    non-contiguous segment take interval arithmetic over runs (``runs_only`` sends every
+    essay that way, for tests).
     """
     n = segs.n
     if n == 0:
@@ -160,90 +241,42 @@ def remove_overlaps(segs: Segs) -> tuple[Segs, np.ndarray]:
     else:
         order = np.lexsort((segs.row, segs.wmin, segs.essay))
     ess = segs.essay[order]
-    lo = segs.wmin[order]
-    hi = segs.wmax[order]
-    single = np.bincount(segs.run_seg, minlength=n)[order] == 1
-    # essays containing a multi-run segment take the general (set-based) path
-    multi_essays = np.unique(ess[~single]) if not single.all() else np.zeros(0, np.int64)
-    slow = np.isin(ess, multi_essays) if len(multi_essays) else np.zeros(n, dtype=bool)
-
-    new_lo = lo.copy()
-    keep = np.ones(n, dtype=bool)
-    fast = ~slow
-    if fast.any():
-        f_idx = np.flatnonzero(fast)
-        fe, flo, fhi = ess[f_idx], lo[f_idx], hi[f_idx]
-        big = np.int64(MAX_WORD) * 4
-        key = fe * big + fhi
-        cm = np.maximum.accumulate(key)
-        prev = np.empty_like(cm)
-        prev[0] = -1
-        prev[1:] = cm[:-1]
-        prev_end = np.where(prev >= fe * big, prev - fe * big, -1)  # max end of earlier segments
-        touched = prev_end >= flo
-        rem_lo = np.maximum(flo, prev_end + 1)
-        rem_size = fhi - rem_lo + 1
-        k = ~touched | (rem_size >= 2)
-        keep[f_idx] = k
-        new_lo[f_idx] = np.where(touched, rem_lo, flo)
-    trimmed_runs: dict[int, list[tuple[int, int]]] = {}
-    if slow.any():
-        s_idx = np.flatnonzero(slow)
-        used: set[int] = set()
-        cur = None
-        for j in s_idx.tolist():
-            if ess[j] != cur:
-                cur, used = ess[j], set()
-            S = set(segs.words(int(order[j])))
-            R = S - used
-            if R != S:
-                if len(R) >= 2 and max(R) - min(R) + 1 == len(R):
-                    trimmed_runs[j] = [(min(R), max(R))]
-                else:
-                    keep[j] = False
-            used |= S
-    # rebuild in input order
-    kept_sorted = np.flatnonzero(keep)
-    kept_input = np.sort(order[kept_sorted])
+    lo, hi = segs.wmin[order], segs.wmax[order]
+    if runs_only:
+        general = np.ones(n, dtype=bool)
+    elif segs.multi:
+        multi = np.bincount(segs.run_seg, minlength=n)[order] > 1
+        general = np.isin(ess, np.unique(ess[multi]))  # essays with a non-contiguous segment
+    else:
+        general = np.zeros(n, dtype=bool)
+    if not general.any():  # the common case: every essay contiguous
+        keep, touched, new_lo = _removal_contiguous(ess, lo, hi)
+        new_hi = hi
+    else:
+        keep = np.ones(n, dtype=bool)
+        touched = np.zeros(n, dtype=bool)
+        new_lo, new_hi = lo.copy(), hi.copy()
+        f = np.flatnonzero(~general)
+        if len(f):
+            keep[f], touched[f], new_lo[f] = _removal_contiguous(ess[f], lo[f], hi[f])
+        g = np.flatnonzero(general)
+        keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g])
+    # rebuild in input order; a touched segment that is kept becomes one run
     pos_in_sorted = np.empty(n, dtype=np.int64)
     pos_in_sorted[order] = np.arange(n)
+    kept_input = np.flatnonzero(keep[pos_in_sorted])
     out = segs.take(kept_input)
-    # apply trims: fast path (single run, new start) and slow path (explicit runs)
     ps = pos_in_sorted[kept_input]
-    changed_fast = (~slow[ps]) & (new_lo[ps] != lo[ps])
-    if changed_fast.any() or trimmed_runs:
-        run_lo = out.run_lo.copy()
-        run_hi = out.run_hi.copy()
-        run_seg = out.run_seg
-        size = out.size.copy()
-        wmin = out.wmin.copy()
-        wmax = out.wmax.copy()
-        if changed_fast.any():
-            ci = np.flatnonzero(changed_fast)
-            # single-run segments: run index == first run of the segment
-            first_run = np.searchsorted(run_seg, ci)
-            run_lo[first_run] = new_lo[ps[ci]]
-            size[ci] = run_hi[first_run] - run_lo[first_run] + 1
-            wmin[ci] = run_lo[first_run]
-        if trimmed_runs:
-            rs, rl, rh = [run_seg], [run_lo], [run_hi]
-            drop = np.zeros(len(run_seg), dtype=bool)
-            for j, runs in trimmed_runs.items():
-                i = int(np.searchsorted(kept_input, order[j]))
-                a, b = np.searchsorted(run_seg, [i, i + 1])
-                drop[a:b] = True
-                for r0, r1 in runs:
-                    rs.append(np.array([i])), rl.append(np.array([r0])), rh.append(np.array([r1]))
-                size[i] = sum(r1 - r0 + 1 for r0, r1 in runs)
-                wmin[i] = runs[0][0]
-                wmax[i] = runs[-1][1]
-            keep_r = np.concatenate((~drop, np.ones(len(rs) - 1, dtype=bool)))
-            run_seg = np.concatenate(rs)[keep_r]
-            run_lo = np.concatenate(rl)[keep_r]
-            run_hi = np.concatenate(rh)[keep_r]
-            o = np.lexsort((run_lo, run_seg))
-            run_seg, run_lo, run_hi = run_seg[o], run_lo[o], run_hi[o]
-        out = Segs(out.essay, out.cls, out.row, size, wmin, wmax, run_seg, run_lo, run_hi)
+    trim = np.flatnonzero(touched[ps])
+    if len(trim):
+        t_lo, t_hi = new_lo[ps[trim]], new_hi[ps[trim]]
+        size, wmin, wmax = out.size.copy(), out.wmin.copy(), out.wmax.copy()
+        size[trim], wmin[trim], wmax[trim] = t_hi - t_lo + 1, t_lo, t_hi
+        keep_r = ~touched[ps][out.run_seg]
+        run_seg = np.concatenate((out.run_seg[keep_r], trim))
+        o = np.argsort(run_seg, kind="stable")  # a segment's runs stay in word order
+        out = Segs(out.essay, out.cls, out.row, size, wmin, wmax, run_seg[o],
+                   np.concatenate((out.run_lo[keep_r], t_lo))[o], np.concatenate((out.run_hi[keep_r], t_hi))[o])
     return out, kept_input
 
 
@@ -259,13 +292,14 @@ class RunIndex:
     n_classes: int
 
 
-_W = np.int64(MAX_WORD) + 2
-
 
 def run_index(gt: Segs, n_classes: int) -> RunIndex:
     g_cls = gt.cls[gt.run_seg]
     g_cell = gt.essay[gt.run_seg] * n_classes + g_cls
-    order = np.lexsort((gt.run_lo, g_cell))
+    if len(g_cell) and int(g_cell.max()) < (1 << 62) // _W:  # one int64 key (stable: as a lexsort)
+        order = np.argsort(g_cell * _W + gt.run_lo, kind="stable")
+    else:
+        order = np.lexsort((gt.run_lo, g_cell))
     order = order[g_cls[order] < n_classes]
     gc = g_cell[order]
     lo, hi = gt.run_lo[order], gt.run_hi[order]

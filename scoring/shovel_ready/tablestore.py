@@ -1,0 +1,243 @@
+"""Every submission's match tables — its predictions and overlapping (prediction, ground
+truth) pairs, raw and after overlap removal — kept in memory or in an on-disk cache.
+
+Only a threshold, quality, attribute or overlap-removal change reads them again (the
+sliders for ``w``, α and the boost work on sums kept in memory). One submission's tables
+are one packed buffer (:func:`pack`): in memory for a small competition, else a file in a
+cache folder, named by the SHA-256 of its content and read back as memory-mapped arrays
+(:meth:`TableStore.get`). The folder is ``$LAB_CACHE_DIR`` (default: the temp folder) /
+``lab-tables-<host>-<pid>-<random>``; it is removed when its store is released or closed, at exit,
+and — for a process that was killed — by the next store made on the machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import socket
+import tempfile
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..core.errors import InputError
+
+PRED_COLUMNS = ("essay", "cls", "size", "wmin", "row")  # per prediction
+PAIR_COLUMNS = ("p", "g", "inter", "d")  # per overlapping pair
+COLUMNS = PRED_COLUMNS + PAIR_COLUMNS
+_ALIGN = 64
+#: bytes of match tables kept in memory before a competition's tables go to disk
+MEMORY_BYTES = int(os.environ.get("LAB_MEMORY_TABLES", 512 << 20))
+
+
+@dataclass
+class SubTables:
+    """One submission's predictions (``essay, cls, size, wmin, row``: file row, 0-based) and
+    overlapping pairs (``p``: prediction position, ``g``: ground-truth position, ``inter``:
+    intersection size, ``d``: probability of the ground truth's label), in one mode."""
+
+    essay: np.ndarray
+    cls: np.ndarray
+    size: np.ndarray
+    wmin: np.ndarray
+    row: np.ndarray
+    p: np.ndarray
+    g: np.ndarray
+    inter: np.ndarray
+    d: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.size)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.p)
+
+
+def _dtype(name: str, values: np.ndarray) -> np.dtype:
+    if name == "d":
+        return np.dtype(np.float64)
+    if name == "cls" and (len(values) == 0 or int(values.max()) < 1 << 15):
+        return np.dtype(np.int16)
+    return np.dtype(np.int32)
+
+
+def pack(raw: SubTables, removed: SubTables | None) -> tuple[bytearray, np.ndarray, str]:
+    """Both modes' tables as one buffer; ``removed=None`` when overlap removal changed nothing.
+
+    Returns ``(buffer, layout, dtypes)``: ``layout[mode, column] = (offset, count)`` (mode 0
+    raw, 1 removed), ``dtypes`` one type character per column (``i``/``h``/``d``)."""
+    modes = [raw, raw if removed is None else removed]
+    layout = np.zeros((2, len(COLUMNS), 2), dtype=np.int64)
+    dts = [_dtype(c, np.concatenate([getattr(m, c) for m in modes])) for c in COLUMNS]
+    off = 0
+    for mi, m in enumerate(modes):
+        if mi == 1 and removed is None:
+            layout[1] = layout[0]
+            break
+        for ci, c in enumerate(COLUMNS):
+            n = len(getattr(m, c))
+            layout[mi, ci] = off, n
+            off += -(-n * dts[ci].itemsize // _ALIGN) * _ALIGN
+    buf = bytearray(off)
+    for mi in range(2 if removed is not None else 1):
+        for ci, c in enumerate(COLUMNS):
+            o, n = layout[mi, ci]
+            np.frombuffer(buf, dtype=dts[ci], count=n, offset=o)[:] = getattr(modes[mi], c)
+    return buf, layout, "".join(d.char for d in dts)
+
+
+def unpack(buf, layout: np.ndarray, dtypes: str, removal: bool, base: int = 0) -> SubTables:
+    """One mode's arrays as read-only views into ``buf`` (bytes, or a memory map)."""
+    mi = int(bool(removal))
+    cols = [np.frombuffer(buf, dtype=np.dtype(t), count=int(n), offset=int(o) - base)
+            for t, (o, n) in zip(dtypes, layout[mi], strict=True)]
+    for c in cols:
+        c.flags.writeable = False
+    return SubTables(*cols)
+
+
+def read_file(path: str, layout: np.ndarray, dtypes: str, removal: bool) -> SubTables:
+    """One mode's tables memory-mapped from a packed file (only that mode's bytes are mapped)."""
+    lay = layout[int(bool(removal))]
+    start = int(lay[:, 0].min())
+    end = int(max(o + n * np.dtype(t).itemsize for t, (o, n) in zip(dtypes, lay, strict=True)))
+    if end <= start:  # no predictions at all
+        return unpack(b"", np.zeros_like(layout), dtypes, removal)
+    mm = np.memmap(path, dtype=np.uint8, mode="r", offset=start, shape=(end - start,))
+    return unpack(mm, layout, dtypes, removal, base=start)
+
+
+def content_key(buf) -> str:
+    """The cache name of a packed buffer: the SHA-256 of its bytes."""
+    return hashlib.sha256(buf).hexdigest()
+
+
+def write_tables(folder: str | Path, buf) -> str:
+    """Write ``buf`` into ``folder`` under its content hash (atomically; once); return the path."""
+    path = Path(folder) / f"{content_key(buf)}.tables"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.{id(buf)}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(buf)
+        os.replace(tmp, path)
+    return str(path)
+
+
+def cache_root() -> Path:
+    """``$LAB_CACHE_DIR`` or the system's temp folder."""
+    return Path(os.environ.get("LAB_CACHE_DIR") or tempfile.gettempdir())
+
+
+def _prefix() -> str:
+    """``lab-tables-<host>-<pid>-``: a folder's owner, so that only this machine's dead processes'
+    folders are swept (a cache folder shared by containers holds other hosts' live ones)."""
+    host = re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname())[:40] or "host"
+    return f"lab-tables-{host}-{os.getpid()}-"
+
+
+def _sweep(root: Path) -> None:
+    """Remove the table folders of processes that no longer run (killed before their exit hook)."""
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return
+    mine = re.compile(re.escape(_prefix().rsplit("-", 2)[0]) + r"-(\d+)-")
+    for d in entries:
+        m = mine.match(d.name)
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+        except (PermissionError, OSError):
+            pass  # another user's running process
+
+
+class TableStore:
+    """Where a competition's match tables live: ``"memory"`` (packed buffers) or ``"disk"``
+    (files in a cache folder, one per distinct content). Read one submission's tables of one
+    mode with :meth:`get`; :meth:`close` (or releasing the store) removes the folder."""
+
+    def __init__(self, where: str = "memory", root: str | Path | None = None):
+        if where not in ("memory", "disk"):
+            raise ValueError(f"tables go to 'memory' or 'disk', not {where!r}")
+        self.where = where
+        self._buffers: dict[int, bytes | bytearray] = {}
+        self._files: dict[int, str] = {}
+        self._layout: dict[int, tuple[np.ndarray, str]] = {}
+        self.folder: str | None = None
+        self._finalizer = None
+        if where == "disk":
+            root = Path(root) if root is not None else cache_root()
+            try:
+                root.mkdir(parents=True, exist_ok=True)
+                _sweep(root)
+                self.folder = tempfile.mkdtemp(prefix=_prefix(), dir=root)
+            except OSError as e:
+                raise InputError("LAB_CACHE_DIR", None, f"cannot make the match-table cache folder in {root} "
+                                 f"({e.strerror or e}); point LAB_CACHE_DIR at a writable folder") from None
+            self._finalizer = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
+
+    def put(self, k: int, layout: np.ndarray, dtypes: str, *, buffer=None, file: str | None = None) -> None:
+        """Keep submission ``k``'s packed tables: a ``buffer``, or the ``file`` a worker wrote."""
+        self._layout[k] = (layout, dtypes)
+        if self.where == "memory":
+            self._buffers[k] = buffer if buffer is not None else Path(file).read_bytes()  # kept, not copied
+        else:
+            self._files[k] = file if file is not None else write_tables(self.folder, buffer)
+
+    def get(self, k: int, removal: bool) -> SubTables:
+        """Submission ``k``'s tables in one mode (from memory, or memory-mapped from disk: the
+        map closes when the arrays are dropped)."""
+        self._check_open()
+        layout, dtypes = self._layout[k]
+        if self.where == "memory":
+            return unpack(self._buffers[k], layout, dtypes, removal)
+        return read_file(self._files[k], layout, dtypes, removal)
+
+    def file_of(self, k: int) -> str | None:
+        return self._files.get(k)
+
+    def layout_of(self, k: int) -> tuple[np.ndarray, str]:
+        return self._layout[k]
+
+    def spill(self, data: bytes, suffix: str = ".csv") -> Path:
+        """Keep a source's bytes as a file in the cache folder (disk mode), named by their hash."""
+        path = Path(self.folder) / f"{hashlib.sha256(data).hexdigest()}{suffix}"
+        if not path.exists():
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        return path
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of tables held in memory (0 on disk)."""
+        return sum(len(b) for b in self._buffers.values())
+
+    def disk_bytes(self) -> int:
+        """Bytes in the cache folder (distinct contents once)."""
+        if self.folder is None or not os.path.isdir(self.folder):
+            return 0
+        return sum(f.stat().st_size for f in Path(self.folder).iterdir())
+
+    @property
+    def closed(self) -> bool:
+        return self._finalizer is not None and not self._finalizer.alive
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("this competition was closed: its match tables are gone (load it again)")
+
+    def close(self) -> None:
+        """Remove the cache folder now (it also goes when the store is released, and at exit)."""
+        self._buffers.clear()
+        if self._finalizer is not None:
+            self._finalizer()

@@ -1,0 +1,115 @@
+"""The load's shortcuts each equal the plain computation they skip: the first token of a
+predictionstring, the canonical-range test, trimming only what needs it, essay codes from a
+prebuilt array, and the after-removal tables derived from the raw ones instead of re-paired."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+from scoring.core import tables
+from scoring.shovel_ready.data import load_ground_truth_table, parse_submission
+from scoring.shovel_ready.parse import _first_token, canonical_ranges
+from scoring.shovel_ready.prepare import removed_tables, tables_of
+from scoring.shovel_ready.segments import remove_overlaps
+from tests.shovel_ready import randomcomp
+
+
+def _strings(seed: int, n: int = 3000) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        kind = rng.random()
+        a = rng.choice([0, 1, 7, 9, 10, 99, 100, 999, 1000, 12345, 999999, 1048570])
+        b = a + rng.randint(0, 12)
+        words = list(range(a, b + 1))
+        if kind < 0.5:
+            s = " ".join(map(str, words))  # canonical
+        elif kind < 0.6:
+            s = " ".join(map(str, words[:-1] + [b + 1]))  # a gap at the end
+        elif kind < 0.65:
+            s = " ".join(f"{w:03d}" for w in words)  # leading zeros
+        elif kind < 0.7:
+            s = " ".join(map(str, words)).replace(" ", "  ", 1)  # a double space
+        elif kind < 0.75:
+            s = " ".join(map(str, reversed(words)))
+        elif kind < 0.8:
+            s = rng.choice(["", "x", "1x 2", "12345678 12345679", "-1 0", "5", "1e3", "0 1 2 3 4 5 6 7 8 9 10"])
+        elif kind < 0.9:
+            s = " ".join(map(str, words)) + rng.choice([" ", "\t", ""])
+        else:
+            s = str(rng.randint(0, 10**9))
+        out.append(s)
+    return out
+
+
+def _first_token_py(s: str) -> int:
+    head = s.split(" ")[0]
+    return int(head) if head.isdigit() and head.isascii() and 1 <= len(head) <= 7 else -1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_first_token_equals_python(seed):
+    strings = _strings(seed)
+    arr = pa.array(strings, type=pa.string())
+    offs = np.frombuffer(arr.buffers()[1], dtype=np.int32).astype(np.int64)
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)
+    got = _first_token(data, offs[:-1], np.diff(offs))
+    assert got.tolist() == [_first_token_py(s) for s in strings]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_canonical_ranges_equal_the_definition(seed):
+    strings = _strings(seed)
+    mask, a, b = canonical_ranges(pd.Series(strings, dtype=pd.StringDtype("pyarrow", na_value=np.nan)))
+    for s, m, lo, hi in zip(strings, mask.tolist(), a.tolist(), b.tolist(), strict=True):
+        toks = s.split(" ")
+        canonical = (len(s) > 0 and all(t.isdigit() for t in toks)
+                     and s == " ".join(map(str, range(int(toks[0]), int(toks[0]) + len(toks)))))
+        # a shortcut, never a verdict: it may leave a range whose numbers could pass 2^20 to the parser
+        in_reach = canonical and int(toks[0]) + (len(s) + 1) // 2 + 2 < 1 << 20
+        assert m == in_reach, s
+        if m:
+            assert (lo, hi) == (int(toks[0]), int(toks[-1])), s
+    assert mask.mean() > 0.4  # the canonical share of the mix
+
+
+def test_trim_skips_only_columns_without_edge_space():
+    cases = [["a", "b c", ""], [" a", "b"], ["a ", "b"], ["a\t", "b"], ["\u00a0a", "b"], ["a\u3000", "b"],
+             ["é", "b"], ["", ""], []]
+    for cells in cases:
+        arr = pa.array(cells, type=pa.string())
+        assert tables._trim(arr).to_pylist() == pc.utf8_trim_whitespace(arr).to_pylist(), cells
+        sliced = pa.array(["  x  ", *cells, " y"], type=pa.string()).slice(1, len(cells))
+        assert tables._trim(sliced).to_pylist() == pc.utf8_trim_whitespace(sliced).to_pylist(), cells
+
+
+def test_codes_from_a_prebuilt_array_equal_codes_from_a_list():
+    col = tables.read_table(pd.DataFrame({"id": ["b", "zz", "a", "b", ""]}), "x")["id"]
+    assert tables.codes(col, ["a", "b"]).tolist() == [1, -1, 0, 1, -1]
+    assert tables.codes(col, pa.array(["a", "b"])).tolist() == [1, -1, 0, 1, -1]
+    assert tables.empty_cells(col).tolist() == [False, False, False, False, True]
+
+
+def _as_set(t) -> set:
+    return set(zip(t.p.tolist(), t.g.tolist(), t.inter.tolist(), t.d.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("seed", range(0, 120, 7))
+def test_removed_tables_equal_a_fresh_pairing(seed):
+    rc = randomcomp.random_competition(seed)
+    gt = load_ground_truth_table(rc.ground_truth, "gt", [])
+    for name, df in rc.submissions.items():
+        ps = parse_submission(df, name, gt)
+        raw = tables_of(ps.segs, ps.probs, gt)
+        rem, kept = remove_overlaps(ps.segs)
+        trimmed = np.flatnonzero(rem.size != ps.segs.size[kept])
+        derived = removed_tables(raw, rem, kept, trimmed, ps.probs[kept], gt)
+        fresh = tables_of(rem, ps.probs[kept], gt)
+        assert _as_set(derived) == _as_set(fresh), (seed, name)
+        assert len(derived.p) == len(fresh.p) and np.all(np.diff(derived.p) >= 0)  # ordered by prediction

@@ -1,0 +1,276 @@
+"""Many submissions: the on-disk table cache, the process pool and the progress they report.
+
+The on-disk cache and the pool must change nothing but memory and speed: every leaderboard,
+group score, per-essay statistic and explanation equals the in-memory, one-process result
+exactly (not approximately), and no cache file outlives its competition.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import scoring
+from scoring.core import fanout
+from scoring.shovel_ready import competition, rematch
+from tests.shovel_ready import randomcomp
+
+SAMPLE = Path(scoring.get("shovel-ready").sample_dir)
+SUBS = sorted((SAMPLE / "submissions").glob("*.csv"))
+PARAMS = [
+    {},
+    {"attributes": ("ell_status",), "w": 0.3},
+    {"threshold": 0.75, "quality": "max", "attributes": ("ell_status", "gender")},
+    {"overlap_removal": False, "quality": "binary", "threshold": 0.3, "alpha": float("inf"),
+     "attributes": ("grade_level",)},
+]
+
+
+def _load(**kw):
+    return scoring.load_competition(ground_truth=SAMPLE / "ground_truth.csv", submissions=SUBS,
+                                    demographics=SAMPLE / "demographics.csv", runtimes=SAMPLE / "runtimes.csv", **kw)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    """LAB_CACHE_DIR in a fresh folder, so a test sees every file the engine leaves."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("LAB_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The in-memory, one-process leaderboards of the sample."""
+    comp = _load(workers=1, cache="memory")
+    assert comp.store.where == "memory" and comp.store.folder is None
+    scorer = scoring.Scorer(comp)
+    return comp, scorer, [scorer.leaderboard(**p) for p in PARAMS]
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
+
+
+def test_disk_cache_gives_identical_results_and_leaves_no_files(reference, cache_dir):
+    ref_comp, ref_scorer, ref_lbs = reference
+    comp = _load(workers=1, cache="disk")
+    folder = Path(comp.store.folder)
+    assert folder.parent == cache_dir and folder.name.startswith("lab-tables-")
+    files = sorted(folder.glob("*.tables"))
+    assert len(files) == len(SUBS)  # one per distinct submission: the sample has no twins
+    for f in files:  # each file is named by the SHA-256 of its content
+        assert hashlib.sha256(f.read_bytes()).hexdigest() == f.stem
+    scorer = scoring.Scorer(comp)
+    for params, want in zip(PARAMS, ref_lbs, strict=True):
+        pd.testing.assert_frame_equal(scorer.leaderboard(**params), want, check_exact=True)
+    kw = {"attributes": ("ell_status",), "threshold": 0.6}
+    us, ref_us = scorer.unit_stats(**kw), ref_scorer.unit_stats(**kw)
+    assert np.array_equal(us.team, ref_us.team) and np.array_equal(us.shared, ref_us.shared)
+    name = comp.submission_names[3]
+    essay = comp.removal_changed_essays(name)[0]
+    got = scoring.explain_essay(scorer, name, essay, quality="max")
+    want = scoring.explain_essay(ref_scorer, name, essay, quality="max")
+    for key in want:
+        pd.testing.assert_frame_equal(got[key], want[key], check_exact=True)
+    del comp, scorer, us, got
+    gc.collect()
+    assert _leftovers(cache_dir) == []  # released with the competition
+
+
+def test_context_manager_and_close(cache_dir):
+    with _load(workers=1, cache="disk") as comp:
+        assert _leftovers(cache_dir)
+        lb = scoring.Scorer(comp).leaderboard()
+    assert _leftovers(cache_dir) == []
+    assert len(lb) == len(SUBS)
+    assert comp.submission_names == [f.stem for f in SUBS]  # what is in memory stays usable
+    with pytest.raises(RuntimeError, match="closed"):
+        comp.tables(0, True)
+
+
+def test_a_bad_file_leaves_nothing_behind(cache_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)  # a process pool even for small files
+    bad = tmp_path / "zz-bad.csv"
+    bad.write_text("id,class,predictionstring,Effective,Ineffective\nX,Lead,1 2 x,0.5,0.5\n")
+    with pytest.raises(scoring.InputError) as err:
+        scoring.load_competition(ground_truth=SAMPLE / "ground_truth.csv", submissions=[*SUBS, bad],
+                                 workers=2, cache="disk")
+    assert (err.value.file, err.value.row) == ("zz-bad.csv", 2) and "'x'" in err.value.problem
+    gc.collect()
+    assert _leftovers(cache_dir) == []
+
+
+def test_process_pool_equals_one_process_and_counts_files(reference, cache_dir, monkeypatch):
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(rematch, "POOL_MIN_SUBMISSIONS", 2)  # re-matches in the pool too
+    calls = []
+    comp = _load(workers=2, cache="disk", progress=lambda d, t, n: calls.append((d, t, n)))
+    names = [f.stem for f in SUBS]
+    n = len(names)
+    assert calls == [(0, n, names[0])] + [(k, n, names[k]) for k in range(1, n)] + [(n, n, "")]
+    assert len(list(Path(comp.store.folder).glob("*.tables"))) == n  # written by the workers
+    seen = []
+    scorer = scoring.Scorer(comp, workers=2, progress=lambda d, t, name: seen.append((d, t)))
+    for params, want in zip(PARAMS, reference[2], strict=True):
+        pd.testing.assert_frame_equal(scorer.leaderboard(**params), want, check_exact=True)
+    # every parameter set re-matched or re-summed all n files; w and alpha alone do not
+    assert seen.count((n, n)) == len(PARAMS)
+    before = len(seen)
+    scorer.leaderboard(**{**PARAMS[1], "w": 0.9, "alpha": 5.0, "band": 0.2})
+    assert len(seen) == before
+    mine = []
+    scorer.leaderboard(threshold=0.66, progress=lambda d, t, name: mine.append(d))  # a per-call callback
+    assert mine[0] == 0 and mine[-1] == n and len(seen) == before
+
+
+def test_folders_of_killed_processes_are_swept(cache_dir):
+    import subprocess
+    import sys
+
+    from scoring.shovel_ready import tablestore
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    host = tablestore._prefix().rsplit("-", 2)[0]
+    cache_dir.mkdir()
+    for name in (f"{host}-{dead}-abc", f"{host}-{os.getppid()}-abc", f"lab-tables-otherhost-{dead}-abc", "unrelated"):
+        (cache_dir / name).mkdir()
+        (cache_dir / name / "x.tables").write_bytes(b"x")
+    store = tablestore.TableStore("disk")
+    left = sorted(p.name for p in cache_dir.iterdir() if p.name != Path(store.folder).name)
+    assert left == sorted([f"{host}-{os.getppid()}-abc", f"lab-tables-otherhost-{dead}-abc", "unrelated"])
+    store.close()
+
+
+def test_an_unwritable_cache_folder_is_one_line(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("LAB_CACHE_DIR", str(blocker / "cache"))
+    with pytest.raises(scoring.InputError, match="LAB_CACHE_DIR: cannot make the match-table cache folder"):
+        _load(workers=1, cache="disk")
+
+
+def test_twin_submissions_share_one_file(cache_dir, tmp_path):
+    twin = tmp_path / "twin.csv"
+    twin.write_bytes(SUBS[0].read_bytes())
+    comp = scoring.load_competition(ground_truth=SAMPLE / "ground_truth.csv", submissions=[SUBS[0], twin],
+                                    workers=1, cache="disk")
+    assert len(list(Path(comp.store.folder).glob("*.tables"))) == 1
+    lb = scoring.Scorer(comp).leaderboard().set_index("submission")
+    assert lb.loc[SUBS[0].stem, "final_score"] == lb.loc["twin", "final_score"]
+
+
+def test_uploaded_bytes_wait_on_disk_for_read_submission(cache_dir):
+    uploads = {f.stem: f.read_bytes() for f in SUBS[:2]}
+    comp = scoring.load_competition(ground_truth=SAMPLE / "ground_truth.csv", submissions=uploads, workers=1,
+                                    cache="disk")
+    assert all(isinstance(p.source, Path) and p.source.parent == Path(comp.store.folder) for p in comp.prepared)
+    want = scoring.load_competition(ground_truth=SAMPLE / "ground_truth.csv", submissions=uploads, workers=1)
+    name = SUBS[1].stem
+    pd.testing.assert_frame_equal(comp.read_submission(name), want.read_submission(name))
+    comp.close()
+    assert _leftovers(cache_dir) == []
+
+
+def test_threads_take_over_where_processes_cannot_start(reference, monkeypatch):
+    def no_processes(*a, **k):
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(fanout, "ProcessPoolExecutor", no_processes)
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    comp = _load(workers=2)
+    pd.testing.assert_frame_equal(scoring.Scorer(comp).leaderboard(**PARAMS[2]), reference[2][2], check_exact=True)
+
+
+@pytest.mark.parametrize("seed", [3, 17, 29])
+def test_random_competitions_disk_equals_memory(seed, cache_dir):
+    rc = randomcomp.random_competition(seed)
+    kw = {"ground_truth": rc.ground_truth, "submissions": rc.submissions, "demographics": rc.demographics,
+          "runtimes": rc.runtimes, "workers": 1}
+    mem, disk = scoring.load_competition(**kw, cache="memory"), scoring.load_competition(**kw, cache="disk")
+    a, b = scoring.Scorer(mem), scoring.Scorer(disk)
+    for p in ({}, {"threshold": 0.3, "quality": "max"}, {"overlap_removal": False, "attributes": rc.attributes}):
+        pd.testing.assert_frame_equal(a.leaderboard(**p), b.leaderboard(**p), check_exact=True)
+    disk.close()
+    assert _leftovers(cache_dir) == []
+
+
+def test_fan_out_keeps_order_and_raises_the_first_failure_in_order():
+    for mode in ("threads", "processes"):
+        for chunk in (1, 2, 10):
+            got = list(fanout.fan_out(_div, [5, 4, 2, 1, 3], shared=20, workers=2, mode=mode, chunk=chunk))
+            assert got == [4, 5, 10, 20, 6]
+    with pytest.raises(ZeroDivisionError):
+        list(fanout.fan_out(_div, [5, 0, 2, 0], shared=20, workers=2))
+
+
+def _div(shared, item):
+    return shared // item
+
+
+def test_a_threaded_server_gets_a_forkserver_pool(reference, monkeypatch):
+    # Streamlit runs scripts in threads: no fork there; the pool must still work
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    out: dict = {}
+
+    def load():
+        out["method"] = fanout.start_method()
+        out["lb"] = scoring.Scorer(_load(workers=2)).leaderboard(**PARAMS[1])
+
+    t = threading.Thread(target=load)
+    t.start()
+    t.join()
+    assert out["method"] in ("forkserver", "spawn")
+    pd.testing.assert_frame_equal(out["lb"], reference[2][1], check_exact=True)
+
+
+def test_workers_never_run_the_callers_main_script(tmp_path, monkeypatch):
+    # under Streamlit ``__main__`` is the app script; a spawned worker must not run it
+    import sys
+    import types
+
+    script = tmp_path / "app_like.py"
+    script.write_text("raise SystemExit('the main script ran in a worker')\n")
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    fake.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    monkeypatch.setenv("LAB_START_METHOD", "spawn")
+    assert list(fanout.fan_out(_div, [5, 4, 2, 1], shared=20, workers=2)) == [4, 5, 10, 20]
+
+
+def test_the_pool_works_inside_a_streamlit_script(reference, tmp_path):
+    # a Streamlit script runs in a thread, with ``__main__`` set to the script: the pool must
+    # neither fork a threaded process nor run the script in its workers
+    from streamlit.testing.v1 import AppTest
+
+    runs = tmp_path / "runs.txt"
+    script = f"""
+import os
+open({str(runs)!r}, "a").write(str(os.getpid()) + "\\n")  # who runs this script
+import streamlit as st
+import scoring
+from scoring.shovel_ready import competition
+from pathlib import Path
+competition.POOL_MIN_BYTES = 0
+S = Path({str(SAMPLE)!r})
+comp = scoring.load_competition(ground_truth=S / "ground_truth.csv", submissions=sorted((S / "submissions").glob("*.csv")),
+                                demographics=S / "demographics.csv", runtimes=S / "runtimes.csv", workers=2)
+lb = scoring.Scorer(comp).leaderboard(attributes=("ell_status",), w=0.3)
+st.session_state["final"] = lb.set_index("submission")["final_score"].to_dict()
+st.session_state["method"] = __import__("scoring.core.fanout").core.fanout.start_method()
+"""
+    at = AppTest.from_string(script, default_timeout=120).run()
+    assert not at.exception
+    assert at.session_state["method"] in ("forkserver", "spawn")
+    assert runs.read_text().split() == [str(os.getpid())]  # the script ran here, never in a worker
+    want = reference[2][1].set_index("submission")["final_score"].to_dict()
+    assert at.session_state["final"] == want
