@@ -48,10 +48,38 @@ def param_note(fam: Family) -> str | None:
     return families.ui(fam).repair(state.values(fam))[1]
 
 
+#: a re-match over at least this many submissions shows a progress bar (fewer take well under
+#: a second; a bar would only flicker)
+REMATCH_BAR_MIN = 50
+
+
+def _bar(text: str) -> DeltaGenerator:
+    return st.progress(0.0, text=text)
+
+
 def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
     """The leaderboard at the current (or the given) parameters; the scorer caches its costly
-    levels, so this is cheap after a slider move."""
-    return scorer(fam).leaderboard(**(params(fam) if p is None else p))
+    levels, so this is cheap after a slider move. A family whose scorer re-matches file by file
+    (``fam.parallel``: a threshold or quality change) shows a progress bar counting the files
+    while it does."""
+    kw = dict(params(fam) if p is None else p)
+    if not fam.parallel:
+        return scorer(fam).leaderboard(**kw)
+    bar: list[DeltaGenerator] = []
+
+    def progress(done: int, total: int, name: str) -> None:
+        if total < REMATCH_BAR_MIN:
+            return
+        if not bar:  # created on the first report only: nothing shows when the matching is cached
+            bar.append(_bar(f"Re-matching {total} submissions…"))
+        label = f"Re-matching: {md(name)} ({done}/{total})" if name else f"Re-matching {total} submissions…"
+        bar[0].progress(min(1.0, done / total) if total else 1.0, text=label)
+
+    try:
+        return scorer(fam).leaderboard(**kw, progress=progress)
+    finally:
+        if bar:
+            bar[0].empty()
 
 
 def colors(fam: Family) -> dict[str, str]:

@@ -186,3 +186,35 @@ def test_values_survive_a_visit_to_another_familys_pages(core_dir):
     rerun(at)
     assert at.slider(key="sr_w").value == pytest.approx(0.9)
     assert at.toggle(key="sr_overlap_removal").value is False
+
+
+def test_a_threshold_change_shows_a_progress_bar_counting_the_files(core_dir, monkeypatch):
+    """A threshold change re-matches every submission: a bar counts the files while it does
+    (three here, with the size floor lowered from 50 to 1), and is gone afterwards. A slider
+    that only re-aggregates (w) shows no bar at all."""
+    from lab import current
+
+    seen: list = []
+
+    class Bar:
+        def progress(self, value, text=""):
+            seen.append((round(value, 3), text))
+
+        def empty(self):
+            seen.append("empty")
+
+    monkeypatch.setattr(current, "REMATCH_BAR_MIN", 1)
+    monkeypatch.setattr(current, "_bar", lambda text: (seen.append(("new", text)), Bar())[1])
+    at = app()
+    seen.clear()
+    at.slider(key="sr_w").set_value(0.9)
+    rerun(at)
+    assert seen == []  # w moves only the aggregation: nothing re-matched, no bar
+    at.slider(key="sr_threshold").set_value(0.7)
+    rerun(at)
+    assert seen[0] == ("new", "Re-matching 3 submissions…")
+    fractions = [s[0] for s in seen[1:-1]]
+    assert fractions[0] == 0 and fractions[-1] == 1 and fractions == sorted(fractions)
+    assert any("(1/3)" in s[1] or "(2/3)" in s[1] for s in seen[1:-1])
+    assert seen[-1] == "empty"
+    assert stage_table(at).loc["A", "Unified segment score"] > 0  # and the table is there
