@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, help="competition folder (ground_truth.csv, submissions/, ...)")
     ap.add_argument("--calls", type=int, default=30, help="leaderboard calls to time (default 30)")
-    ap.add_argument("--holed", action="store_true", help=f"the variant with {HOLES:.0%} of predictions holed")
+    ap.add_argument("--holed", action="store_true", help=f"the variant with {HOLES * 100:.0f}%% of predictions holed")
     ap.add_argument("--workers", type=int, default=None, help="load processes (default: every core)")
     args = ap.parse_args(argv)
     d = ensure_data(args.dir, args.holed)

@@ -1,0 +1,37 @@
+"""Every benchmark answers ``--help`` with its usage (exit 0), and an unknown name is one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = sorted(p.stem.replace("_", "-") for p in (ROOT / "benchmarks").glob("*.py") if not p.stem.startswith("_"))
+
+
+def bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_list_names_every_benchmark():
+    out = bench("--list")
+    assert out.returncode == 0
+    assert out.stdout.split() == NAMES
+    assert {"shovel-ready", "scale", "hostile", "robustness", "spotgeo", "qa", "difficulty"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_help_prints_the_usage(name):
+    out = bench(name, "--help")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage:") and "Traceback" not in out.stderr
+
+
+def test_an_unknown_benchmark_is_one_line():
+    out = bench("nope")
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0 and "unknown benchmark 'nope'" in out.stderr
