@@ -87,10 +87,19 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
                   context: Mapping[str, Sequence[str]] | None = None,
                   progress: Callable[[int, int, str], None] | None = None) -> pd.DataFrame:
     """One row per cell: ``x, y, tau, winner, n_winners, valid`` (a cell whose parameters
-    break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ)."""
+    break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ). A scorer
+    with ``final_ranks(**params)`` (ranks in the order of its ``names``) is asked for those
+    alone in each cell; any other for its leaderboard."""
     lb0 = scorer.leaderboard(**base)
     where = {str(n): i for i, n in enumerate(lb0["submission"].to_numpy())}
     r0 = _ranks(fam, lb0, where)
+    # a scorer may give the final ranks alone (``final_ranks(**params)``, in the order of its
+    # ``names``): much cheaper than a leaderboard per cell
+    fast = getattr(scorer, "final_ranks", None)
+    if fast is not None:
+        names = [str(n) for n in getattr(scorer, "names", ())]
+        fast = fast if sorted(names) == sorted(where) else None
+        pos = np.array([where.get(n, -1) for n in names], dtype=np.int64)
     costly_x = fam.params[x.param].costly and not fam.params[y.param].costly
     outer, inner = (x, y) if costly_x or not fam.params[y.param].costly else (y, x)
     rows = []
@@ -104,11 +113,13 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
             except InputError:
                 rows.append((xv, yv, np.nan, "", 0, False))
                 continue
-            lb = scorer.leaderboard(**p)
-            r = _ranks(fam, lb, where)
+            if fast is not None:  # the final ranks alone, without building a leaderboard per cell
+                r = np.empty(len(pos))
+                r[pos] = fast(**p)
+            else:
+                r = _ranks(fam, scorer.leaderboard(**p), where)
             tau = kendall_tau_b(r0, r) if len(where) > 1 else 1.0
-            first = sorted(str(n) for n, k in zip(lb["submission"].to_numpy(), lb[fam.final.rank].to_numpy(),
-                                                  strict=True) if k == 1)
+            first = sorted(team for team, k in zip(where, r, strict=True) if k == 1)
             rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), len(first), True))
             if progress is not None:
                 progress(len(rows), total, "")

@@ -221,12 +221,7 @@ class Scorer:
         band, max_boost, window, overlap_removal`` (defaults: :data:`DEFAULTS`), and ``progress``
         (``progress(done, total, name)`` per submission while re-matching; default the scorer's)."""
         progress = params.pop("progress", None)
-        p = self.check(**params)
-        attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
-        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl, progress)
-        _, labels, sizes = self.groups(attrs, excl)
-        attrs = attrs if len(labels) else ()  # every essay left out: no groups, as without attributes
-        st = stage_scores(M, Sq, Sd, NP, NG, sizes, self.runtime, grouped=bool(attrs), **_agg(p))
+        st, labels, attrs = self._stages(params, progress)
         data = {
             "submission": self.names,
             "fp1": self.fp1, "fp1_rank": rank(self.fp1),
@@ -241,6 +236,22 @@ class Scorer:
                 data[lab] = st["groups"][:, j]
         df = pd.DataFrame(data)
         return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
+
+    def final_ranks(self, **params) -> np.ndarray:
+        """The final rank of every submission, in the order of :attr:`names`: the leaderboard's
+        ``rank`` column without building the leaderboard (a stability map asks for it in each of
+        its cells). Keyword arguments as for :meth:`leaderboard`."""
+        progress = params.pop("progress", None)
+        return rank(self._stages(params, progress)[0]["final_score"])
+
+    def _stages(self, params: dict, progress: Progress | None):
+        """(stage scores, group labels, attributes in effect) at ``params``."""
+        p = self.check(**params)
+        attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
+        M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl, progress)
+        _, labels, sizes = self.groups(attrs, excl)
+        attrs = attrs if len(labels) else ()  # every essay left out: no groups, as without attributes
+        return stage_scores(M, Sq, Sd, NP, NG, sizes, self.runtime, grouped=bool(attrs), **_agg(p)), labels, attrs
 
     def warnings(self, *, min_group: int = 30, share: float = 1 / 3, **params) -> list[str]:
         """Where a conclusion at these parameters is fragile (``guardrails.group_warnings``): a

@@ -175,6 +175,41 @@ def test_stability_map_agrees_with_the_base_cell_and_flags_impossible_cells():
         sg.params.validate(rows[0])  # ε above τ: such a cell is left out of a map (valid = False)
 
 
+class _LeaderboardOnly:
+    """A scorer seen through its leaderboard only: the map's slow path, cell by cell."""
+
+    def __init__(self, scorer):
+        self.leaderboard = scorer.leaderboard
+
+
+def test_final_ranks_are_the_leaderboards_rank_column_and_the_map_is_the_same_either_way():
+    """``Scorer.final_ranks`` (the stability map's fast path) gives, in the order of ``names``,
+    exactly the ``rank`` of the leaderboard at every parameter set tried; a map computed from it
+    equals, cell for cell, the map computed from a whole leaderboard per cell."""
+    fam = scoring.get("shovel-ready")
+    folder = fam.sample_dir
+    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
+                                    demographics=folder / "demographics.csv", runtimes=folder / "runtimes.csv")
+    scorer = scoring.Scorer(comp)
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        p = dict(w=float(rng.uniform(0, 1)), alpha=float(rng.choice([0, 5, 50, 200])),
+                 quality=str(rng.choice(["binary", "max", "iou"])), threshold=float(rng.choice([0.51, 0.7])),
+                 band=float(rng.uniform(0, 0.2)), max_boost=float(rng.uniform(0, 0.2)),
+                 attributes=("ell_status",) if rng.uniform() < 0.5 else ("ell_status", "gender"))
+        lb = scorer.leaderboard(**p).set_index("submission")
+        assert scorer.final_ranks(**p).tolist() == lb.loc[list(scorer.names), "rank"].tolist()
+    ctx = fam.context(comp)
+    base = fam.params.validate(attributes=("ell_status",), context=ctx)
+    x, y = axis(fam, "max_boost", values=[0.0, 0.05, 0.2]), axis(fam, "w", values=[0.0, 0.3, 0.6, 1.0])
+    fast = stability_map(fam, scorer, base, x, y, context=ctx)
+    slow = stability_map(fam, _LeaderboardOnly(scorer), base, x, y, context=ctx)
+    pd.testing.assert_frame_equal(fast, slow)
+    # the grid crosses a winner flip (no boost: deep-ensemble; the memo's: quick-silver) and
+    # rankings other than the base one: the comparison has teeth
+    assert fast["winner"].nunique() > 1 and fast["tau"].nunique() > 1
+
+
 def test_flip_edges_and_compare_by_hand():
     g = pd.DataFrame({"x": [0, 1, 2, 0, 1, 2], "y": [0, 0, 0, 1, 1, 1], "winner": list("aabaaa")})
     assert flip_edges(g) == [(1, 0, 2, 0), (2, 0, 2, 1)]
