@@ -15,7 +15,8 @@ import tracemalloc
 from pathlib import Path
 
 import scoring
-from benchmarks.shovel_ready import ensure_data, verdict
+from benchmarks._common import verdict
+from benchmarks.shovel_ready import ensure_data
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import axis, stability_map
 

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import scoring  # noqa: E402
-from benchmarks.shovel_ready import ensure_data, parallelism, verdict  # noqa: E402
+from benchmarks._common import verdict  # noqa: E402
+from benchmarks.shovel_ready import ensure_data, parallelism  # noqa: E402
 from scoring.core.fanout import default_workers  # noqa: E402
 
 

@@ -28,7 +28,7 @@ from scoring.core.errors import InputError
 from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, sample_datasets
 from scoring.difficulty.params import WEIGHT_LABELS
 
-from . import current, state, store
+from . import current, nav, state, store
 from .difficulty_text import HELP, WMPROB_DIRECTION
 from .families import FamilyUI, PageSpec
 from .text import md
@@ -158,10 +158,13 @@ def params(title: str) -> dict[str, Any]:
     return p
 
 
-def begin(title: str) -> dict[str, Any]:
-    """A page's first call: the dataset choice in the sidebar, then the checked parameters."""
+def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    """A page's first call: through the app's entry, the dataset choice in the sidebar, then the
+    checked parameters and the leaderboard at them."""
+    nav.ensure_app_entry()
     dataset_picker()
-    return params(title)
+    p = params(title)
+    return p, current.leaderboard(FAM, p)
 
 
 def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:

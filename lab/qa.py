@@ -27,7 +27,7 @@ from scoring.core.errors import InputError
 from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
 
-from . import current, state, tables
+from . import current, nav, state, tables
 from .charts.qa import METRIC_LABELS
 from .colors import class_colours
 from .families import FamilyUI, PageSpec
@@ -81,8 +81,8 @@ def params(title: str) -> dict[str, Any]:
     """The current parameters, checked, with the weights resolved for every theme. When they
     cannot be scored (every weight 0) the page shows its title and a notice, and stops.
 
-    Every QA page calls this first (after ``nav.ensure_app_entry``), so that its header can
-    open with a takeaway computed from the numbers."""
+    Every QA page calls this first (through :func:`begin`), so that its header can open with a
+    takeaway computed from the numbers."""
     p = current.params(FAM)
     try:
         return current.scorer(FAM).check(**p)
@@ -91,6 +91,14 @@ def params(title: str) -> dict[str, Any]:
                "sidebar above 0." if err.file == "weights" else md(err))
         current.header(FAM, title, f"These parameters cannot be scored: {why}")
         st.stop()
+
+
+def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    """A page's first call: through the app's entry, then the checked parameters (:func:`params`)
+    and the leaderboard at them."""
+    nav.ensure_app_entry()
+    p = params(title)
+    return p, leaderboard(p)
 
 
 def _scorer():

@@ -5,7 +5,7 @@ one team out, stability maps with a progress bar, and the pinned configuration A
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -16,10 +16,20 @@ from scoring.core.family import Family
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, stability_map
 
-from . import current, state
+from . import current, nav, state
 from .text import md
 
 DEFAULT_B = 1000
+
+
+def begin(key: str, title: str, explanation: str | Callable[[Family], str]) -> Family:
+    """A page's top: the choice of family (widget ``key``), with the page's header drawn above it
+    (``explanation``, or ``explanation(family)`` for words that name the family's unit)."""
+    head = st.container()
+    fam = nav.pick_family(key)
+    with head:
+        current.header(fam, title, explanation(fam) if callable(explanation) else explanation)
+    return fam
 
 
 def _key(fam: Family, params: Mapping[str, Any]) -> str:

@@ -193,6 +193,13 @@ def linked(param: str, key: str, options: Sequence, default, parse: Callable[[st
     return value
 
 
+def linked_team(ranked: pd.DataFrame, key: str, default: str | None = None) -> tuple[list[str], str]:
+    """The teams of a ranked table (its ``submission`` column, in order) and the one picked: the
+    address's ``team`` when it is one of them, else ``default`` (else the first); see :func:`linked`."""
+    teams = ranked["submission"].astype(str).tolist()
+    return teams, linked("team", key, teams, teams[0] if default is None else default)
+
+
 def to_link(param: str, key: str) -> None:
     """Widget callback: the widget's value into the address."""
     st.query_params[param] = str(st.session_state[key])

@@ -3,7 +3,7 @@ the current settings in words, Table 1's reward/penalty cases, and the paper's m
 
 import streamlit as st
 
-from lab import current, nav, tables
+from lab import current, tables
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -14,9 +14,7 @@ from scoring.difficulty import STAGES, csv_columns, leaderboard_document, split_
 FAM = dw.FAM
 TITLE = "Leaderboard"
 
-nav.ensure_app_entry()
-p = dw.begin(TITLE)
-lb = current.leaderboard(FAM, p)
+p, lb = dw.begin(TITLE)
 metric = dw.metric_name(p)
 
 current.header(FAM, TITLE, words.leaderboard_takeaway(lb))

@@ -5,7 +5,7 @@ models miss, and one sample in full."""
 import numpy as np
 import streamlit as st
 
-from lab import current, nav
+from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -16,11 +16,9 @@ FAM = dw.FAM
 TITLE = "Samples"
 SAMPLE_KEY = "df_sample"
 
-nav.ensure_app_entry()
-p = dw.begin(TITLE)
+p, lb = dw.begin(TITLE)
 scorer = current.scorer(FAM)
 comp = current.competition(FAM)
-lb = current.leaderboard(FAM, p)
 order = lb["submission"].astype(str).tolist()
 models = list(scorer.names)
 n_splits = lb.attrs["parameters"]["splits"]

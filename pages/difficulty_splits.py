@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lab import current, nav
+from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -14,9 +14,7 @@ from scoring.difficulty import split_columns, views
 FAM = dw.FAM
 TITLE = "Splits"
 
-nav.ensure_app_entry()
-p = dw.begin(TITLE)
-lb = current.leaderboard(FAM, p)
+p, lb = dw.begin(TITLE)
 if p["split_mode"] == "continuous":
     current.header(FAM, TITLE, "With continuous weights there are no splits to compare: every sample has its own "
                                "weight.")

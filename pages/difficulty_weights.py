@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lab import current, nav
+from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -14,10 +14,8 @@ from scoring.difficulty import WEIGHT_SCHEMES, scheme_weights, views
 FAM = dw.FAM
 TITLE = "Weights"
 
-nav.ensure_app_entry()
-p = dw.begin(TITLE)
+p, lb = dw.begin(TITLE)
 scorer = current.scorer(FAM)
-lb = current.leaderboard(FAM, p)
 order = lb["submission"].astype(str).tolist()
 continuous = p["split_mode"] == "continuous"
 table = views.split_table(scorer, **p)

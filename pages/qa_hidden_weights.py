@@ -4,7 +4,7 @@ weights are unknown, and a map of the winner over the weights of two or three th
 import pandas as pd
 import streamlit as st
 
-from lab import current, nav, qa
+from lab import current, qa
 from lab.charts import qa as charts
 from lab.text import md
 
@@ -12,9 +12,7 @@ FAM = qa.FAM
 TITLE = "Hidden weights"
 MAP_KEY = "qa_map_themes"
 
-nav.ensure_app_entry()
-p = qa.params(TITLE)
-lb = qa.leaderboard(p)
+p, lb = qa.begin(TITLE)
 colors = current.colors(FAM)
 
 current.header(FAM, TITLE, qa.hidden_takeaway(lb, p["weight_draws"]))

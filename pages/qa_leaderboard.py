@@ -3,7 +3,7 @@ each theme adds, and how the weights move the ranks against equal weights."""
 
 import streamlit as st
 
-from lab import current, nav, qa
+from lab import current, qa
 from lab.charts import qa as charts
 from lab.charts.common import bump_chart
 from scoring.core.family import Stage
@@ -11,9 +11,7 @@ from scoring.core.family import Stage
 FAM = qa.FAM
 TITLE = "Leaderboard"
 
-nav.ensure_app_entry()
-p = qa.params(TITLE)
-lb = qa.leaderboard(p)
+p, lb = qa.begin(TITLE)
 changes = qa.rank_changes(p)
 label = qa.weights_label(p)
 

@@ -4,15 +4,13 @@ what 10 ms saved per question would add to its final score."""
 import pandas as pd
 import streamlit as st
 
-from lab import current, nav, qa
+from lab import current, qa
 from lab.charts import qa as charts
 
 FAM = qa.FAM
 TITLE = "Speed penalty"
 
-nav.ensure_app_entry()
-p = qa.params(TITLE)
-lb = qa.leaderboard(p)
+p, lb = qa.begin(TITLE)
 sp = qa.speed_table(p)
 order = lb["submission"].astype(str).tolist()
 T = p["time_threshold"]

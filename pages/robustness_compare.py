@@ -3,21 +3,18 @@ side — both rankings, the places each team moved, and the stage where it moved
 
 import streamlit as st
 
-from lab import current, nav, state, tables
+from lab import current, state, tables
 from lab import robustness as rb
 from lab.charts.robustness import slope_figure
 from lab.text import md
 from scoring.core.stability import compare
 
-head = st.container()
-fam = nav.pick_family("rob_cmp_family")
-with head:
-    current.header(
-        fam, "Compare settings",
-        "Pin the current settings as **A**, then change anything in the sidebar (that is **B**): both rankings "
-        "side by side, how many places each team moved, and the first stage at which its rank changed. The page's "
-        "address holds both settings, so a link shows the same comparison.",
-    )
+fam = rb.begin(
+    "rob_cmp_family", "Compare settings",
+    "Pin the current settings as **A**, then change anything in the sidebar (that is **B**): both rankings side "
+    "by side, how many places each team moved, and the first stage at which its rank changed. The page's address "
+    "holds both settings, so a link shows the same comparison.",
+)
 a = rb.pinned(fam)
 if st.session_state.pop(f"_{fam.key}_pin_bad", False):
     st.warning("The link's pinned settings (pin=…) could not be read; pin the current settings again.")

@@ -4,22 +4,19 @@ when one team is absent."""
 
 import streamlit as st
 
-from lab import current, nav, tables
+from lab import current, tables
 from lab import robustness as rb
 from lab.charts.robustness import interval_figure
 from lab.text import md
 
-head = st.container()
-fam = nav.pick_family("rob_iv_family")
-with head:
-    current.header(
-        fam, "Rank intervals",
-        f"Would the winner still win with another sample of {fam.unit}s? Each of B replicates draws the "
-        f"{fam.unit}s again with replacement (within each group, theme or split, so every one keeps its size) and "
-        "scores every team on them. A team's interval holds the central share of its replicate scores and "
-        "ranks; its **tier** is 1 + the number of teams whose score interval lies wholly above its own, so teams "
-        "that share a tier are statistically tied.",
-    )
+fam = rb.begin(
+    "rob_iv_family", "Rank intervals",
+    lambda fam: f"Would the winner still win with another sample of {fam.unit}s? Each of B replicates draws the "
+    f"{fam.unit}s again with replacement (within each group, theme or split, so every one keeps its size) and "
+    "scores every team on them. A team's interval holds the central share of its replicate scores and ranks; its "
+    "**tier** is 1 + the number of teams whose score interval lies wholly above its own, so teams that share a "
+    "tier are statistically tied.",
+)
 c1, c2, c3 = st.columns(3)
 b = c1.select_slider("Replicates B", [200, 500, 1000, 2000, 5000], value=rb.DEFAULT_B, key="rob_b",
                      help="More replicates give steadier interval ends; 1,000 is the usual choice.")

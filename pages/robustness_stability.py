@@ -2,22 +2,19 @@
 
 import streamlit as st
 
-from lab import current, nav, state
+from lab import current, state
 from lab import robustness as rb
 from lab.charts.robustness import stability_figure
 from lab.text import md
 from scoring.core.stability import axis
 
-head = st.container()
-fam = nav.pick_family("rob_map_family")
-with head:
-    current.header(
-        fam, "Stability map",
-        "Pick two parameters: every cell of the grid scores the leaderboard with those two values (the others as in "
-        "the sidebar) and compares its ranking with the current one — Kendall's τ, 1 when the order is the same, "
-        "lower as teams swap. The cell's border names its winner; black lines mark where the winner flips; the star "
-        "is where you are. Click a cell to load its settings.",
-    )
+fam = rb.begin(
+    "rob_map_family", "Stability map",
+    "Pick two parameters: every cell of the grid scores the leaderboard with those two values (the others as in the "
+    "sidebar) and compares its ranking with the current one — Kendall's τ, 1 when the order is the same, lower as "
+    "teams swap. The cell's border names its winner; black lines mark where the winner flips; the star is where you "
+    "are. Click a cell to load its settings.",
+)
 mappable = [p for p in fam.params if p.grid_values(3)]
 names = [p.name for p in mappable]
 pairs = [pair for pair in fam.stability if set(pair) <= set(names)]

@@ -12,8 +12,7 @@ FAM = sg.FAM
 p = sg.params()
 comp = current.competition(FAM)
 lb = sg.leaderboard(p)
-teams = lb["submission"].astype(str).tolist()
-team = sg.linked("team", "sg_err_team", teams, teams[0])
+teams, team = sg.linked_team(lb, "sg_err_team")
 
 bins = sg.brightness_bins(team, p)
 parts = sg.mse_parts(lb, p)

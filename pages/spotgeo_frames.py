@@ -11,9 +11,7 @@ FAM = sg.FAM
 p = sg.params()
 comp = current.competition(FAM)
 lb = sg.leaderboard(p)
-teams = lb["submission"].astype(str).tolist()
-
-team = sg.linked("team", "sg_team", teams, teams[0])
+teams, team = sg.linked_team(lb, "sg_team")
 seq = sg.linked("seq", "sg_seq", comp.sequences, comp.sequences[0], int)
 frames = comp.frames_of(seq)
 frame = sg.linked("frame", "sg_frame", frames, frames[0], int)

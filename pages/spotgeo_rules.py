@@ -12,8 +12,7 @@ FAM = sg.FAM
 p = sg.params()
 tau, eps = p["tau"], p["epsilon"]
 base = ex.rules_differences(sg.scorer(), tau=tau, epsilon=eps)
-teams = base["ranks"]["submission"].astype(str).tolist()
-team = sg.linked("team", "sg_rules_team", teams, sg.example_team(base["ranks"]))
+teams, team = sg.linked_team(base["ranks"], "sg_rules_team", sg.example_team(base["ranks"]))
 view = base if team == base["team"] else ex.rules_differences(sg.scorer(), tau=tau, epsilon=eps, team=team)
 ranks, diffs = view["ranks"], view["differences"]
 

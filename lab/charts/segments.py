@@ -75,6 +75,15 @@ def segment_lanes(segments: list[dict]) -> list[int]:
     return out
 
 
+def _box(xs: list, ys: list, a: float, b: float, y0: float, y1: float) -> tuple[float, float]:
+    """Append the outline of a box over ``a``..``b`` (inset 1.5 px each side) and ``y0``..``y1``
+    to the path ``xs``/``ys`` (``None`` ends it, so one trace draws many boxes); its ``x0, x1``."""
+    x0, x1 = a + 1.5, b - 1.5
+    xs += [x0, x1, x1, x0, x0, None]
+    ys += [y0, y0, y1, y1, y0, None]
+    return x0, x1
+
+
 def _runs_on_lines(words: list[int], layout: Sequence[tuple[int, float, float]]) -> Iterator[tuple[int, float, float]]:
     """Yield (line, x0, x1) for each run of consecutive words within a line (words past the
     layout — indices beyond the text — are skipped)."""
@@ -114,9 +123,7 @@ def essay_figure(
     for i, (word, (line, a, b)) in enumerate(zip(words, layout, strict=True)):
         y1 = top(line) - n_gt_lanes * _LANE - 0.04
         y0 = y1 - _CELL + 0.08
-        x0, x1 = a + 1.5, b - 1.5
-        xs += [x0, x1, x1, x0, x0, None]
-        ys += [y0, y0, y1, y1, y0, None]
+        _box(xs, ys, a, b, y0, y1)
         tx.append((a + b) / 2)
         ty.append((y0 + y1) / 2)
         tt.append(html(word))
@@ -149,9 +156,7 @@ def essay_figure(
                 else:
                     y1 = top(line) - n_gt_lanes * _LANE - _CELL - seg["lane"] * _LANE - 0.02
                 y0 = y1 - _LANE + 0.05
-                x0, x1 = a + 1.5, b - 1.5
-                bx += [x0, x1, x1, x0, x0, None]
-                by += [y0, y0, y1, y1, y0, None]
+                x0, x1 = _box(bx, by, a, b, y0, y1)
                 hx.append((x0 + x1) / 2)
                 hy.append((y0 + y1) / 2)
                 ht.append(seg["hover"])

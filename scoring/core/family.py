@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,21 @@ import pandas as pd
 
 from .params import ParamSpec
 from .ranking import rank_lex, rank_rows
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """A function of another module, imported on its first call: how a family names its
+    ``load``, ``scorer`` and ``validate``, so that declaring the family (and ``import scoring``)
+    imports none of its engine. ``module`` is absolute, or relative to ``package`` (as for
+    :func:`importlib.import_module`): ``Lazy(".scorer", "Scorer", __package__)``."""
+
+    module: str
+    name: str
+    package: str | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(import_module(self.module, self.package), self.name)(*args, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,10 @@ class Stage:
     rank: str
     higher_is_better: bool = True
     help: str = ""
+
+
+#: the file ending of each input kind
+SUFFIXES = {"csv": ".csv", "json": ".json", "text": ".txt"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +79,16 @@ class InputSpec:
 
     @property
     def suffix(self) -> str:
-        return {"csv": ".csv", "json": ".json", "text": ".txt"}[self.kind]
+        return SUFFIXES[self.kind]
+
+
+def submissions_input(kind: str = "csv", columns: str = "") -> InputSpec:
+    """The submissions input every family reads the same way: files and/or folders (every file
+    of the kind inside), each named by its file stem, under ``submissions/``; ``columns`` (the
+    columns of a CSV submission) goes in the help."""
+    what = f": {columns}" if columns else ""
+    return InputSpec("submissions", "Submissions", f"submission {kind.upper()} files and/or folders (every "
+                     f"*{SUFFIXES[kind]} inside){what}; name = file stem", kind=kind, many=True, path="submissions/")
 
 
 @dataclass(frozen=True)

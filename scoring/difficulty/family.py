@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.export import json_parameters, json_value
-from ..core.family import Family, InputSpec
+from ..core.family import Family, InputSpec, Lazy
 from .params import LEADING_COLUMNS, PARAMS, STAGES, resolve
 
 SAMPLE_ROOT = Path(__file__).resolve().parents[2] / "sample_data" / "difficulty"
@@ -54,18 +54,6 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
     return {"family": "difficulty", "parameters": json_parameters(effective), "leaderboard": rows}
 
 
-def _load(**sources):
-    from .data import load_competition
-
-    return load_competition(**sources)
-
-
-def _scorer(comp):
-    from .scorer import Scorer
-
-    return Scorer(comp)
-
-
 FAMILY = Family(
     name="difficulty",
     key="df",
@@ -84,8 +72,8 @@ FAMILY = Family(
     params=PARAMS,
     stages=STAGES,
     columns=LEADING_COLUMNS,
-    load=_load,
-    scorer=_scorer,
+    load=Lazy(".data", "load_competition", __package__),
+    scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     context=lambda comp: {"ease_columns": comp.ease_columns},
     sample_dir=SAMPLE_ROOT / "sst-2",

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.export import json_parameters, json_value
-from ..core.family import Family, InputSpec
+from ..core.family import Family, InputSpec, Lazy, submissions_input
 from .params import FIXED_COLUMNS, METRICS, PARAMS, STAGES
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "qa"
@@ -51,18 +51,6 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
     return {"family": "qa", "parameters": json_parameters(ordered), "leaderboard": rows}
 
 
-def _load(**sources):
-    from .competition import load_competition
-
-    return load_competition(**sources)
-
-
-def _scorer(comp):
-    from .scorer import Scorer
-
-    return Scorer(comp)
-
-
 FAMILY = Family(
     name="qa",
     key="qa",
@@ -73,17 +61,15 @@ FAMILY = Family(
     inputs=(
         InputSpec("ground_truth", "Ground truth", "ground truth: question_id, theme, paragraph_ids (JSON list), "
                   "answers (JSON list)", path="ground_truth.csv"),
-        InputSpec("submissions", "Submissions", "submission CSV files and/or folders (every *.csv inside): "
-                  "question_id, paragraph_id, answer, inference_ms; name = file stem", many=True,
-                  path="submissions/"),
+        submissions_input(columns="question_id, paragraph_id, answer, inference_ms"),
         InputSpec("theme_weights", "Theme weights", "theme, weight (every theme once; used as given); "
                   "without: 1 / (number of themes) each", required=False, path="theme_weights.csv"),
     ),
     params=PARAMS,
     stages=STAGES,
     columns=FIXED_COLUMNS,
-    load=_load,
-    scorer=_scorer,
+    load=Lazy(".competition", "load_competition", __package__),
+    scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     context=lambda comp: {"themes": list(comp.themes)},
     sample_dir=SAMPLE_DIR,

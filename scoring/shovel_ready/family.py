@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.export import json_parameters, json_value
-from ..core.family import Command, Family, InputSpec
+from ..core.family import Command, Family, InputSpec, Lazy, submissions_input
 from .params import JSON_ORDER, LEADERBOARD_COLUMNS, PARAMS, STAGES
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "competition"
@@ -33,24 +33,6 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any],
     return {"parameters": json_parameters(ordered), "leaderboard": rows}
 
 
-def _load(**sources):
-    from .competition import load_competition
-
-    return load_competition(**sources)
-
-
-def _validate(**sources):
-    from .validate import validate
-
-    return validate(**sources)
-
-
-def _scorer(comp):
-    from .scorer import Scorer
-
-    return Scorer(comp)
-
-
 def _boost_command() -> Command:
     from .cli import configure_boost, run_boost
 
@@ -68,8 +50,7 @@ FAMILY = Family(
     inputs=(
         InputSpec("ground_truth", "Ground truth", "ground truth: id, discourse_type, predictionstring, "
                   "discourse_effectiveness", path="ground_truth.csv"),
-        InputSpec("submissions", "Submissions", "submission CSV files and/or folders (every *.csv inside); "
-                  "name = file stem", many=True, path="submissions/"),
+        submissions_input(),
         InputSpec("demographics", "Demographics", "id plus categorical attribute columns", required=False,
                   path="demographics.csv"),
         InputSpec("runtimes", "Runtimes", "submission, runtime in seconds (without: nobody is eligible)",
@@ -78,13 +59,13 @@ FAMILY = Family(
     params=PARAMS,
     stages=STAGES,
     columns=tuple(LEADERBOARD_COLUMNS),
-    load=_load,
-    scorer=_scorer,
+    load=Lazy(".competition", "load_competition", __package__),
+    scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     context=lambda comp: {"attributes": list(comp.attributes)},
     sample_dir=SAMPLE_DIR,
     commands={"boost": _boost_command()},
     stability=(("alpha", "w"), ("band", "max_boost"), ("threshold", "w")),
-    validate=_validate,
+    validate=Lazy(".validate", "validate", __package__),
     parallel=True,
 )

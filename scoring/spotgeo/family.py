@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.export import rows_document
-from ..core.family import Family, InputSpec
+from ..core.family import Family, InputSpec, Lazy, submissions_input
 from .params import LEADERBOARD_COLUMNS, PARAMS, STAGES
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "spotgeo"
@@ -23,18 +23,6 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
     return rows_document(lb, LEADERBOARD_COLUMNS, ordered, family="spotgeo")
 
 
-def _load(**sources):
-    from .competition import load_competition
-
-    return load_competition(**sources)
-
-
-def _scorer(comp):
-    from .scorer import Scorer
-
-    return Scorer(comp)
-
-
 FAMILY = Family(
     name="spotgeo",
     key="sg",
@@ -45,14 +33,13 @@ FAMILY = Family(
     inputs=(
         InputSpec("ground_truth", "Ground truth", "ground truth JSON: an array of {sequence_id, frame, num_objects, "
                   "object_coords}", kind="json", path="ground_truth.json"),
-        InputSpec("submissions", "Submissions", "submission JSON files and/or folders (every *.json inside); "
-                  "name = file stem", kind="json", many=True, path="submissions/"),
+        submissions_input("json"),
     ),
     params=PARAMS,
     stages=STAGES,
     columns=LEADERBOARD_COLUMNS,
-    load=_load,
-    scorer=_scorer,
+    load=Lazy(".competition", "load_competition", __package__),
+    scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     sample_dir=SAMPLE_DIR,
     stability=(("tau", "epsilon"),),
