@@ -214,7 +214,9 @@ def test_every_problem_of_a_bad_bundle_at_once(browser, server, tmp_path):
 def test_the_upload_boxes_state_the_limit_the_page_states(browser, server):
     page = _page(browser, server, "/data")
     try:
-        boxes = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]').all_inner_texts()
+        drop = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]')
+        drop.first.wait_for(state="visible")  # the boxes draw after the page's first element
+        boxes = drop.all_inner_texts()
         assert boxes and all("500MB per file" in b for b in boxes), boxes  # not Streamlit's rounding of 512 to "1GB"
         page.get_by_text("What the files must look like, and the limits").click()
         page.wait_for_timeout(300)
