@@ -74,6 +74,7 @@ FAMILY = Family(
     columns=LEADING_COLUMNS,
     load=Lazy(".data", "load_competition", __package__),
     scorer=Lazy(".scorer", "Scorer", __package__),
+    validate=Lazy(".validate", "validate", __package__),
     document=leaderboard_document,
     context=lambda comp: {"ease_columns": comp.ease_columns},
     sample_dir=SAMPLE_ROOT / "sst-2",
