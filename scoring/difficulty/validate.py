@@ -50,7 +50,13 @@ def validate(*, samples, predictions, train=None, limit: int = MAX_ERRORS, progr
         mask = s_df["sample_id"].isin(keep).to_numpy()
         sub = s_df[mask].reset_index(drop=True)
         sub.attrs["rows"] = np.asarray(s_df.attrs["rows"])[mask]
-        return read_predictions(df, p_name, read_samples(sub, s_name))
+        # the other models' rows of those samples go too (else: "sample_id '5' is not in samples.csv");
+        # a row for a sample the file never had stays, and is reported as such
+        known = set(smp.ids.to_pylist())
+        drop = df["sample_id"].isin(known - keep).to_numpy()
+        rest = df[~drop].reset_index(drop=True)
+        rest.attrs["rows"] = np.asarray(df.attrs["rows"])[~drop]
+        return read_predictions(rest, p_name, read_samples(sub, s_name))
 
     errors += table_errors(check, predictions, p_name, limit=room())[0]
     if train is not None and not errors:

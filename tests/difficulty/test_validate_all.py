@@ -64,3 +64,27 @@ def test_the_data_page_check_uses_it_and_caps_the_count():
 def test_training_texts_are_checked_by_a_load_once_the_rows_are_clean():
     found = validate(samples=SAMPLES.encode(), predictions=PREDS.encode(), train=b"one text\nanother\n")
     assert len(found) == 1 and "missing column 'text'" in found[0].problem  # WOOD from texts needs them
+
+
+def test_with_several_models_a_bad_row_does_not_make_the_others_rows_look_unknown():
+    """Leaving out model A's bad row for s2 sets s2 aside; model B's row for s2 goes with it —
+    it must not be reported as "sample_id 's2' is not in samples.csv" (it is in the file)."""
+    bad = ("model,sample_id,p0,p1,predicted\n"
+           "A,s1,0.1,0.9,1\nA,s2,abc,0.2,0\nA,s3,0.5,0.5,0\nA,s4,0.6,0.4,0\n"
+           "B,s1,0.1,0.9,1\nB,s2,0.8,0.2,0\nB,s3,0.5,0.5,0\nB,s4,0.6,0.4,0\nB,s9,0.6,0.4,0\n")
+    found = validate(samples=SAMPLES.encode(), predictions=bad.encode())
+    assert rows(found) == [("predictions.csv", 3), ("predictions.csv", 10)]  # the bad cell; the unknown s9
+    assert "p0 'abc' is not a number" in found[0].problem and "'s9' is not in samples.csv" in found[1].problem
+
+
+def test_the_shipped_sample_with_one_bad_cell_gives_exactly_that_cell():
+    """The SST-2 data (10 models × 872 samples): one bad probability is one problem, not ten."""
+    folder = scoring.get("difficulty").sample_dir
+    samples = (folder / "samples.csv").read_bytes()
+    lines = (folder / "predictions.csv").read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    cells = lines[6].rstrip("\n").split(",")
+    cells[header.index("p1")] = "abc"
+    lines[6] = ",".join(cells) + "\n"  # spreadsheet row 7
+    found = validate(samples=samples, predictions="".join(lines).encode())
+    assert rows(found) == [("predictions.csv", 7)] and "p1 'abc' is not a number" in found[0].problem
