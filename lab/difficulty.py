@@ -324,6 +324,7 @@ UI = FamilyUI(
     ),
     defaults={"splits": 7, "weights": "linear"},
     link_keys=(LINK_SAMPLE,),
+    sidebar_extra=dataset_picker,
     disabled=_disabled,
     group_note=_group_note,
     repair=_repair,

@@ -60,6 +60,9 @@ class FamilyUI:
     #: warm: (store entry, the app's default parameters) -> None (the leaderboard and the
     #: guardrail warnings at the defaults are always computed)
     warm: Callable[[Any, Mapping[str, Any]], None] = lambda entry, params: None
+    #: drawn in the sidebar of the shared pages too, when they examine this family (the
+    #: difficulty family's dataset choice, so a shared page's link keeps the dataset)
+    sidebar_extra: Callable[[], None] = lambda: None
 
 
 #: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a

@@ -29,6 +29,8 @@ from .families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
 
 ROOT = Path(__file__).resolve().parents[1]
 _FAMILY = "lab_family"  # the family of the last family page visited (the Data page follows it)
+#: the query parameter naming the family of a shared page (robustness pages, Data)
+LINK_FAMILY = "family"
 
 
 def ensure_app_entry() -> None:
@@ -122,14 +124,21 @@ def current_family(navigation, owner: dict[str, Family]) -> Family:
     if fam is not None:
         st.session_state[_FAMILY] = fam.name
         return fam
-    name = st.session_state.get(_FAMILY)
     fams = registry.families()
-    return next((f for f in fams if f.name == name), fams[0])
+    linked = st.query_params.get(LINK_FAMILY)
+    if any(f.name == linked for f in fams):  # a shared page's link names its family
+        st.session_state[_FAMILY] = linked
+    name = st.session_state.get(_FAMILY)
+    fam = next((f for f in fams if f.name == name), fams[0])
+    if linked != fam.name:  # the address says which family, so a copied link opens the same one
+        st.query_params[LINK_FAMILY] = fam.name
+    return fam
 
 
 def choose_family(name: str) -> None:
-    """Make ``name`` the family the shared pages work on."""
+    """Make ``name`` the family the shared pages work on (and the one their address names)."""
     st.session_state[_FAMILY] = name
+    st.query_params[LINK_FAMILY] = name
 
 
 def current_family_for_data(fams: list[Family]) -> Family:

@@ -16,7 +16,7 @@ from scoring.core.family import Family
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, stability_map
 
-from . import current, nav, state
+from . import current, families, nav, state
 from .text import md
 
 DEFAULT_B = 1000
@@ -27,6 +27,7 @@ def begin(key: str, title: str, explanation: str | Callable[[Family], str]) -> F
     (``explanation``, or ``explanation(family)`` for words that name the family's unit)."""
     head = st.container()
     fam = nav.pick_family(key)
+    families.ui(fam).sidebar_extra()
     with head:
         current.header(fam, title, explanation(fam) if callable(explanation) else explanation)
     return fam

@@ -78,3 +78,34 @@ def test_stability_map_cells_and_current_point(core_dir):
     star = next(tr for tr in fig["data"] if tr.get("name") == "current settings")
     # α = 50 is the 2nd of 0, 50, 100, 150, 200; w = 0.5 the 3rd of 0, 0.25, 0.5, 0.75, 1
     assert star["x"] == [1] and star["y"] == [2]
+
+
+def test_a_shared_pages_address_names_its_family_and_a_copied_link_opens_it(sample):
+    """Opened with no family in the address, a shared page writes the one it shows; a new
+    visitor with ``family=difficulty&dataset=imdb`` gets the difficulty family on the IMDb data
+    (the dataset choice is in the sidebar there too), and picking another family rewrites it."""
+    at = _open(INTERVALS)
+    assert at.query_params["family"] == "shovel-ready"
+    assert at.selectbox(key="rob_iv_family").value == "shovel-ready"
+
+    at = _open(INTERVALS, {"family": "difficulty", "dataset": "imdb"})
+    assert at.selectbox(key="rob_iv_family").value == "difficulty"
+    assert at.query_params["family"] == "difficulty" and at.query_params["dataset"] == "imdb"
+    assert "splits" in at.query_params  # the difficulty family's own parameters follow in the address
+    assert any("IMDb" in plain(c.value) for c in at.sidebar.caption)
+    assert set(table_with(at, "Tier")["Team"]) >= {"bert-base", "bert-large"}
+
+    at.selectbox(key="rob_iv_family").set_value("qa")
+    rerun(at)
+    assert at.query_params["family"] == "qa" and at.selectbox(key="rob_iv_family").value == "qa"
+
+
+def test_a_compare_link_of_another_family_reads_its_pin(sample):
+    # the pin holds difficulty parameters: read as difficulty's (not as Shovel-Ready's, which failed)
+    pin = json.dumps({"splits": 3})
+    at = _open(COMPARE, {"family": "difficulty", "pin": pin, "splits": "7"})
+    assert not any("could not be read" in plain(w.value) for w in at.warning)
+    assert at.selectbox(key="rob_cmp_family").value == "difficulty"
+    t = table_with(at, "Rank under A").set_index("Team")
+    assert "bert-base" in t.index
+    assert "Number of splits: 3 → 7" in " ".join(plain(m.value) for m in at.markdown)
