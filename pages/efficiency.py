@@ -50,7 +50,7 @@ st.dataframe(eff_charts.efficiency_table(eff), hide_index=True, key="eff_table",
     "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
-    "Runtime (s)": st.column_config.TextColumn(help="Seconds; — when the runtime is unknown"),
+    "Runtime (s)": st.column_config.NumberColumn(format="localized", help="Seconds; empty when the runtime is unknown"),
     "Eligible": st.column_config.TextColumn(width="small", help="Eligible for the efficiency boost"),
 })
 

@@ -18,12 +18,12 @@ from .common import LAYOUT
 
 
 def efficiency_table(eff: pd.DataFrame) -> pd.DataFrame:
-    """The Efficiency page's table: words as on the Leaderboard (eligible yes/no), a missing
-    runtime as "—", the boost in percent."""
+    """The Efficiency page's table: words as on the Leaderboard (eligible yes/no), the runtime
+    a number (so the column sorts by value; empty when unknown), the boost in percent."""
     return pd.DataFrame({
         "Team": eff["team"].to_numpy(),
         "Bias-aware score": eff["score"].to_numpy(),
-        "Runtime (s)": ["—" if r != r else f"{r:,.4g}" for r in eff["runtime"].astype(float)],
+        "Runtime (s)": eff["runtime"].astype(float).to_numpy(),
         "Eligible": np.where(eff["eligible"].astype(bool), "yes", "no"),
         "Boost": eff["boost"].to_numpy() * 100.0,
         "Final score": eff["final"].to_numpy(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -53,10 +54,14 @@ def test_efficiency_without_runtimes_explains(tmp_path, monkeypatch):
     assert metrics["Eligible"] in ("yes", "no")  # the what-if still answers
 
 
-def test_efficiency_table_shows_a_dash_for_a_missing_runtime():
+def test_efficiency_table_runtimes_are_numbers_that_sort_by_value():
     eff = pd.DataFrame({"team": ["X", "Y"], "score": [0.9, 0.8], "runtime": [12.5, float("nan")],
                         "eligible": [True, False], "boost": [0.05, 0.0], "final": [0.945, 0.8],
                         "rank": [1, 2]})
     t = eff_charts.efficiency_table(eff).set_index("Team")
-    assert t.loc["X", "Runtime (s)"] == "12.5" and t.loc["Y", "Runtime (s)"] == "—"
+    assert t.loc["X", "Runtime (s)"] == 12.5 and np.isnan(t.loc["Y", "Runtime (s)"])
+    # as numbers, 38 s sorts before 1,710 s (as text it came after "3,050")
+    many = eff.iloc[[0, 0, 0]].assign(team=["a", "b", "c"], runtime=[1710.0, 38.0, 3050.0])
+    ordered = eff_charts.efficiency_table(many).sort_values("Runtime (s)")
+    assert list(ordered["Team"]) == ["b", "a", "c"]
     assert list(t["Eligible"]) == ["yes", "no"] and t.loc["X", "Boost"] == pytest.approx(5.0)
