@@ -86,9 +86,12 @@ def colors(fam: Family) -> dict[str, str]:
     return team_colors(competition(fam).submission_names)
 
 
-def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None) -> str:
-    """The family's one-sentence takeaway on its leaderboard (``lab.story.winner_takeaway``)."""
-    return story.winner_takeaway(leaderboard(fam) if lb is None else lb, fam.stages, families.ui(fam).stage_words)
+def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[str, ...] = ()) -> str:
+    """The family's one-sentence takeaway on its leaderboard (``lab.story.winner_takeaway``);
+    the stages of ``skip`` (ids) are left out of the story — e.g. a stage shown for reference
+    that the current parameters do not apply."""
+    stages = [s for s in fam.stages if s.id not in skip]
+    return story.winner_takeaway(leaderboard(fam) if lb is None else lb, stages, families.ui(fam).stage_words)
 
 
 def warnings(fam: Family, p: dict[str, Any] | None = None) -> list[str]:

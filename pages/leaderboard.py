@@ -19,7 +19,9 @@ current.header(
     "FP1, FP1 after overlap removal, the unified segment score, the bias-aware score and the "
     "final score with the efficiency boost. The final result comes first; ▲ and ▼ show places "
     "gained or lost against the previous stage. Move any control in the sidebar and the table follows.",
-    takeaway=current.winner_takeaway(FAM, lb),
+    # with overlap removal off, the "after overlap removal" column is for reference only: the
+    # story of who passed whom leaves it out
+    takeaway=current.winner_takeaway(FAM, lb, skip=() if p["overlap_removal"] else ("overlap_removed",)),
 )
 colors = current.colors(FAM)
 

@@ -14,7 +14,7 @@ from lab.charts import efficiency as eff_charts
 from lab.charts import shovel_ready as charts
 from lab.colors import team_colors
 from scoring.shovel_ready import STAGES
-from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, rerun, stage_table, table_with, vega
+from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, plain, rerun, stage_table, table_with, vega
 
 
 def test_leaderboard_table_stages_and_arrows(core_dir):
@@ -194,3 +194,13 @@ def test_reset_also_forgets_the_picked_team(core_dir):
     rerun(at)
     assert "team" not in at.query_params
     assert at.selectbox(key="lb_team").value == "C"  # the leader again
+
+
+def test_with_overlap_removal_off_the_takeaway_ignores_the_reference_column(sample):
+    """Overlap removal off: double-dippers (1st on FP1) stays ahead at every stage that is
+    applied; the "after overlap removal" column (7th there, for reference) must not make the
+    takeaway say a later stage "lifts it past" anyone."""
+    at = app(query={"overlap_removal": "false"})
+    take = plain(next(i.value for i in at.info if "wins" in i.value))
+    assert take.startswith("**double-dippers** wins, 1st at every stage"), take
+    assert stage_table(at).loc["double-dippers", "After overlap removal · rank"].startswith("7")
