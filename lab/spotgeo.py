@@ -336,8 +336,9 @@ def example_text(d: dict, team: str, tau: float, eps: float) -> str:
     e, k = d["example"], d["key"]
     t = md(team)
     if k == "squared":
-        return (f"**{t}**: {md(e['source'])} is {e['d']:.2f} px off. The published rules add "
-                f"{e['d']:.2f}² = {e['seed_penalty']:.2f} for it, the starter kit {e['kit_penalty']:.2f}. "
+        # the distance with enough digits that its square, as printed, checks by hand
+        return (f"**{t}**: {md(e['source'])} is {e['d']:.4f} px off. The published rules add "
+                f"{e['d']:.4f}² = {e['seed_penalty']:.2f} for it, the starter kit {e['kit_penalty']:.4f}. "
                 f"Switching only this difference takes {t}'s MSE from {e['mse_seed']:.2f} to {e['mse_switched']:.2f}.")
     if k == "pooled":
         return (f"**{t}**: an SSE of {e['sse']:,.1f} over {e['detections']:,} detections is a pooled MSE of "

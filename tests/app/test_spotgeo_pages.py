@@ -252,7 +252,7 @@ def test_rules_page_differences_examples_and_ranks(sg_dir):
     assert ranks.loc["worked", "Only no. 2"] == "2" and ranks.loc["worked", "Starter kit"] == "1 ▲1"
     assert at.selectbox(key="sg_rules_team").value == "worked"        # the team the kit helps most
     texts = [plain(m.value) for m in at.markdown]
-    assert any("is 5.00 px off" in t and "5.00² = 25.00" in t and "from 70.83 to 67.50" in t for t in texts)
+    assert any("is 5.0000 px off" in t and "5.0000² = 25.00" in t and "from 70.83 to 67.50" in t for t in texts)
     assert any("pooled MSE of 70.83" in t and "165.00" in t and "sequence 2 alone adds 100.00" in t for t in texts)
     assert any(t.startswith("The data has 1 true positive at exactly d = τ = 10 px") for t in texts)
     assert any("22 true positives" in c for c in
