@@ -122,10 +122,13 @@ def guardrails(fam: Family) -> None:
         st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
 
 
-def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = None) -> DeltaGenerator:
+def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = None,
+           about_data: bool = True) -> DeltaGenerator:
     """Page title, the takeaway (markdown, names escaped: ``lab.story``), the one-paragraph
     explanation (the app's words), the notices and the guardrail warnings; then what data is
-    shown. Returns the takeaway's slot, for a page that writes it once its picks are made
+    shown. A page that does not show the loaded data (``about_data=False``: the memo's worked
+    examples) gets neither the guardrail warnings nor the data line. Returns the takeaway's
+    slot, for a page that writes it once its picks are made
     (``slot.info(text, icon=current.TAKEAWAY_ICON)``)."""
     nav.ensure_app_entry()
     st.title(title)
@@ -137,6 +140,8 @@ def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = 
     if note:
         st.warning(note, icon=":material/warning:")
     notices(fam)
+    if not about_data:
+        return slot
     guardrails(fam)
     e = entry(fam)
     if not e.is_default:

@@ -21,6 +21,7 @@ takeaway_slot = current.header(
     "Every example in the memo, computed live by the engine and set beside the number the memo "
     "prints (“memo says”). A ✓ means the engine agrees with the memo to the precision the memo "
     "prints; a ✗ would point at a disagreement worth investigating.",
+    about_data=False,  # the memo's examples, not the loaded data: no warnings about the data
 )
 
 OK, BAD = "✓", "✗"

@@ -183,3 +183,13 @@ def test_overlap_removal_bar_labels_are_never_shrunk():
     fig = seg_charts.overlap_removal_figure(memo.OVERLAP_SEGMENTS, after).to_plotly_json()
     assert fig["layout"]["uniformtext"] == {"minsize": 11, "mode": "show"}  # not Plotly's fit-to-bar shrinking
     assert all(tr["textfont"]["size"] >= 11 for tr in fig["data"])
+
+
+def test_the_worked_examples_page_carries_no_warning_about_the_loaded_data(small_dir):
+    """The memo's examples do not depend on the loaded data: the fragile-result warning that the
+    Leaderboard shows for this data is not repeated there."""
+    at = app()
+    assert any("Fragile result" in w.value for w in at.warning)
+    at.switch_page(SR + "worked_examples.py").run()
+    assert not at.exception
+    assert not any("Fragile result" in w.value for w in at.warning)
