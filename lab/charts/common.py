@@ -8,6 +8,7 @@ seconds to start in the browser and holds back everything drawn with it, the fir
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -173,3 +174,19 @@ def waterfall_chart(steps: Sequence[tuple[str, float, str]], title: str) -> alt.
         tooltip=[alt.Tooltip("step:N", title="Step"), alt.Tooltip("label:N", title="Value")])
     labels = base.mark_text(dy=-9, fontSize=12, clip=True).encode(y=alt.Y("top:Q"), text="label:N")
     return (rects + labels).properties(title=title, height=360)
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Ticks at 1, 2 and 5 of every decade between ``lo`` and ``hi`` (a log axis otherwise shows
+    only the decades), thinned to 1 and 3 … when the range spans many decades.
+
+    >>> log_ticks(30, 9000)
+    [50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0]
+    >>> log_ticks(0.5, 5e6)
+    [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]
+    """
+    if not (lo > 0 and hi > lo):
+        return []
+    steps = (1, 2, 5) if math.log10(hi / lo) <= 4 else (1,)
+    out = [m * 10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1) for m in steps]
+    return [t for t in out if lo <= t <= hi]

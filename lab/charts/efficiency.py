@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from scoring.shovel_ready import eligibility_threshold
 
 from ..text import html
-from .common import LAYOUT
+from .common import LAYOUT, log_ticks
 
 
 def efficiency_table(eff: pd.DataFrame) -> pd.DataFrame:
@@ -53,22 +53,6 @@ def seconds(x: float) -> str:
     if x >= 1e5:
         return f"{x:.2g} s"
     return f"{x:,.0f} s" if x >= 10 else f"{x:.3g} s"
-
-
-def log_ticks(lo: float, hi: float) -> list[float]:
-    """Ticks at 1, 2 and 5 of every decade between ``lo`` and ``hi`` (a log axis otherwise shows
-    only the decades), thinned to 1 and 3 … when the range spans many decades.
-
-    >>> log_ticks(30, 9000)
-    [50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0]
-    >>> log_ticks(0.5, 5e6)
-    [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]
-    """
-    if not (lo > 0 and hi > lo):
-        return []
-    steps = (1, 2, 5) if math.log10(hi / lo) <= 4 else (1,)
-    out = [m * 10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1) for m in steps]
-    return [t for t in out if lo <= t <= hi]
 
 
 def _zoom(eff: pd.DataFrame, band: float, window: float, highlight: Mapping[str, float] | None):

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from ..tables import rank_arrow
 from ..text import html
-from .common import LAYOUT
+from .common import LAYOUT, log_ticks
 
 #: The AIT axis turns logarithmic above this max/min ratio of the times shown.
 LOG_TIME_RATIO = 20.0
@@ -190,6 +190,9 @@ def ait_chart(sp: pd.DataFrame, order: Sequence[str], theme_colors: Mapping[str,
                        font=dict(color="#D62728"))
     fig.update_xaxes(type="log" if log else "linear",
                      title="Average inference time per question, AIT (ms" + (", log scale)" if log else ")"))
+    if log:  # labelled ticks at 1, 2 and 5 of each decade (plotly labels 200 ms as a bare "2")
+        ticks = log_ticks(min(times) / 1.2, max(times) * 1.2)
+        fig.update_xaxes(tickvals=ticks, ticktext=[f"{t:,g}" for t in ticks])
     fig.update_yaxes(tickmode="array", tickvals=list(range(len(order))), ticktext=[html(t) for t in order],
                      range=[len(order) - 0.5, -0.5], automargin=True, showgrid=False, zeroline=False)
     for i in range(len(order) - 1):  # a light rule between the teams' rows

@@ -320,3 +320,21 @@ def test_user_strings_reach_the_pages_as_text(tmp_path, monkeypatch):
     fig = figure(at, "qa_hw_map")
     assert fig["layout"]["ternary"]["aaxis"]["title"]["text"] == "&lt;b&gt;beta&lt;/b&gt;"  # "<" sorts first
     assert not re.search(r"<b>beta", json.dumps(fig))
+
+
+def test_the_speed_charts_log_axis_labels_its_ticks_in_full():
+    """Times 20 ms to 3 s (a log axis): ticks at 1, 2 and 5 of each decade, labelled "200",
+    not plotly's bare minor digit "2" — the threshold T = 200 ms must read as 200."""
+    import pandas as pd
+
+    from lab.charts import qa as qa_charts
+
+    sp = pd.DataFrame({"submission": ["a", "a", "b", "b"], "theme": ["x", "y", "x", "y"],
+                       "ait_ms": [20.0, 250.0, 900.0, 3000.0], "over_ms": [0.0, 50.0, 700.0, 2800.0],
+                       "multiplier": [1.0, 0.9, 0.5, 0.2]})
+    fig = qa_charts.ait_chart(sp, ["a", "b"], {"x": "#111111", "y": "#222222"}, 200.0)
+    ax = fig.layout.xaxis
+    assert ax.type == "log"
+    ticks = dict(zip(ax.tickvals, ax.ticktext, strict=True))
+    assert ticks[200.0] == "200" and ticks[1000.0] == "1,000" and ticks[20.0] == "20"
+    assert min(ticks) >= 20 / 1.2 and max(ticks) <= 3000 * 1.2
