@@ -131,9 +131,12 @@ def parallel(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str])
     lo, hi = np.floor(np.nanmin(values) / 10) * 10, np.ceil(np.nanmax(values) / 10) * 10
     dims = [dict(label="Model", values=list(range(m)), tickvals=list(range(m)), ticktext=[html(n) for n in names],
                  range=[m - 0.5, -0.5])]
-    dims += [dict(label=str(c).replace("split_", "Split "), values=values[:, i].tolist(), range=[float(lo), float(hi)])
-             for i, c in enumerate(splits)]
-    dims.append(dict(label="Score", values=lb["score"].astype(float).tolist()))
+    # explicit ticks: plotly otherwise labels a range's ends beside its own ticks (100 over 100)
+    step = max(10.0, float(np.ceil((hi - lo) / 5 / 10) * 10)) if hi > lo else 10.0
+    ticks = np.arange(lo, hi + step / 2, step).tolist()
+    dims += [dict(label=str(c).replace("split_", "Split "), values=values[:, i].tolist(), range=[float(lo), float(hi)],
+                  tickvals=ticks, ticktext=[f"{t:g}" for t in ticks]) for i, c in enumerate(splits)]
+    dims.append(dict(label="Score", values=lb["score"].astype(float).tolist(), tickformat=".1f"))
     fig = go.Figure(go.Parcoords(line=dict(color=list(range(m)), colorscale=scale, cmin=0, cmax=max(m - 1, 1)),
                                  dimensions=dims, labelangle=0, labelside="top"))
     fig.update_layout(title="Split-wise scores (split 1 = easiest)", height=460,

@@ -363,3 +363,18 @@ def test_robustness_pages_score_what_the_pages_score(hand):
     rerun(at)
     assert at.slider(key="df_penalty").value == -1.0 and at.slider(key="df_splits").value == 7
     assert at.selectbox(key="df_split_mode").value == "continuous"
+
+
+def test_the_parallel_chart_has_one_label_per_tick_and_a_rounded_score_axis():
+    import pandas as pd
+
+    from lab.charts import difficulty as dcharts
+
+    lb = pd.DataFrame({"submission": ["a", "b"], "split_1": [-17.7, 55.0], "split_2": [100.0, 40.0],
+                       "score": [68.868, 38.311]})
+    fig = dcharts.parallel(lb, ["split_1", "split_2"], {"a": "#111111", "b": "#222222"})
+    for dim in fig.data[0].dimensions[1:3]:
+        assert list(dim.range) == [-20.0, 100.0]  # the data's range, out to tens
+        assert dim.tickvals[0] == -20.0 and dim.tickvals[-1] == 100.0
+        assert len(set(dim.ticktext)) == len(dim.ticktext) == len(dim.tickvals)  # no end label twice
+    assert fig.data[0].dimensions[-1].tickformat == ".1f"
