@@ -325,6 +325,7 @@ UI = FamilyUI(
     defaults={"splits": 7, "weights": "linear"},
     link_keys=(LINK_SAMPLE,),
     sidebar_extra=dataset_picker,
+    sample_label="SST-2 sample data",
     disabled=_disabled,
     group_note=_group_note,
     repair=_repair,

@@ -63,6 +63,8 @@ class FamilyUI:
     #: drawn in the sidebar of the shared pages too, when they examine this family (the
     #: difficulty family's dataset choice, so a shared page's link keeps the dataset)
     sidebar_extra: Callable[[], None] = lambda: None
+    #: how the pages name the family's built-in sample ("SST-2 sample data")
+    sample_label: str = "sample data"
 
 
 #: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a

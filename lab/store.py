@@ -31,7 +31,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 
-from . import uploads
+from . import families, uploads
 from .text import md
 
 STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
@@ -249,8 +249,9 @@ def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
             if entry is None:
                 what = label or ("the sample data" if folder == Path(fam.sample_dir or "") else str(folder.name))
                 comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
+                sample = families.ui(fam).sample_label
                 entry = Entry(fam, digest, comp, folder=folder,
-                              label=label or ("sample data" if "sample" in what else f"data in {folder}"))
+                              label=label or (sample if "sample" in what else f"data in {folder}"))
                 _warm(fam, entry)
                 store.add(key, entry, pin=True)
     return entry

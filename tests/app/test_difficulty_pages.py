@@ -196,6 +196,8 @@ def test_table_1_cases_set_reward_and_penalty(sample):
 
 def test_imdb_from_the_sidebar_and_from_a_link(sample):
     at = open_page(LB)
+    # the default is named as the dataset it is, as IMDb is (not a bare "sample data")
+    assert any("Data: SST-2 sample data" in plain(c.value) for c in at.sidebar.caption)
     at.selectbox(key="df_dataset").set_value("imdb")
     rerun(at)
     acc = real_accuracy("imdb")
