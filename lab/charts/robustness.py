@@ -111,12 +111,30 @@ def _fmt(v) -> str:
 def slope_figure(diff: pd.DataFrame, colors: Mapping[str, str], labels: Sequence[str] = ("A", "B")) -> go.Figure:
     """Each team's final rank under A (left) and B (right)."""
     fig = go.Figure()
-    for rec in diff.to_dict("records"):
+    recs = diff.to_dict("records")
+
+    def label(rec, side: str) -> str:
+        team = html(str(rec["submission"]))
+        if side == "rank_b" and rec["rank_a"] != rec["rank_b"]:
+            return f"{team} ({'+' if rec['delta'] > 0 else ''}{rec['delta']})"
+        return team
+
+    # teams tied on a side share one label ("glove-cnn, glove-lstm (+1)"), drawn once, so tied
+    # names never print over each other
+    text: dict[tuple[int, str], str] = {}
+    for side in ("rank_a", "rank_b"):
+        first: dict[int, int] = {}
+        for i, rec in enumerate(recs):
+            k = first.setdefault(int(rec[side]), i)
+            text[(k, side)] = f"{text[(k, side)]}, {label(rec, side)}" if (k, side) in text else label(rec, side)
+            if k != i:
+                text[(i, side)] = ""
+    for i, rec in enumerate(recs):
         team = str(rec["submission"])
         moved = rec["rank_a"] != rec["rank_b"]
         fig.add_trace(go.Scatter(
             x=list(labels), y=[rec["rank_a"], rec["rank_b"]], mode="lines+markers+text", name=html(team),
-            text=[html(team), f"{html(team)} ({'+' if rec['delta'] > 0 else ''}{rec['delta']})" if moved else html(team)],
+            text=[text[(i, "rank_a")], text[(i, "rank_b")]],
             textposition=["middle left", "middle right"],
             line=dict(color=colors.get(team), width=4 if moved else 1.5, dash="solid" if moved else "dot"),
             hovertemplate=f"{html(team)}: rank %{{y}}<extra></extra>"))

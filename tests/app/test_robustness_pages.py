@@ -109,3 +109,18 @@ def test_a_compare_link_of_another_family_reads_its_pin(sample):
     t = table_with(at, "Rank under A").set_index("Team")
     assert "bert-base" in t.index
     assert "Number of splits: 3 → 7" in " ".join(plain(m.value) for m in at.markdown)
+
+
+def test_the_slope_charts_tied_teams_share_one_label():
+    import pandas as pd
+
+    from lab.charts.robustness import slope_figure
+
+    diff = pd.DataFrame({"submission": ["a", "b", "c", "d"], "rank_a": [1, 2, 3, 3], "rank_b": [1, 2, 2, 4],
+                         "delta": [0, 0, 1, -1]})
+    fig = slope_figure(diff, {})
+    texts = {tr.name: list(tr.text) for tr in fig.data}
+    assert texts["a"] == ["a", "a"]
+    # c and d tie at 3 under A: one label; b and c tie at 2 under B: one label, c's move kept
+    assert texts["c"][0] == "c, d" and texts["d"][0] == ""
+    assert texts["b"][1] == "b, c (+1)" and texts["c"][1] == "" and texts["d"][1] == "d (-1)"
