@@ -12,7 +12,7 @@ class InputError(ValueError):
     '--w: expected a number in [0, 1], got 1.5'
     >>> InputError("a.csv", 3, "'id' is empty", column="id", value="").column
     'id'
-    >>> import pickle; e = pickle.loads(pickle.dumps(InputError("a.csv", 3, "bad", column="x")))
+    >>> import copy; e = copy.deepcopy(InputError("a.csv", 3, "bad", column="x"))  # via __reduce__, as a worker's
     >>> (e.file, e.row, e.problem, e.column)
     ('a.csv', 3, 'bad', 'x')
     """
