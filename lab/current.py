@@ -16,6 +16,7 @@ from scoring.core.family import Family
 
 from . import families, nav, state, store, story
 from .colors import team_colors
+from .progress import progress_bar
 from .text import md
 
 TAKEAWAY_ICON = ":material/lightbulb:"
@@ -53,10 +54,6 @@ def param_note(fam: Family) -> str | None:
 REMATCH_BAR_MIN = 50
 
 
-def _bar(text: str) -> DeltaGenerator:
-    return st.progress(0.0, text=text)
-
-
 def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
     """The leaderboard at the current (or the given) parameters; the scorer caches its costly
     levels, so this is cheap after a slider move. A family whose scorer re-matches file by file
@@ -65,21 +62,12 @@ def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
     kw = dict(params(fam) if p is None else p)
     if not fam.parallel:
         return scorer(fam).leaderboard(**kw)
-    bar: list[DeltaGenerator] = []
 
-    def progress(done: int, total: int, name: str) -> None:
-        if total < REMATCH_BAR_MIN:
-            return
-        if not bar:  # created on the first report only: nothing shows when the matching is cached
-            bar.append(_bar(f"Re-matching {total} submissions…"))
-        label = f"Re-matching: {md(name)} ({done}/{total})" if name else f"Re-matching {total} submissions…"
-        bar[0].progress(min(1.0, done / total) if total else 1.0, text=label)
+    def label(done: int, total: int, name: str) -> str:
+        return f"Re-matching: {md(name)} ({done}/{total})" if name else f"Re-matching {total} submissions…"
 
-    try:
+    with progress_bar(label, lazy=True, min_total=REMATCH_BAR_MIN) as progress:
         return scorer(fam).leaderboard(**kw, progress=progress)
-    finally:
-        if bar:
-            bar[0].empty()
 
 
 def colors(fam: Family) -> dict[str, str]:

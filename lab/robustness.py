@@ -17,6 +17,7 @@ from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, stability_map
 
 from . import current, families, nav, state
+from .progress import progress_bar
 from .text import md
 
 DEFAULT_B = 1000
@@ -96,23 +97,21 @@ def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     e = current.entry(fam)
     costly = [a.param for a in (x, y) if fam.params[a.param].costly]
     note = f" — {', '.join(costly)} re-matches, so its cells take longer" if costly else ""
-    bar = st.progress(0.0, text=f"Scoring {len(x.values) * len(y.values)} cells{note}…")
+    cells = len(x.values) * len(y.values)
 
-    def progress(done: int, total: int, _name: str) -> None:
-        bar.progress(min(1.0, done / total), text=f"Scoring cell {done} of {total}{note}…")
+    def label(done: int, total: int, _name: str) -> str:
+        return f"Scoring cell {done} of {total}{note}…" if total else f"Scoring {cells} cells{note}…"
 
     # kept per session (not in st.cache_data: the progress bar, drawn while it computes, must not be
     # replayed from a cache)
     memo = st.session_state.setdefault("_rob_maps", {})
     key = (fam.name, e.digest, _key(fam, p), x, y)
-    try:
+    with progress_bar(label) as progress:
         if key not in memo:
             if len(memo) >= 4:
                 memo.clear()
             memo[key] = stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress)
         return memo[key]
-    finally:
-        bar.empty()
 
 
 # ---- configuration A (pinned) ------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 
 from . import families, uploads
+from .progress import progress_bar
 from .text import md
 
 STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
@@ -107,18 +108,15 @@ def _session_alive() -> bool:
 
 
 def _with_progress(what: str, load: Callable[[Callable], Any]) -> Any:
-    bar = st.progress(0.0, text=f"Loading {what}…")
+    def label(done: int, total: int, name: str) -> str:
+        return f"Loading {what}: {md(name)} ({done}/{total})" if name else f"Loading {what}…"
 
-    def progress(done: int, total: int, name: str) -> None:
+    def check() -> None:
         if not _session_alive():  # the browser went away: stop, and free the core for the others
             raise LoadCancelled(what)
-        frac = min(1.0, done / total) if total else 1.0
-        bar.progress(frac, text=f"Loading {what}: {md(name)} ({done}/{total})" if name else f"Loading {what}…")
 
-    try:
+    with progress_bar(label, check=check) as progress:
         return load(progress)
-    finally:
-        bar.empty()
 
 
 class NamedBytes(io.BytesIO):

@@ -193,6 +193,7 @@ def test_a_threshold_change_shows_a_progress_bar_counting_the_files(core_dir, mo
     (three here, with the size floor lowered from 50 to 1), and is gone afterwards. A slider
     that only re-aggregates (w) shows no bar at all."""
     from lab import current
+    from lab import progress as bars
 
     seen: list = []
 
@@ -204,7 +205,7 @@ def test_a_threshold_change_shows_a_progress_bar_counting_the_files(core_dir, mo
             seen.append("empty")
 
     monkeypatch.setattr(current, "REMATCH_BAR_MIN", 1)
-    monkeypatch.setattr(current, "_bar", lambda text: (seen.append(("new", text)), Bar())[1])
+    monkeypatch.setattr(bars, "_bar", lambda text: (seen.append(("new", text)), Bar())[1])
     at = app()
     seen.clear()
     at.slider(key="sr_w").set_value(0.9)
