@@ -29,13 +29,16 @@ def validate(*, samples, predictions, train=None, limit: int = MAX_ERRORS, progr
 
     s_name = source_name(samples, "samples.csv")
     p_name = source_name(predictions, "predictions.csv")
-    found, smp = table_errors(lambda df: read_samples(df, s_name), samples, s_name, limit=room())
+    try:
+        s_df = read_table(samples, s_name)  # read once: checked here, and set aside from below
+    except InputError as e:
+        return [e]
+    found, smp = table_errors(lambda df: read_samples(df, s_name), s_df, s_name, limit=room())
     errors += found
     if smp is None or errors:
         # predictions checked against a partial set of samples would be wrong about the samples
         # left out ("sample_id 's2' is not in samples.csv"): they are checked once these load
         return errors[:limit]
-    s_df = read_table(samples, s_name)
     full: list[int] = []
 
     def check(df: pd.DataFrame):
