@@ -37,7 +37,7 @@ def arrow_array(strings):
     return arr
 
 
-def read_table(src, name: str, numeric=None) -> pd.DataFrame:
+def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
 
     ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
@@ -45,11 +45,15 @@ def read_table(src, name: str, numeric=None) -> pd.DataFrame:
     text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``). Blank lines are
     skipped; a line with more or fewer fields than the header is an error naming its row.
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
+    ``keep`` (a set of names) leaves out the other columns of a DataFrame once its header has
+    been checked whole (a caller that needs a few columns of a wide table converts only those).
     """
     if isinstance(src, pd.DataFrame):
-        _check_header([str(c).strip() for c in src.columns], name)
+        names = [str(c).strip() for c in src.columns]
+        _check_header(names, name)
         # cells become (arrow) text, as if read from a file; a missing cell is ''
-        df = pd.DataFrame({str(c).strip(): _text_column(src.iloc[:, i]) for i, c in enumerate(src.columns)})
+        df = pd.DataFrame({c: _text_column(src.iloc[:, i]) for i, c in enumerate(names)
+                           if keep is None or c in keep})
         rows = src.attrs.get("rows")  # a table read before (a re-check keeps its spreadsheet rows)
         df.attrs["rows"] = np.asarray(rows) if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
         for c in df.columns:
@@ -350,6 +354,28 @@ def codes(col: pd.Series, categories) -> np.ndarray:
         pa.array([str(c) for c in categories], type=arr.type)
     idx = pc.index_in(arr, value_set=values)
     return np.asarray(pc.fill_null(idx, -1), dtype=np.int64)
+
+
+def factorize(col: pd.Series, *, sort: bool = False) -> tuple[np.ndarray, pa.Array]:
+    """``(codes, categories)`` of a text column in one hashing pass: ``categories[codes]`` is
+    the column. Categories come in order of first appearance, or sorted with ``sort=True``.
+
+    >>> c, cats = factorize(pd.Series(["b", "a", "b"], dtype="str"), sort=True)
+    >>> c.tolist(), cats.to_pylist()
+    ([1, 0, 1], ['a', 'b'])
+    """
+    arr = arrow_array(col)
+    if arr is None:
+        arr = pa.array(col.astype(str).tolist(), type=pa.large_string())
+    enc = pc.dictionary_encode(arr)
+    idx = np.asarray(pc.fill_null(enc.indices, -1), dtype=np.int64)
+    cats = enc.dictionary
+    if sort and len(cats) > 1:
+        order = np.asarray(pc.array_sort_indices(cats), dtype=np.int64)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        idx, cats = rank[idx], cats.take(pa.array(order))
+    return idx, cats
 
 
 def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:

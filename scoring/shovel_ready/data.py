@@ -14,6 +14,7 @@ from ..core.tables import (
     cell,
     codes,
     empty_cells,
+    factorize,
     first_duplicate,
     first_empty,
     parse_number_column,
@@ -59,13 +60,18 @@ class GroundTruth:
     essay_values: pa.Array | None = None  # ``essays`` as one arrow array (for codes)
 
 
-def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True) -> GroundTruth:
-    df = read_table(src, name)
-    require_columns(df, GT_COLUMNS, name)
+def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True,
+                            effectiveness: bool = True) -> GroundTruth:
+    """Read, validate and parse a ground truth. ``effectiveness=False`` (FP1 needs only the
+    segments) neither requires nor reads ``discourse_effectiveness``: the result has no labels."""
+    columns = GT_COLUMNS if effectiveness else GT_COLUMNS[:3]
+    df = read_table(src, name, keep=set(columns))
+    require_columns(df, columns, name)
     if len(df) == 0:
         raise InputError(name, None, "the ground truth has no rows")
-    for c in ("id", "discourse_type", "discourse_effectiveness"):
-        first_empty(df, c, name)
+    for c in columns:
+        if c != "predictionstring":
+            first_empty(df, c, name)
     rows = np.arange(len(df))
     lines = df.attrs["rows"]
     empty = empty_cells(df["predictionstring"])
@@ -75,13 +81,16 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
         df, rows = df[~empty].reset_index(drop=True), rows[~empty]
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
-    essay_codes, uniques = pd.factorize(df["id"], sort=False)
-    essay_values = pa.array(np.asarray(uniques, dtype=object), type=pa.string())
+    essay_codes, essay_values = factorize(df["id"])
+    essay_values = essay_values.cast(pa.string())
     essays = essay_values.to_pylist()
-    classes = sorted(df["discourse_type"].unique().tolist())
-    labels = sorted(df["discourse_effectiveness"].unique().tolist())
-    cls = codes(df["discourse_type"], classes)
-    lab = codes(df["discourse_effectiveness"], labels)
+    cls, classes = factorize(df["discourse_type"], sort=True)
+    classes = classes.to_pylist()
+    if effectiveness:
+        lab, labels = factorize(df["discourse_effectiveness"], sort=True)
+        labels = labels.to_pylist()
+    else:
+        lab, labels = np.zeros(len(df), dtype=np.int64), []
     segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name, lines)
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
     runs = run_index(segs, len(classes))
@@ -91,10 +100,8 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
         touched = np.unique(np.concatenate((p[other], g[other])))
         report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
                       "of the same class in the same essay (kept and scored)")
-    table = pd.DataFrame({"id": df["id"].reset_index(drop=True),
-                          "discourse_type": df["discourse_type"].reset_index(drop=True),
-                          "discourse_effectiveness": df["discourse_effectiveness"].reset_index(drop=True),
-                          "row": lines[rows]})
+    table = pd.DataFrame({c: df[c].array for c in columns if c != "predictionstring"})
+    table["row"] = lines[rows]
     return GroundTruth(name, table, segs, essays, classes, labels, lab,
                        gt_groups(segs), dict(zip(essays, range(len(essays)), strict=True)), runs, essay_values)
 

@@ -124,10 +124,9 @@ def explain_essay(source: Competition | Scorer, name: str, essay_id: str, *, w: 
 
 def load_ground_truth(src) -> GroundTruth:
     """Parse and validate a ground truth once (path, bytes, file or DataFrame), e.g. to score
-    many submissions with :func:`fp1_score`. ``discourse_effectiveness`` may be absent here."""
-    if isinstance(src, pd.DataFrame) and "discourse_effectiveness" not in src.columns:
-        src = src.assign(discourse_effectiveness="-")
-    return load_ground_truth_table(src, source_name(src, "ground truth"), [], check_overlaps=False)
+    many submissions with :func:`fp1_score`. FP1 needs no ``discourse_effectiveness``: it is not read."""
+    return load_ground_truth_table(src, source_name(src, "ground truth"), [], check_overlaps=False,
+                                   effectiveness=False)
 
 
 def fp1_score(ground_truth, submission) -> float:

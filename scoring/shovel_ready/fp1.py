@@ -21,8 +21,12 @@ def gt_groups(gt: Segs) -> np.ndarray:
         n_cls = int(c.max()) + 1
         if int(hi.max()) < 1 << 20 and (int(e.max()) + 1) * n_cls < 1 << 23:
             key = ((((e * n_cls + c) << 20) + lo) << 20) + hi  # one int64 sort instead of four keys
-            _, inv = np.unique(key, return_inverse=True)
-            gid[s_idx] = inv.ravel()
+            ordered = np.sort(key)
+            if len(ordered) < 2 or (ordered[1:] != ordered[:-1]).all():
+                gid[s_idx] = np.arange(len(s_idx))  # no duplicates (the usual case): a group each
+            else:
+                _, inv = np.unique(key, return_inverse=True)
+                gid[s_idx] = inv.ravel()
         else:
             order = np.lexsort((hi, lo, c, e))
             e, c, lo, hi = e[order], c[order], lo[order], hi[order]

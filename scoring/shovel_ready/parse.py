@@ -54,27 +54,90 @@ def _first_bad_token(strings) -> tuple[int, str]:
     return 0, "predictionstring is not a space-separated list of non-negative integers"
 
 
-def _first_token(data: np.ndarray, start: np.ndarray, length: np.ndarray, width: int = 8) -> np.ndarray:
-    """The first space-delimited token of each string as an int; -1 unless it is 1 to
-    ``width - 1`` digits followed by a space or the string's end. One column of bytes at a
-    time, stopping when every token has ended (word indices have few digits)."""
+_U = np.uint64
+_ALL = _U(0xFFFFFFFFFFFFFFFF)
+_HIGH_NIBBLES, _ZEROS = _U(0xF0F0F0F0F0F0F0F0), _U(0x3030303030303030)  # '0' is 0x30
+
+
+def _words_at(data: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The 8 bytes from each ``start`` as one little-endian uint64 (zero past the buffer's end).
+
+    Two aligned 8-byte reads and a shift per string: a gather of unaligned words is several
+    times slower in numpy, and copying the buffer to pad it would cost more than the rest."""
+    m = len(data)
+    whole = data[: m // 8 * 8]
+    out = np.zeros(len(start), dtype=_U)
+    near = np.ones(len(start), dtype=bool)
+    if len(whole) >= 16 and whole.ctypes.data % 8 == 0:
+        A = whole.view("<u8")
+        q = start >> 3
+        near = q + 1 >= len(A)
+        qc = np.minimum(q, len(A) - 2)
+        r = (start & 7).astype(_U) * _U(8)
+        out = (np.take(A, qc) >> r) | np.where(r == 0, _U(0), np.take(A, qc + 1) << ((_U(64) - r) & _U(63)))
+    for i in np.flatnonzero(near).tolist():  # the last 16 bytes of the buffer, one by one
+        s = int(start[i])
+        out[i] = int.from_bytes(bytes(data[s:s + 8]).ljust(8, b"\0"), "little")
+    return out
+
+
+def _first_token(data: np.ndarray, start: np.ndarray, length: np.ndarray, *, words=None) -> np.ndarray:
+    """The first space-delimited token of each string as an int; -1 unless it is 1 to 7
+    digits followed by a space or the string's end.
+
+    Reads each string's first 8 bytes as one uint64 (``words``, from :func:`_words_at`) and
+    works on all 8 bytes at once (SWAR): a byte is a digit when its high nibble is 3 and
+    adding 6 keeps it so; the first non-digit ends the token; the digits are summed in three
+    multiply-and-shift steps (pairs, fours, eights)."""
     n = len(start)
-    running = np.ones(n, dtype=bool)  # still inside the leading run of digits
-    ok = np.zeros(n, dtype=bool)  # the run ended at a space or at the string's edge
-    val = np.zeros(n, dtype=np.int32)
-    nonempty = length > 0
-    pos = np.minimum(start, len(data) - 1)
-    for j in range(width):
-        inside = length > j
-        d = data[pos].astype(np.int32) - 48
-        isd = inside & (d >= 0) & (d <= 9)
-        ok |= running & ~isd & (~inside | (d == -16)) & (j > 0)  # -16: a space
-        running &= isd
-        val = np.where(running, val * 10 + d, val)
-        if not running.any():  # every token has ended: the remaining columns change nothing
-            break
-        pos = np.minimum(pos + 1, len(data) - 1)
-    return np.where(ok & nonempty, val.astype(np.int64), -1)
+    if n == 0 or len(data) == 0:
+        return np.full(n, -1, dtype=np.int64)
+    w = _words_at(data, start) if words is None else words
+    # a non-zero byte in ``bad``: not a digit (a carry of +6 only spoils bytes after a non-digit)
+    bad = ((w & _HIGH_NIBBLES) ^ _ZEROS) | (((w + _U(0x0606060606060606)) & _HIGH_NIBBLES) ^ _ZEROS)
+    size = np.minimum(length, 8).astype(_U)
+    bad |= np.where(size >= 8, _U(0), _ALL << ((size * _U(8)) & _U(63)))  # bytes past the string's end
+    bad |= np.where(size == 0, _ALL, _U(0))
+    low7 = _U(0x7F7F7F7F7F7F7F7F)
+    flag = (((bad & low7) + low7) | bad) & _U(0x8080808080808080)  # 0x80 in each non-digit byte
+    first = flag & (~flag + _U(1))  # the first non-digit
+    digits = np.where(flag == 0, 8, np.bitwise_count(first - _U(1)).astype(np.int64) >> 3)
+    d = np.clip(digits, 1, 7).astype(_U)
+    after = (w >> (d * _U(8))) & _U(0xFF)
+    ok = (digits >= 1) & (digits <= 7) & ((digits >= length) | (after == _U(32)))
+    shift = (_U(8) - d) * _U(8)
+    keep = _ALL >> shift  # the token's bytes
+    v = ((w & keep) - (_ZEROS & keep)) << shift  # digit values, right-aligned (leading zeros low)
+    v = (v * _U(10) + (v >> _U(8))) & _U(0x00FF00FF00FF00FF)
+    v = (v * _U(100) + (v >> _U(16))) & _U(0x0000FFFF0000FFFF)
+    v = (v * _U(10000) + (v >> _U(32))) & _U(0xFFFFFFFF)
+    return np.where(ok, v.astype(np.int64), -1)
+
+
+def _as_views(arr, data: np.ndarray, start: np.ndarray, length: np.ndarray, words: np.ndarray):
+    """The strings as an Arrow ``string_view`` array over their own data buffer (no copy),
+    each cut to ``length`` bytes — what ``arr.cast(pa.string_view())`` gives for the full
+    lengths, built from the first 8 bytes already read (``words``) instead of every string's."""
+    n = len(start)
+    if len(data) >= 1 << 31:  # view offsets are int32
+        return arr.cast(pa.string_view())  # (rows not compared have length 0 in the other side)
+    views = np.zeros((n, 4), dtype="<u4")
+    views[:, 0] = length
+    low = (words & _U(0xFFFFFFFF)).astype(np.uint32)
+    li = np.flatnonzero(length > 12)
+    views[li, 1] = low[li]  # prefix
+    views[li, 3] = start[li]  # buffer 0, offset
+    ii = np.flatnonzero(length <= 12)
+    if len(ii):  # inline: the first 12 bytes, zero past the length
+        size = length[ii].astype(_U)
+        first = words[ii] & np.where(size >= 8, _ALL, ~(_ALL << ((size * _U(8)) & _U(63))))
+        first = np.where(size == 0, _U(0), first)
+        rest = _words_at(data, start[ii] + 8) & _U(0xFFFFFFFF)
+        rest &= np.where(size >= 12, _ALL, np.where(size <= 8, _U(0), ~(_ALL << (((size - _U(8)) * _U(8)) & _U(63)))))
+        views[ii, 1] = (first & _U(0xFFFFFFFF)).astype(np.uint32)
+        views[ii, 2] = (first >> _U(32)).astype(np.uint32)
+        views[ii, 3] = rest.astype(np.uint32)
+    return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), arr.buffers()[2]])
 
 
 def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -101,7 +164,8 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if len(data) == 0:
             return none
         size = offsets[1:] - offsets[:-1]
-        a = _first_token(data, offsets[:-1], size)
+        words = _words_at(data, offsets[:-1])
+        a = _first_token(data, offsets[:-1], size, words=words)
         ok = (a >= 0) & (a < _RANGE_CAP)
         if not ok.any():
             return none
@@ -139,7 +203,7 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             take = np.minimum(start[ii, None] + cols, len(lb) - 1)
             views.view(np.uint8).reshape(n, 16)[ii, 4:] = np.where(cols < length[ii, None], lb[take], 0)
         expected = pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), pa.py_buffer(line)])
-        eq = pc.equal(arr.cast(pa.string_view()), expected)
+        eq = pc.equal(_as_views(arr, data, offsets[:-1], length, words), expected)
         mask = np.asarray(pc.fill_null(eq, False), dtype=bool) & ok
         return mask, a, b
     except Exception:  # pragma: no cover - an older pyarrow: the general parser does it all

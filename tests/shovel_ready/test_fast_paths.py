@@ -113,3 +113,54 @@ def test_removed_tables_equal_a_fresh_pairing(seed):
         fresh = tables_of(rem, ps.probs[kept], gt)
         assert _as_set(derived) == _as_set(fresh), (seed, name)
         assert len(derived.p) == len(fresh.p) and np.all(np.diff(derived.p) >= 0)  # ordered by prediction
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_string_views_equal_the_strings(seed):
+    # canonical_ranges compares each string as a string_view built from its first 8 bytes;
+    # that view must be the string (cut to 0 bytes where asked), at any slice offset
+    from scoring.shovel_ready.parse import _as_views, _words_at
+
+    rng = random.Random(seed)
+    strings = ["".join(rng.choice("0123 x") for _ in range(rng.randint(0, 20))) for _ in range(400)]
+    arr = pa.array(strings, type=pa.large_string()).slice(rng.randint(0, 7))
+    n = len(arr)
+    offs = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset: arr.offset + n + 1]
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)
+    cut = np.array([rng.random() < 0.3 for _ in range(n)])
+    length = np.where(cut, 0, np.diff(offs))
+    views = _as_views(arr, data, offs[:-1], length, _words_at(data, offs[:-1]))
+    views.validate(full=True)
+    assert views.to_pylist() == ["" if c else s for s, c in zip(arr.to_pylist(), cut.tolist(), strict=True)]
+
+
+def test_words_at_reads_eight_bytes_little_endian_with_zeros_past_the_end():
+    from scoring.shovel_ready.parse import _words_at
+
+    raw = bytes(range(1, 40))
+    data = np.frombuffer(raw, dtype=np.uint8)
+    starts = np.arange(len(raw) + 1)
+    got = _words_at(data, starts)
+    assert got.tolist() == [int.from_bytes(raw[s:s + 8].ljust(8, b"\0"), "little") for s in starts.tolist()]
+
+
+def test_read_table_keep_checks_the_whole_header_but_converts_only_kept_columns():
+    df = pd.DataFrame({"id": ["a"], "x": [" 1 "], "extra": [2]})
+    kept = tables.read_table(df, "t", keep={"id", "x"})
+    assert list(kept.columns) == ["id", "x"] and kept["x"].tolist() == ["1"]
+    bad = pd.DataFrame([["a", "b", "c"]], columns=["id", "x", "x"])
+    with pytest.raises(Exception, match="duplicate column 'x'"):
+        tables.read_table(bad, "t", keep={"id"})
+
+
+def test_fp1_ground_truth_ignores_effectiveness():
+    # FP1 reads no effectiveness: an empty or missing column changes nothing
+    import scoring
+
+    gt = pd.DataFrame({"id": ["a", "a"], "discourse_type": ["Claim", "Lead"], "predictionstring": ["1 2 3", "5 6"],
+                       "discourse_effectiveness": ["Effective", ""]})
+    sub = pd.DataFrame({"id": ["a"], "class": ["Claim"], "predictionstring": ["1 2"]})
+    # Claim: 1 TP -> F1 1; Lead: 1 FN -> F1 0; macro 0.5
+    assert scoring.fp1_score(gt, sub) == 0.5
+    assert scoring.fp1_score(gt.drop(columns="discourse_effectiveness"), sub) == 0.5
+    assert scoring.load_ground_truth(gt).labels == []

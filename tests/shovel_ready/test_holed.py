@@ -146,3 +146,17 @@ def test_gt_groups_random_equal_a_dictionary(collide, monkeypatch):
         first.setdefault(key, i)
         assert (g[i] == g[first[key]]), key
     assert len(set(g.tolist())) == len(first)
+
+
+def test_gt_groups_without_duplicates_give_each_segment_its_own_group():
+    # the fast path (no two single-run segments alike): every segment a group of its own,
+    # numbered 0..n-1, holed segments after the contiguous ones
+    sets = [{1, 2, 3}, {1, 2, 3}, {4, 5}, {1, 3}, {1, 3}, {2, 3, 4}]
+    essay = np.array([0, 1, 0, 0, 1, 0])
+    cls = np.array([0, 0, 0, 0, 0, 1])
+    g = gt_groups(segs_from_sets(sets, essay=essay, cls=cls)).tolist()
+    assert sorted(g) == list(range(6))
+    assert {g[3], g[4]} == {4, 5}  # the two holed ones: distinct essays, distinct groups
+    # one exact duplicate among contiguous segments takes the general path
+    g = gt_groups(segs_from_sets(sets + [{1, 2, 3}], essay=np.append(essay, 1), cls=np.append(cls, 0))).tolist()
+    assert g[6] == g[1] and len(set(g)) == 6
