@@ -45,8 +45,8 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``). Blank lines are
     skipped; a line with more or fewer fields than the header is an error naming its row.
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
-    ``keep`` (a set of names) leaves out the other columns of a DataFrame once its header has
-    been checked whole (a caller that needs a few columns of a wide table converts only those).
+    ``keep`` (a set of names) leaves out the other columns once the header has been checked
+    whole (of a DataFrame, only the kept columns are converted).
     """
     if isinstance(src, pd.DataFrame):
         names = [str(c).strip() for c in src.columns]
@@ -56,6 +56,8 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
                            if keep is None or c in keep})
         rows = src.attrs.get("rows")  # a table read before (a re-check keeps its spreadsheet rows)
         df.attrs["rows"] = np.asarray(rows) if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
+        if keep is not None:
+            df.attrs["header"] = names  # for require_columns' hints
         for c in df.columns:
             lengths = _lengths(arrow_array(df[c]))
             if len(lengths) and lengths.max() > limits.MAX_CELL_BYTES:
@@ -89,6 +91,10 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
             _record_rows(data, len(header), name, quick=False)  # names the row
             raise InputError(name, None, "not a well-formed CSV file (rows do not match the header)") from None
     df.columns = [str(c).strip() for c in df.columns]
+    names = list(df.columns)
+    if keep is not None:
+        df = df.loc[:, [c in keep for c in names]]
+        df.attrs["header"] = names  # for require_columns' hints
     df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
     return df
 
@@ -379,10 +385,10 @@ def factorize(col: pd.Series, *, sort: bool = False) -> tuple[np.ndarray, pa.Arr
 
 
 def require_columns(df: pd.DataFrame, required: list[str], name: str) -> None:
-    cols = list(df.columns)
+    cols = list(df.attrs.get("header", df.columns))  # the whole header of a table read with ``keep``
     _check_header(cols, name)
     for c in required:
-        if c not in cols:
+        if c not in df.columns:
             hint = difflib.get_close_matches(c, cols, n=1, cutoff=0.6)
             extra = f"; did you mean {hint[0]!r}?" if hint else ""
             found = ", ".join(repr(x) for x in cols[:12]) or "none"

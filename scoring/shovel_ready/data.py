@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.errors import InputError
 from ..core.tables import (
     cell,
-    codes,
     empty_cells,
     factorize,
     first_duplicate,
@@ -24,7 +24,7 @@ from ..core.tables import (
     row_of,
 )
 from .fp1 import gt_groups
-from .parse import TokenError, parse_segs
+from .parse import TokenError, canonical_ranges, parse_segs
 from .segments import RunIndex, Segs, overlapping_pairs, run_index
 
 MISSING = "(missing)"
@@ -33,13 +33,14 @@ GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectivene
 SUB_COLUMNS = ["id", "class", "predictionstring"]
 
 
-def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines) -> Segs:
+def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines, ranges=None) -> Segs:
     """Parse the predictionstring column into :class:`Segs` or raise InputError with the row.
 
     ``rows`` are the strings' positions in their table (kept as each segment's ``row``),
-    ``lines`` the table's spreadsheet row numbers (for messages)."""
+    ``lines`` the table's spreadsheet row numbers (for messages), ``ranges`` the strings'
+    :func:`~.parse.canonical_ranges` if known."""
     try:
-        return parse_segs(strings, essay, cls, rows)
+        return parse_segs(strings, essay, cls, rows, ranges)
     except TokenError as e:
         raise InputError(name, int(lines[rows[e.index]]), e.problem, column="predictionstring",
                          value=str(strings.iloc[e.index] if hasattr(strings, "iloc") else strings[e.index])) from None
@@ -60,10 +61,27 @@ class GroundTruth:
     essay_values: pa.Array | None = None  # ``essays`` as one arrow array (for codes)
 
 
-def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True,
-                            effectiveness: bool = True) -> GroundTruth:
-    """Read, validate and parse a ground truth. ``effectiveness=False`` (FP1 needs only the
-    segments) neither requires nor reads ``discourse_effectiveness``: the result has no labels."""
+@dataclass
+class ScannedGroundTruth:
+    """A ground truth read, checked and coded, its predictionstrings scanned but not yet parsed:
+    what a submission needs of it (``essays``, ``essay_values``, ``classes``, ``labels``)."""
+
+    name: str
+    table: pd.DataFrame  # the rows kept (non-empty predictionstring), as text
+    rows: np.ndarray  # their positions in the table as read
+    lines: np.ndarray  # spreadsheet row of each row of the table as read
+    essay: np.ndarray
+    essay_values: pa.Array
+    essays: list[str]
+    cls: np.ndarray
+    classes: list[str]
+    label: np.ndarray
+    labels: list[str]
+    ranges: tuple[np.ndarray, np.ndarray, np.ndarray]  # canonical_ranges of the predictionstrings
+
+
+def scan_ground_truth(src, name: str, report: list[str], effectiveness: bool = True) -> ScannedGroundTruth:
+    """Read and check a ground truth (first half of :func:`load_ground_truth_table`)."""
     columns = GT_COLUMNS if effectiveness else GT_COLUMNS[:3]
     df = read_table(src, name, keep=set(columns))
     require_columns(df, columns, name)
@@ -81,29 +99,44 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
         df, rows = df[~empty].reset_index(drop=True), rows[~empty]
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
-    essay_codes, essay_values = factorize(df["id"])
+    df = df[columns]
+    essay, essay_values = factorize(df["id"])
     essay_values = essay_values.cast(pa.string())
-    essays = essay_values.to_pylist()
     cls, classes = factorize(df["discourse_type"], sort=True)
-    classes = classes.to_pylist()
     if effectiveness:
         lab, labels = factorize(df["discourse_effectiveness"], sort=True)
         labels = labels.to_pylist()
     else:
         lab, labels = np.zeros(len(df), dtype=np.int64), []
-    segs = parse_segments(df["predictionstring"], essay_codes, cls, rows, name, lines)
+    return ScannedGroundTruth(name, df, rows, lines, essay, essay_values, essay_values.to_pylist(), cls,
+                              classes.to_pylist(), lab, labels, canonical_ranges(df["predictionstring"]))
+
+
+def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overlaps: bool = True) -> GroundTruth:
+    """Parse a scanned ground truth's segments and index them (second half of
+    :func:`load_ground_truth_table`)."""
+    name, df = scan.name, scan.table
+    segs = parse_segments(df["predictionstring"], scan.essay, scan.cls, scan.rows, name, scan.lines, scan.ranges)
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
-    runs = run_index(segs, len(classes))
-    p, g, _ = overlapping_pairs(segs, segs, len(classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
+    runs = run_index(segs, len(scan.classes))
+    p, g, _ = overlapping_pairs(segs, segs, len(scan.classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
     other = p != g
     if other.any():
         touched = np.unique(np.concatenate((p[other], g[other])))
         report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
                       "of the same class in the same essay (kept and scored)")
-    table = pd.DataFrame({c: df[c].array for c in columns if c != "predictionstring"})
-    table["row"] = lines[rows]
-    return GroundTruth(name, table, segs, essays, classes, labels, lab,
-                       gt_groups(segs), dict(zip(essays, range(len(essays)), strict=True)), runs, essay_values)
+    table = pd.DataFrame({**{c: df[c].array for c in df.columns if c != "predictionstring"},
+                          "row": scan.lines[scan.rows]})
+    essays = scan.essays
+    return GroundTruth(name, table, segs, essays, scan.classes, scan.labels, scan.label, gt_groups(segs),
+                       dict(zip(essays, range(len(essays)), strict=True)), runs, scan.essay_values)
+
+
+def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True,
+                            effectiveness: bool = True) -> GroundTruth:
+    """Read, validate and parse a ground truth. ``effectiveness=False`` (FP1 needs only the
+    segments) neither requires nor reads ``discourse_effectiveness``: the result has no labels."""
+    return finish_ground_truth(scan_ground_truth(src, name, report, effectiveness), report, check_overlaps)
 
 
 @dataclass
@@ -115,12 +148,44 @@ class ParsedSubmission:
     notes: list[str]
 
 
-def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
-    """Validate one submission file and parse its predictions (SPEC §1)."""
-    df = read_table(src, name, numeric=lambda c: c not in SUB_COLUMNS)
+@dataclass
+class ScannedSubmission:
+    """What a submission gives before any ground truth is known: its table, each essay id and
+    class as a code into the values it uses, and its predictionstrings' canonical ranges. So a
+    submission can be read while its ground truth loads (:func:`~.explain.fp1_score`)."""
+
+    name: str
+    table: pd.DataFrame
+    essay: np.ndarray  # row -> position in essay_values
+    essay_values: pa.Array
+    cls: np.ndarray  # row -> position in cls_values
+    cls_values: pa.Array
+    ranges: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
+    """Read one submission and do what needs no ground truth (``keep``: see :func:`read_table`)."""
+    df = read_table(src, name, numeric=lambda c: c not in SUB_COLUMNS, keep=keep)
     require_columns(df, SUB_COLUMNS, name)
     first_empty(df, "id", name)
     first_empty(df, "class", name)
+    essay, essay_values = factorize(df["id"])
+    cls, cls_values = factorize(df["class"])
+    return ScannedSubmission(name, df, essay, essay_values, cls, cls_values, canonical_ranges(df["predictionstring"]))
+
+
+def _positions(values: pa.Array, categories) -> np.ndarray:
+    """Position of each value in ``categories`` (a list or an arrow array), -1 when absent."""
+    cats = categories.cast(values.type) if isinstance(categories, pa.Array) else \
+        pa.array([str(c) for c in categories], type=values.type)
+    return np.asarray(pc.fill_null(pc.index_in(values, value_set=cats), -1), dtype=np.int64)
+
+
+def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> ParsedSubmission:
+    """Validate one submission file and parse its predictions (SPEC §1). ``src`` may be
+    a :class:`ScannedSubmission`; of ``gt`` only its essays, classes and labels are used."""
+    scan = src if isinstance(src, ScannedSubmission) else scan_submission(src, name)
+    df = scan.table
     notes: list[str] = []
     prob_cols = [c for c in df.columns if c not in SUB_COLUMNS]
     n_lab = len(gt.labels)
@@ -157,24 +222,26 @@ def parse_submission(src, name: str, gt: GroundTruth) -> ParsedSubmission:
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
     else:
         empty = np.zeros(len(df), dtype=bool)
-    essay_all = codes(df["id"], gt.essays if gt.essay_values is None else gt.essay_values)
+    essay_all = _positions(scan.essay_values, gt.essays if gt.essay_values is None else gt.essay_values)[scan.essay]
     unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
                      f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
     C = len(gt.classes)
-    cls_all = codes(df["class"], gt.classes)
+    cls_all = _positions(scan.cls_values, gt.classes)[scan.cls]
     _note_unknown_classes(df, cls_all < 0, name, gt.classes, notes)
     cls_all[cls_all < 0] = C
     if len(df) == 0:
         notes.append(f"{name}: the file has a header but no rows: it predicts nothing and scores 0")
+    ranges = scan.ranges
     if empty.any():
         idx = np.flatnonzero(~empty)
         strings = df["predictionstring"].iloc[idx]
+        ranges = tuple(r[idx] for r in ranges)
     else:
         idx = np.arange(len(df))
         strings = df["predictionstring"]
-    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"])
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"], ranges)
     known = np.flatnonzero(essay_all[idx] >= 0)
     if len(known) != segs.n:
         segs = segs.take(known)

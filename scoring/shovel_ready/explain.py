@@ -4,6 +4,7 @@ They call the same vectorised functions as the :class:`~scoring.Scorer`."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -11,10 +12,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core.errors import InputError
 from ..core.sources import source_name
-from ..core.tables import text_cells
 from .competition import Competition
-from .data import GroundTruth, load_ground_truth_table, parse_submission
+from .data import (
+    SUB_COLUMNS,
+    GroundTruth,
+    ScannedSubmission,
+    finish_ground_truth,
+    load_ground_truth_table,
+    parse_submission,
+    scan_ground_truth,
+    scan_submission,
+)
 from .matching import check_segment_params, fractional_tp_values, overlaps, quality_values
 from .prepare import fp1_of, tables_of
 from .scorer import Scorer
@@ -133,37 +143,63 @@ def fp1_score(ground_truth, submission) -> float:
     """The original Feedback Prize 2021 metric (SPEC §3), as its public reference computes it.
 
     ``ground_truth`` is a DataFrame (or any source) or the result of
-    :func:`load_ground_truth`; ``submission`` a DataFrame or source.
+    :func:`load_ground_truth`; ``submission`` a DataFrame or source. Only the columns FP1
+    uses are read (``id``, ``discourse_type``/``class``, ``predictionstring``). A ground
+    truth that is not loaded yet loads on a second thread while the submission is read.
 
     >>> gt = pd.DataFrame({"id": ["a"], "discourse_type": ["Claim"], "predictionstring": ["1 2 3"],
     ...                    "discourse_effectiveness": ["Effective"]})
     >>> fp1_score(gt, pd.DataFrame({"id": ["a"], "class": ["Claim"], "predictionstring": ["1 2"]}))
     1.0
     """
-    gt = ground_truth if isinstance(ground_truth, GroundTruth) else load_ground_truth(ground_truth)
-    return fp1_for(gt, submission)
+    if isinstance(ground_truth, GroundTruth):
+        return fp1_for(ground_truth, submission)
+    gt_name = source_name(ground_truth, "ground truth")
+    # Neither file needs the other until the pairing, so they are read side by side (numpy
+    # and arrow release the GIL: the two overlap on two cores). A bad ground truth is
+    # reported first, as when read one after the other.
+    with ThreadPoolExecutor(1, thread_name_prefix="fp1-ground-truth") as pool:
+        job = pool.submit(scan_ground_truth, ground_truth, gt_name, [], effectiveness=False)
+        try:
+            scan = scan_submission(submission, source_name(submission, "submission"), keep=set(SUB_COLUMNS))
+            gscan = job.result()
+            job = pool.submit(finish_ground_truth, gscan, [], check_overlaps=False)
+            essays = _with_unknown_essays(gscan, scan)
+            ps = parse_submission(scan, scan.name, replace(gscan, essays=essays[0], essay_values=essays[1]))
+        except InputError:
+            job.result()
+            raise
+        gt = job.result()
+    return _fp1_of_parsed(gt, essays, ps)
 
 
 def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
-    """FP1 of one submission (DataFrame or source) against a loaded ground truth.
+    """FP1 of one submission (DataFrame, source or :class:`ScannedSubmission`) against a
+    loaded ground truth.
 
     As in the public reference, predictions for essays absent from the ground truth are
     kept here (they trigger the +1 FN quirk); the leaderboard ignores them (SPEC §1).
     """
-    sub = submission
-    extra: list[str] = []
-    if isinstance(sub, pd.DataFrame):
-        sub = sub[[c for c in ("id", "class", "predictionstring") if c in sub.columns]]
-        if "id" in sub.columns:
-            ids = text_cells(sub["id"])
-            unknown = pc.is_null(pc.index_in(ids, value_set=gt.essay_values if gt.essay_values is not None
-                                             else pa.array(gt.essays, type=pa.string()).cast(ids.type)))
-            if pc.any(unknown).as_py():
-                extra = [e for e in pc.unique(pc.filter(ids, unknown)).to_pylist() if e]
-    ctx = replace(gt, labels=[])
-    if extra:
-        essays = list(gt.essays) + extra
-        ctx = replace(ctx, essays=essays, essay_index={e: i for i, e in enumerate(essays)},
-                      essay_values=pa.array(essays, type=pa.string()))
-    ps = parse_submission(sub, name, ctx)
-    return fp1_of(ps.segs, ctx, tables_of(ps.segs, np.zeros((ps.segs.n, 0)), ctx))
+    scan = submission if isinstance(submission, ScannedSubmission) else \
+        scan_submission(submission, name, keep=set(SUB_COLUMNS))
+    essays = _with_unknown_essays(gt, scan)
+    ps = parse_submission(scan, scan.name, replace(gt, labels=[], essays=essays[0], essay_values=essays[1]))
+    return _fp1_of_parsed(gt, essays, ps)
+
+
+def _with_unknown_essays(gt, scan: ScannedSubmission) -> tuple[list[str], pa.Array]:
+    """The ground truth's essays followed by those only the submission names (FP1 keeps them)."""
+    ids = scan.essay_values
+    known = gt.essay_values if gt.essay_values is not None else pa.array(gt.essays, type=pa.string())
+    unknown = pc.is_null(pc.index_in(ids, value_set=known.cast(ids.type)))
+    if not pc.any(unknown).as_py():
+        return gt.essays, known
+    essays = list(gt.essays) + pc.filter(ids, unknown).to_pylist()
+    return essays, pa.array(essays, type=pa.string())
+
+
+def _fp1_of_parsed(gt: GroundTruth, essays: tuple[list[str], pa.Array], ps) -> float:
+    if len(essays[0]) != len(gt.essays):
+        gt = replace(gt, essays=essays[0], essay_values=essays[1],
+                     essay_index={e: i for i, e in enumerate(essays[0])})
+    return fp1_of(ps.segs, gt, tables_of(ps.segs, np.zeros((ps.segs.n, 0)), gt))

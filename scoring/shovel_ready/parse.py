@@ -210,14 +210,15 @@ def canonical_ranges(strings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return none
 
 
-def parse_segs(strings, essay, cls, row) -> Segs:
+def parse_segs(strings, essay, cls, row, ranges=None) -> Segs:
     """Parse (stripped, non-empty) predictionstrings into canonical :class:`Segs`.
 
+    ``ranges``: :func:`canonical_ranges` of ``strings`` when already computed.
     Raises :class:`TokenError` with the position of the first bad string.
     """
     essay, cls, row = (np.asarray(x, dtype=np.int64) for x in (essay, cls, row))
     n = len(row)
-    canon, a, b = canonical_ranges(strings)
+    canon, a, b = canonical_ranges(strings) if ranges is None else ranges
     if canon.all():
         return Segs(essay, cls, row, b - a + 1, a, b, np.arange(n, dtype=np.int64), a, b)
     other = np.flatnonzero(~canon)

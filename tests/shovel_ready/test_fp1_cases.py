@@ -108,3 +108,45 @@ def test_fp1_best_prediction_tie_goes_to_earlier_row():
     gt_df = gt_frame([("a", "Claim", "10 11 12 13")])
     sub_df = sub_frame([("a", "Claim", "10 11 12 13 14 15"), ("a", "Claim", "8 9 10 11 12 13")])
     assert scoring.fp1_score(gt_df, sub_df) == pytest.approx(f1(1, 1, 0), abs=1e-12)
+
+
+def _frames():
+    import pandas as pd
+
+    gt = pd.DataFrame({"id": ["a", "a"], "discourse_type": ["Claim", "Lead"], "predictionstring": ["1 2 3", "7 8"]})
+    sub = pd.DataFrame({"id": ["a", "zz"], "class": ["Claim", "Lead"], "predictionstring": ["1 2", "7 8"]})
+    return gt, sub
+
+
+def test_fp1_score_reads_both_frames_side_by_side_and_equals_the_loaded_path():
+    # Claim: TP 1; Lead: the prediction is for essay zz (not in the ground truth): FP 1 and
+    # the ground truth (a, Lead) FN 1, plus the quirks: (a, Lead) has ground truth but no
+    # prediction -> FP +1; (zz, Lead) a prediction but no ground truth -> FN +1.
+    # Lead F1 = 0 / (0 + ½(2 + 2)) = 0; macro (1 + 0) / 2
+    gt, sub = _frames()
+    assert scoring.fp1_score(gt, sub) == 0.5
+    assert scoring.fp1_score(scoring.load_ground_truth(gt), sub) == 0.5
+
+
+@pytest.mark.parametrize("gt_bad, sub_bad, blamed", [
+    ("column", "token", "ground truth"),  # the ground truth's own read fails
+    ("token", "token", "ground truth"),  # it fails while parsing, the submission too
+    ("token", None, "ground truth"),
+    (None, "token", "submission"),
+    (None, "column", "submission"),
+])
+def test_fp1_score_blames_the_ground_truth_first(gt_bad, sub_bad, blamed):
+    gt, sub = _frames()
+    if gt_bad == "column":
+        gt = gt.rename(columns={"discourse_type": "discourse_typ"})
+    if gt_bad == "token":
+        gt.loc[1, "predictionstring"] = "7 x"
+    if sub_bad == "token":
+        sub.loc[0, "predictionstring"] = "1 -2"
+    if sub_bad == "column":
+        sub = sub.drop(columns="class")
+    with pytest.raises(scoring.InputError) as err:
+        scoring.fp1_score(gt, sub)
+    assert err.value.file == blamed
+    if gt_bad == "column":
+        assert "did you mean 'discourse_typ'" in str(err.value)
