@@ -100,7 +100,7 @@ def scan_ground_truth(src, name: str, report: list[str], effectiveness: bool = T
     if len(df) == 0:
         raise InputError(name, None, "every predictionstring is empty")
     df = df[columns]
-    essay, essay_values = factorize(df["id"])
+    essay, essay_values = factorize(df["id"], grouped=True)
     essay_values = essay_values.cast(pa.string())
     cls, classes = factorize(df["discourse_type"], sort=True)
     if effectiveness:
@@ -112,20 +112,28 @@ def scan_ground_truth(src, name: str, report: list[str], effectiveness: bool = T
                               classes.to_pylist(), lab, labels, canonical_ranges(df["predictionstring"]))
 
 
-def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overlaps: bool = True) -> GroundTruth:
+def ground_truth_segments(scan: ScannedGroundTruth) -> tuple[Segs, RunIndex]:
+    """A scanned ground truth's segments, and their runs indexed for pairing."""
+    segs = parse_segments(scan.table["predictionstring"], scan.essay, scan.cls, scan.rows, scan.name, scan.lines,
+                          scan.ranges)
+    return segs, run_index(segs, len(scan.classes))
+
+
+def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overlaps: bool = True,
+                        text: bool = True, parsed: tuple[Segs, RunIndex] | None = None) -> GroundTruth:
     """Parse a scanned ground truth's segments and index them (second half of
-    :func:`load_ground_truth_table`)."""
+    :func:`load_ground_truth_table`). ``text=False``: the result's ``table`` holds only each
+    segment's ``row`` (FP1 needs no text). ``parsed``: :func:`ground_truth_segments`, if done."""
     name, df = scan.name, scan.table
-    segs = parse_segments(df["predictionstring"], scan.essay, scan.cls, scan.rows, name, scan.lines, scan.ranges)
+    segs, runs = ground_truth_segments(scan) if parsed is None else parsed
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
-    runs = run_index(segs, len(scan.classes))
     p, g, _ = overlapping_pairs(segs, segs, len(scan.classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
     other = p != g
     if other.any():
         touched = np.unique(np.concatenate((p[other], g[other])))
         report.append(f"{name}: {len(touched)} ground-truth row(s) overlap or duplicate another segment "
                       "of the same class in the same essay (kept and scored)")
-    table = pd.DataFrame({**{c: df[c].array for c in df.columns if c != "predictionstring"},
+    table = pd.DataFrame({**{c: df[c].array for c in df.columns if text and c != "predictionstring"},
                           "row": scan.lines[scan.rows]})
     essays = scan.essays
     return GroundTruth(name, table, segs, essays, scan.classes, scan.labels, scan.label, gt_groups(segs),
@@ -135,8 +143,10 @@ def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overl
 def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True,
                             effectiveness: bool = True) -> GroundTruth:
     """Read, validate and parse a ground truth. ``effectiveness=False`` (FP1 needs only the
-    segments) neither requires nor reads ``discourse_effectiveness``: the result has no labels."""
-    return finish_ground_truth(scan_ground_truth(src, name, report, effectiveness), report, check_overlaps)
+    segments) neither requires nor reads ``discourse_effectiveness``: the result has no labels
+    and its table no text."""
+    return finish_ground_truth(scan_ground_truth(src, name, report, effectiveness), report, check_overlaps,
+                               text=effectiveness)
 
 
 @dataclass
@@ -169,7 +179,7 @@ def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
     require_columns(df, SUB_COLUMNS, name)
     first_empty(df, "id", name)
     first_empty(df, "class", name)
-    essay, essay_values = factorize(df["id"])
+    essay, essay_values = factorize(df["id"], grouped=True)
     cls, cls_values = factorize(df["class"])
     return ScannedSubmission(name, df, essay, essay_values, cls, cls_values, canonical_ranges(df["predictionstring"]))
 

@@ -20,16 +20,17 @@ from .data import (
     GroundTruth,
     ScannedSubmission,
     finish_ground_truth,
+    ground_truth_segments,
     load_ground_truth_table,
     parse_submission,
     scan_ground_truth,
     scan_submission,
 )
+from .fp1 import fp1_from_pairs
 from .matching import check_segment_params, fractional_tp_values, overlaps, quality_values
-from .prepare import fp1_of, tables_of
 from .scorer import Scorer
+from .segments import overlapping_pairs, segs_from_sets
 from .segments import remove_overlaps as _remove_overlaps_segs
-from .segments import segs_from_sets
 
 
 def remove_overlaps(segments) -> list[tuple[int, ...] | None]:
@@ -163,14 +164,18 @@ def fp1_score(ground_truth, submission) -> float:
         try:
             scan = scan_submission(submission, source_name(submission, "submission"), keep=set(SUB_COLUMNS))
             gscan = job.result()
-            job = pool.submit(finish_ground_truth, gscan, [], check_overlaps=False)
+            job = pool.submit(ground_truth_segments, gscan)
             essays = _with_unknown_essays(gscan, scan)
             ps = parse_submission(scan, scan.name, replace(gscan, essays=essays[0], essay_values=essays[1]))
         except InputError:
             job.result()
             raise
+        segs, runs = job.result()
+        # the pairing needs only the runs: it overlaps the rest of the ground truth's indexing
+        job = pool.submit(finish_ground_truth, gscan, [], check_overlaps=False, text=False, parsed=(segs, runs))
+        pairs = overlapping_pairs(ps.segs, segs, len(gscan.classes), runs)
         gt = job.result()
-    return _fp1_of_parsed(gt, essays, ps)
+    return _fp1_of_parsed(gt, essays, ps, pairs)
 
 
 def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
@@ -184,7 +189,7 @@ def fp1_for(gt: GroundTruth, submission, name: str = "submission") -> float:
         scan_submission(submission, name, keep=set(SUB_COLUMNS))
     essays = _with_unknown_essays(gt, scan)
     ps = parse_submission(scan, scan.name, replace(gt, labels=[], essays=essays[0], essay_values=essays[1]))
-    return _fp1_of_parsed(gt, essays, ps)
+    return _fp1_of_parsed(gt, essays, ps, overlapping_pairs(ps.segs, gt.segs, len(gt.classes), gt.runs))
 
 
 def _with_unknown_essays(gt, scan: ScannedSubmission) -> tuple[list[str], pa.Array]:
@@ -198,8 +203,8 @@ def _with_unknown_essays(gt, scan: ScannedSubmission) -> tuple[list[str], pa.Arr
     return essays, pa.array(essays, type=pa.string())
 
 
-def _fp1_of_parsed(gt: GroundTruth, essays: tuple[list[str], pa.Array], ps) -> float:
-    if len(essays[0]) != len(gt.essays):
-        gt = replace(gt, essays=essays[0], essay_values=essays[1],
-                     essay_index={e: i for i, e in enumerate(essays[0])})
-    return fp1_of(ps.segs, gt, tables_of(ps.segs, np.zeros((ps.segs.n, 0)), gt))
+def _fp1_of_parsed(gt: GroundTruth, essays: tuple[list[str], pa.Array], ps, pairs) -> float:
+    """FP1 from the pairs (:func:`overlapping_pairs`) of a parsed submission; ``essays`` may
+    extend the ground truth's with essays only the submission names."""
+    p, g, inter = pairs
+    return fp1_from_pairs(ps.segs, gt.segs, gt.groups, len(gt.classes), len(essays[0]), p, g, inter)

@@ -290,6 +290,7 @@ class RunIndex:
     hi: np.ndarray
     seg: np.ndarray
     n_classes: int
+    cell_start: np.ndarray | None = None  # runs of cell c: positions cell_start[c] to cell_start[c + 1]
 
 
 
@@ -303,8 +304,11 @@ def run_index(gt: Segs, n_classes: int) -> RunIndex:
     order = order[g_cls[order] < n_classes]
     gc = g_cell[order]
     lo, hi = gt.run_lo[order], gt.run_hi[order]
+    cell_start = np.zeros(int(gc.max()) + 2 if len(gc) else 1, dtype=np.int64)
+    if len(gc):
+        np.cumsum(np.bincount(gc), out=cell_start[1:])
     return RunIndex(gc * _W + lo, np.maximum.accumulate(gc * _W + hi) if len(gc) else gc, lo, hi,
-                    gt.run_seg[order], n_classes)
+                    gt.run_seg[order], n_classes, cell_start)
 
 
 def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | None = None
@@ -323,17 +327,29 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
     pr = np.flatnonzero(p_cls < n_classes)
     p_cell = pred.essay[pred.run_seg[pr]] * n_classes + p_cls[pr]
     plo, phi = pred.run_lo[pr], pred.run_hi[pr]
-    hi_idx = np.searchsorted(ix.key, p_cell * _W + phi, side="right")
-    lo_idx = np.searchsorted(ix.end, p_cell * _W + plo, side="left")
-    cnt = np.maximum(hi_idx - lo_idx, 0)
+    lo_idx = cnt = None
+    if ix.cell_start is not None:
+        # the usual case: few ground-truth runs per (essay, class), so every prediction is
+        # tried against all runs of its cell (ruled out below by their overlap) instead of
+        # two binary searches; a crowded cell (pairs would pass a few per run) takes the searches
+        last = len(ix.cell_start) - 1
+        c = np.minimum(p_cell, last)  # cells past the last one (essays only the predictions name) are empty
+        lo_idx = ix.cell_start[c]
+        cnt = ix.cell_start[np.minimum(c + 1, last)] - lo_idx
+        if int(cnt.sum()) > 4 * (len(pr) + len(ix.key)):
+            lo_idx = cnt = None
+    if cnt is None:
+        hi_idx = np.searchsorted(ix.key, p_cell * _W + phi, side="right")
+        lo_idx = np.searchsorted(ix.end, p_cell * _W + plo, side="left")
+        cnt = np.maximum(hi_idx - lo_idx, 0)
     total = int(cnt.sum())
     if total == 0:
         return empty
-    rep = np.repeat(np.arange(len(pr)), cnt)
-    gi = np.repeat(lo_idx - np.concatenate(([0], np.cumsum(cnt)[:-1])), cnt) + np.arange(total)
-    ov = np.minimum(phi[rep], ix.hi[gi]) - np.maximum(plo[rep], ix.lo[gi]) + 1
+    # every (prediction run, candidate ground-truth run): repeats, not gathers, for the former
+    gi = np.repeat(lo_idx - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)
+    ov = np.minimum(np.repeat(phi, cnt), ix.hi[gi]) - np.maximum(np.repeat(plo, cnt), ix.lo[gi]) + 1
     ok = ov > 0
-    p = pred.run_seg[pr[rep[ok]]]
+    p = np.repeat(pred.run_seg[pr], cnt)[ok]
     g = ix.seg[gi[ok]]
     inter = ov[ok]
     if pred.multi or gt.multi:
