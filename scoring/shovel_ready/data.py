@@ -24,7 +24,7 @@ from ..core.tables import (
     row_of,
 )
 from .fp1 import gt_groups
-from .parse import TokenError, canonical_ranges, parse_segs
+from .parse import TokenError, canonical_ranges, parse_segs, scan_wordlists
 from .segments import RunIndex, Segs, overlapping_pairs, run_index
 
 MISSING = "(missing)"
@@ -33,14 +33,14 @@ GT_COLUMNS = ["id", "discourse_type", "predictionstring", "discourse_effectivene
 SUB_COLUMNS = ["id", "class", "predictionstring"]
 
 
-def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines, ranges=None) -> Segs:
+def parse_segments(strings: pd.Series, essay, cls, rows, name: str, lines, ranges=None, words=None) -> Segs:
     """Parse the predictionstring column into :class:`Segs` or raise InputError with the row.
 
     ``rows`` are the strings' positions in their table (kept as each segment's ``row``),
-    ``lines`` the table's spreadsheet row numbers (for messages), ``ranges`` the strings'
-    :func:`~.parse.canonical_ranges` if known."""
+    ``lines`` the table's spreadsheet row numbers (for messages), ``ranges`` and ``words``
+    the strings' :func:`~.parse.canonical_ranges` and :func:`~.parse.scan_wordlists` if known."""
     try:
-        return parse_segs(strings, essay, cls, rows, ranges)
+        return parse_segs(strings, essay, cls, rows, ranges, words)
     except TokenError as e:
         raise InputError(name, int(lines[rows[e.index]]), e.problem, column="predictionstring",
                          value=str(strings.iloc[e.index] if hasattr(strings, "iloc") else strings[e.index])) from None
@@ -171,6 +171,7 @@ class ScannedSubmission:
     cls: np.ndarray  # row -> position in cls_values
     cls_values: pa.Array
     ranges: tuple[np.ndarray, np.ndarray, np.ndarray]
+    words: tuple | TokenError  # scan_wordlists of the other non-empty predictionstrings
 
 
 def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
@@ -181,7 +182,10 @@ def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
     first_empty(df, "class", name)
     essay, essay_values = factorize(df["id"], grouped=True)
     cls, cls_values = factorize(df["class"])
-    return ScannedSubmission(name, df, essay, essay_values, cls, cls_values, canonical_ranges(df["predictionstring"]))
+    strings = df["predictionstring"]
+    ranges = canonical_ranges(strings)
+    return ScannedSubmission(name, df, essay, essay_values, cls, cls_values, ranges,
+                             scan_wordlists(strings, ranges[0]))
 
 
 def _positions(values: pa.Array, categories) -> np.ndarray:
@@ -243,15 +247,17 @@ def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> Pa
     cls_all[cls_all < 0] = C
     if len(df) == 0:
         notes.append(f"{name}: the file has a header but no rows: it predicts nothing and scores 0")
-    ranges = scan.ranges
-    if empty.any():
+    ranges, words = scan.ranges, scan.words
+    if empty.any():  # positions among the non-empty strings
         idx = np.flatnonzero(~empty)
         strings = df["predictionstring"].iloc[idx]
         ranges = tuple(r[idx] for r in ranges)
+        words = TokenError(int(np.searchsorted(idx, words.index)), words.problem) if isinstance(words, TokenError) \
+            else (np.searchsorted(idx, words[0]), *words[1:])
     else:
         idx = np.arange(len(df))
         strings = df["predictionstring"]
-    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"], ranges)
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"], ranges, words)
     known = np.flatnonzero(essay_all[idx] >= 0)
     if len(known) != segs.n:
         segs = segs.take(known)

@@ -164,3 +164,44 @@ def test_fp1_ground_truth_ignores_effectiveness():
     assert scoring.fp1_score(gt, sub) == 0.5
     assert scoring.fp1_score(gt.drop(columns="discourse_effectiveness"), sub) == 0.5
     assert scoring.load_ground_truth(gt).labels == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_single_spaced_tokens_equal_the_general_parser(seed):
+    # the 8-bytes-at-a-time reader of word lists answers only when every token is 1-7 digits
+    # one space apart; then it equals numpy's parser; otherwise it leaves the strings to it
+    from scoring.shovel_ready.parse import _single_spaced_tokens
+
+    rng = random.Random(seed)
+    strings = [s for s in _strings(seed, 600) if s]
+    for start in range(0, len(strings), 40):
+        chunk = strings[start:start + 40]
+        arr = pa.array(chunk, type=pa.large_string()).slice(1)
+        got = _single_spaced_tokens(arr)
+        expected_ok = all(all(t.isdigit() and t.isascii() and len(t) <= 7 for t in s.split(" ")) for s in chunk[1:])
+        assert (got is not None) == expected_ok, chunk[1:]
+        if got is not None:
+            values, counts = got
+            assert values.tolist() == [int(t) for s in chunk[1:] for t in s.split(" ")]
+            assert counts.tolist() == [len(s.split(" ")) for s in chunk[1:]]
+    holed = " ".join(str(w) for w in sorted(rng.sample(range(5000), 50)))
+    values, counts = _single_spaced_tokens(pa.array([holed, "7"], type=pa.string()))
+    assert values.tolist() == [*map(int, holed.split(" ")), 7] and counts.tolist() == [50, 1]
+
+
+def test_a_bad_token_found_while_scanning_is_reported_in_its_turn():
+    # the submission's word lists are read before the ground truth is known; a bad token
+    # found then is reported after the checks that come first (here: a probability) and
+    # names its spreadsheet row, counting the dropped empty rows
+    gt = pd.DataFrame({"id": ["a"], "discourse_type": ["Claim"], "predictionstring": ["1 2 3"],
+                       "discourse_effectiveness": ["Effective"]})
+    g = load_ground_truth_table(gt, "gt", [])
+    sub = pd.DataFrame({"id": ["a", "a", "a"], "class": ["Claim"] * 3, "predictionstring": ["", "1 3", "4 x"],
+                        "Effective": ["1", "1", "1"]})
+    with pytest.raises(Exception) as err:
+        parse_submission(sub, "s", g)
+    assert err.value.row == 4 and "'x'" in err.value.problem
+    sub.loc[0, "Effective"] = "2"
+    with pytest.raises(Exception) as err:
+        parse_submission(sub, "s", g)
+    assert err.value.row == 2 and "outside [0, 1]" in err.value.problem
