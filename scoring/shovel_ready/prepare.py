@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from ..core.arrays import unique_sorted
 from .data import GroundTruth, parse_submission, row_order_ties
 from .fp1 import fp1_from_pairs
 from .segments import Segs, overlapping_pairs, remove_overlaps
@@ -116,7 +117,7 @@ def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = Non
     else:
         trimmed = np.flatnonzero(rem_segs.size != ps.segs.size[kept])
         removed = removed_tables(raw, rem_segs, kept, trimmed, ps.probs[kept], gt)
-        changed = np.unique(ps.segs.essay[touched]).astype(np.int32)
+        changed = unique_sorted(ps.segs.essay[touched]).astype(np.int32)
         out = Prepared(name, None, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed, ties)
     buf, out.layout, out.dtypes = pack(raw, removed)
     if folder is not None:

@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core.arrays import unique_sorted
+
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
 _W = np.int64(MAX_WORD) + 2  # essay·_W + word: one sortable key
 
@@ -197,7 +199,7 @@ def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray):
     run_q = np.repeat(np.arange(q, dtype=np.int64), nruns)  # visiting position of each run's segment
     base = ess[run_q] * _W
     a, b = base + segs.run_lo[rr], base + segs.run_hi[rr] + 1
-    cuts = np.unique(np.concatenate((a, b)))
+    cuts = unique_sorted(np.concatenate((a, b)))
     si = np.searchsorted(cuts, a)
     cnt = np.searchsorted(cuts, b) - si  # elementary intervals [cuts[k], cuts[k + 1]) of each run
     inc = _ranges(si, cnt)
@@ -246,7 +248,7 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         general = np.ones(n, dtype=bool)
     elif segs.multi:
         multi = np.bincount(segs.run_seg, minlength=n)[order] > 1
-        general = np.isin(ess, np.unique(ess[multi]))  # essays with a non-contiguous segment
+        general = np.isin(ess, unique_sorted(ess[multi]))  # essays with a non-contiguous segment
     else:
         general = np.zeros(n, dtype=bool)
     if not general.any():  # the common case: every essay contiguous

@@ -37,6 +37,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..core.arrays import unique_sorted
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
 
 #: components with at most this many full assignments are solved by trying them all at once
@@ -181,7 +182,7 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     local_g, cn = _local_index(lab[n_p:], n_comp)
     comp = lab[pi]
     lr, lc = local_p[pi], local_g[gi]
-    stats.solver_frames += len(np.unique(pred_frame[up]))
+    stats.solver_frames += len(unique_sorted(pred_frame[up]))
     stats.solver_pairs += len(rest)
     lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
     n_assign = np.ones(n_comp)
@@ -195,7 +196,7 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     order = np.argsort(comp)
     starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
     shape = np.where(small, rn * 64 + cn, -1)
-    for key in np.unique(shape[shape >= 0]).tolist():
+    for key in unique_sorted(shape[shape >= 0]).tolist():
         ks = np.flatnonzero(shape == key)
         r, c = divmod(key, 64)
         n_e = int(starts[ks[0] + 1] - starts[ks[0]])

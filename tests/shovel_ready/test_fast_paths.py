@@ -205,3 +205,14 @@ def test_a_bad_token_found_while_scanning_is_reported_in_its_turn():
     with pytest.raises(Exception) as err:
         parse_submission(sub, "s", g)
     assert err.value.row == 2 and "outside [0, 1]" in err.value.problem
+
+
+def test_row_order_ties_counts_every_prediction_sharing_a_start():
+    from scoring.shovel_ready.data import row_order_ties
+    from scoring.shovel_ready.segments import segs_from_sets
+
+    # essay 0: two start at word 5 (and one at 7); essay 1: three start at 5; essay 2: one
+    sets = [{5, 6}, {5}, {7, 8}, {5, 6, 7}, {5, 9}, {5}, {1}]
+    segs = segs_from_sets(sets, essay=np.array([0, 0, 0, 1, 1, 1, 2]))
+    assert row_order_ties(segs) == 2 + 3
+    assert row_order_ties(segs_from_sets([{1}, {2}], essay=np.array([0, 0]))) == 0
