@@ -107,7 +107,7 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
         return 0.0
     psz = pred.size[p]
     gsz = gt.size[g]
-    cand = (2 * inter >= psz) & (2 * inter >= gsz)
+    cand = np.flatnonzero((2 * inter >= psz) & (2 * inter >= gsz))
     cp, cg, ci = p[cand], g[cand], inter[cand]
     grp = groups[cg]
     # a group with one candidate takes it; only groups with several need the ordering
@@ -125,21 +125,22 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
         best_grp = np.concatenate((best_grp, ms[first]))
     tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
 
-    p_in = pred.cls < C
-    n_pred = np.bincount(pred.cls[p_in], minlength=C).astype(float)
+    # predictions of classes the ground truth lacks have code C: counted in a bin of their own
+    n_pred = np.bincount(pred.cls, minlength=C + 1)[:C].astype(float)
     is_best = np.zeros(pred.n, dtype=bool)
     is_best[best_pred] = True
-    n_best = np.bincount(pred.cls[is_best], minlength=C).astype(float)
+    n_best = np.bincount(pred.cls[is_best], minlength=C + 1)[:C].astype(float)
     fp = n_pred - n_best
 
     matched_gt = np.zeros(gt.n, dtype=bool)
     matched_gt[cg] = True
-    fn = np.bincount(gt.cls[~matched_gt], minlength=C).astype(float)
+    fn = (gt_cls_counts - np.bincount(gt.cls, weights=matched_gt, minlength=C)).astype(float)
 
-    cells = n_essays * C
-    pred_cell = np.bincount(pred.essay[p_in] * C + pred.cls[p_in], minlength=cells) > 0
-    fp += (gt_cell & ~pred_cell).reshape(n_essays, C).any(axis=0)
-    fn += (pred_cell & ~gt_cell).reshape(n_essays, C).any(axis=0)
+    cells = np.bincount(pred.essay * (C + 1) + pred.cls, minlength=n_essays * (C + 1))
+    pred_cell = cells.reshape(n_essays, C + 1)[:, :C] > 0
+    gt_cell = gt_cell.reshape(n_essays, C)
+    fp += (gt_cell & ~pred_cell).any(axis=0)
+    fn += (pred_cell & ~gt_cell).any(axis=0)
     denom = tp + 0.5 * (fp + fn)
     f1 = np.divide(tp, denom, out=np.zeros(C), where=denom > 0)
     return float(f1[present].mean())
