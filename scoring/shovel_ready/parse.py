@@ -252,10 +252,21 @@ def parse_segs(strings, essay, cls, row, ranges=None, words=None) -> Segs:
     size, wmin, wmax = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
     size[ci], wmin[ci], wmax[ci] = b[ci] - a[ci] + 1, a[ci], b[ci]
     size[other], wmin[other], wmax[other] = part.size, part.wmin, part.wmax
-    run_seg = np.concatenate((ci, other[part.run_seg]))
-    order = np.argsort(run_seg, kind="stable")
-    return Segs(essay, cls, row, size, wmin, wmax, run_seg[order],
-                np.concatenate((a[ci], part.run_lo))[order], np.concatenate((b[ci], part.run_hi))[order])
+    # runs in string order without a sort: string i's runs start at ``first[i]``; a canonical
+    # string has one, the others' runs arrive grouped by string and in order
+    n_runs = np.ones(n, dtype=np.int64)
+    n_runs[other] = np.bincount(part.run_seg, minlength=len(other))
+    first = np.cumsum(n_runs) - n_runs
+    at = np.empty(len(ci) + len(part.run_seg), dtype=np.int64)
+    at[: len(ci)] = first[ci]
+    rs = part.run_seg
+    rank = np.arange(len(rs)) - np.searchsorted(rs, rs)  # position among its string's runs
+    at[len(ci):] = first[other[rs]] + rank
+    run_seg, run_lo, run_hi = (np.empty(len(at), dtype=np.int64) for _ in range(3))
+    run_seg[at] = np.concatenate((ci, other[rs]))
+    run_lo[at] = np.concatenate((a[ci], part.run_lo))
+    run_hi[at] = np.concatenate((b[ci], part.run_hi))
+    return Segs(essay, cls, row, size, wmin, wmax, run_seg, run_lo, run_hi)
 
 
 def _single_spaced_tokens(arr) -> tuple[np.ndarray, np.ndarray] | None:

@@ -355,8 +355,26 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
     g = ix.seg[gi[ok]]
     inter = ov[ok]
     if pred.multi or gt.multi:
-        key = p * np.int64(gt.n) + g
-        uk, inv = np.unique(key, return_inverse=True)
-        inter = np.bincount(inv, weights=inter).astype(np.int64)
-        p, g = uk // gt.n, uk % gt.n
+        # a pair of segments can meet in several pairs of runs only when one of them has
+        # several runs: only those pairs are summed (sorted by p, then g)
+        several = np.bincount(pred.run_seg, minlength=pred.n)[p] > 1
+        several |= np.bincount(gt.run_seg, minlength=gt.n)[g] > 1
+        if several.any():
+            key = p[several] * np.int64(gt.n) + g[several]
+            uk, inv = np.unique(key, return_inverse=True)
+            m_inter = np.bincount(inv.ravel(), weights=inter[several]).astype(np.int64)
+            single = ~several
+            p, g, inter = _merge_by_p(p[single], uk // gt.n, g[single], uk % gt.n, inter[single], m_inter)
     return p, g, inter
+
+
+def _merge_by_p(pa_, pb, ga, gb, ia, ib):
+    """Two lists of pairs, each ordered by prediction, as one list ordered by prediction."""
+    at_a = np.arange(len(pa_)) + np.searchsorted(pb, pa_, side="left")
+    at_b = np.arange(len(pb)) + np.searchsorted(pa_, pb, side="right")
+    out = []
+    for xa, xb in ((pa_, pb), (ga, gb), (ia, ib)):
+        col = np.empty(len(pa_) + len(pb), dtype=np.int64)
+        col[at_a], col[at_b] = xa, xb
+        out.append(col)
+    return tuple(out)

@@ -160,3 +160,33 @@ def test_gt_groups_without_duplicates_give_each_segment_its_own_group():
     # one exact duplicate among contiguous segments takes the general path
     g = gt_groups(segs_from_sets(sets + [{1, 2, 3}], essay=np.append(essay, 1), cls=np.append(cls, 0))).tolist()
     assert g[6] == g[1] and len(set(g)) == 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_overlapping_pairs_of_holed_segments_equal_set_intersections(seed):
+    # every (prediction, ground truth) of one essay and class that share a word, once, with
+    # the number of shared words, ordered by prediction — holed segments summed over runs
+    from scoring.shovel_ready.segments import overlapping_pairs
+
+    rng = random.Random(seed)
+
+    def some(n):
+        sets, essay, cls = [], [], []
+        for _ in range(n):
+            lo = rng.randrange(60)
+            words = set(range(lo, lo + rng.randint(1, 12)))
+            if rng.random() < 0.4:  # holes
+                words -= set(rng.sample(sorted(words), min(len(words) - 1, rng.randint(0, 3))))
+            sets.append(words)
+            essay.append(rng.randrange(3))
+            cls.append(rng.randrange(3))
+        return sets, np.array(essay), np.array(cls)
+
+    ps, pe, pc_ = some(300)
+    gs, ge, gc = some(200)
+    p, g, inter = overlapping_pairs(segs_from_sets(ps, essay=pe, cls=pc_), segs_from_sets(gs, essay=ge, cls=gc), 2)
+    expected = {(i, j): len(ps[i] & gs[j]) for i in range(len(ps)) for j in range(len(gs))
+                if pe[i] == ge[j] and pc_[i] == gc[j] and pc_[i] < 2 and ps[i] & gs[j]}
+    got = dict(zip(zip(p.tolist(), g.tolist()), inter.tolist(), strict=True))
+    assert len(got) == len(p) and got == expected
+    assert np.all(np.diff(p) >= 0)
