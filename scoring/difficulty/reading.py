@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pv
 
-from ..core.tables import _record_rows  # the spreadsheet row of every record (quotes, blank lines)
+from ..core.records import record_rows  # the spreadsheet row of every record (quotes, blank lines)
 
 BOM = b"\xef\xbb\xbf"
 
@@ -77,7 +77,7 @@ def row_numbers(data: bytes, n_fields: int, n_rows: int, name: str) -> np.ndarra
         lines = data.count(b"\n") + (not data.endswith(b"\n"))
         if lines == n_rows + 1:  # no blank line: record i is on line i + 2
             return np.arange(2, n_rows + 2)
-    rows = _record_rows(data.removeprefix(BOM), n_fields, name, quick=False)
+    rows = record_rows(data.removeprefix(BOM), n_fields, name, quick=False)
     if rows is None or len(rows) != n_rows:
         return np.arange(2, n_rows + 2)
     return rows

@@ -187,6 +187,6 @@ def test_overlapping_pairs_of_holed_segments_equal_set_intersections(seed):
     p, g, inter = overlapping_pairs(segs_from_sets(ps, essay=pe, cls=pc_), segs_from_sets(gs, essay=ge, cls=gc), 2)
     expected = {(i, j): len(ps[i] & gs[j]) for i in range(len(ps)) for j in range(len(gs))
                 if pe[i] == ge[j] and pc_[i] == gc[j] and pc_[i] < 2 and ps[i] & gs[j]}
-    got = dict(zip(zip(p.tolist(), g.tolist()), inter.tolist(), strict=True))
+    got = dict(zip(zip(p.tolist(), g.tolist(), strict=True), inter.tolist(), strict=True))
     assert len(got) == len(p) and got == expected
     assert np.all(np.diff(p) >= 0)

@@ -1,0 +1,137 @@
+"""The checks a CSV file's bytes pass before any parser sees them: the header (width,
+repeated names), the size of every cell, and the spreadsheet row of every record (a record with
+more or fewer fields than the header is named by its row). Linear in the file, whatever its
+shape, so a hostile file costs no more than its size."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+import numpy as np
+
+from . import limits
+from .errors import InputError
+from .limits import human
+
+
+def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np.ndarray | None:
+    """Spreadsheet row of every non-blank record after the header; raise for a record whose
+    number of fields differs from the header's. None when the text cannot be scanned cheaply
+    (pandas then reports what it finds). ``quick`` accepts a file whose comma total matches
+    without counting per line (a +1/-1 pair of rows then surfaces as pandas' ParserWarning,
+    and the caller scans again with ``quick=False``)."""
+    if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
+        buf = np.frombuffer(data, dtype=np.uint8)
+        newlines, commas = _count_bytes(buf)
+        n_lines = newlines + (not data.endswith(b"\n"))
+        if quick and commas == (n_fields - 1) * n_lines:
+            # the common case, settled by two byte counts: no blank line (a blank line would
+            # need a row with extra fields to balance it, and pandas flags such a row)
+            return np.arange(2, n_lines + 1)
+        ends = np.flatnonzero(buf == 10)
+        if len(ends) == 0 or ends[-1] != len(buf) - 1:
+            ends = np.append(ends, len(buf))
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        length = ends - starts
+        cr = (length > 0) & (buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13)
+        blank = (length - cr) == 0
+        lines = np.flatnonzero(~blank) + 1
+        commas = np.flatnonzero(buf == 44)  # positions of the commas (far fewer than bytes)
+        n_commas = np.searchsorted(commas, ends) - np.searchsorted(commas, starts)
+        bad = ~blank & (n_commas + 1 != n_fields)
+        bad[0] = False  # the header itself
+        if bad.any():
+            line = int(np.flatnonzero(bad)[0])
+            _field_error(name, line + 1, int(n_commas[line]) + 1, n_fields)
+        return lines[1:]
+    try:
+        # a spreadsheet numbers records (a quoted cell may span lines), blank ones included
+        rows = []
+        records = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
+        if data.count(b'"') % 2:  # a quote is never closed: the record that opens it runs to the end
+            starts, line = [], 1
+            for _ in records:
+                starts.append(line)
+                line = records.line_num + 1
+            raise InputError(name, starts[-1], 'a quoted cell that opens on this row is never closed (a stray " ?)')
+        for number, rec in enumerate(records, start=1):
+            if number == 1 or not rec:
+                continue
+            if len(rec) != n_fields:
+                _field_error(name, number, len(rec), n_fields)
+            widest = max(map(len, rec))
+            if widest > limits.MAX_CELL_BYTES // 4 and max(len(f.encode()) for f in rec) > limits.MAX_CELL_BYTES:
+                raise cell_error(name, number, max(len(f.encode()) for f in rec))
+            rows.append(number)
+        return np.array(rows, dtype=np.int64)
+    except (UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _count_bytes(buf: np.ndarray, block: int = 1 << 18) -> tuple[int, int]:
+    """Newlines and commas in ``buf``, a block at a time (the comparison's temporary stays in
+    cache instead of being a new array the size of the file)."""
+    newlines = commas = 0
+    for i in range(0, len(buf), block):
+        b = buf[i:i + block]
+        newlines += int(np.count_nonzero(b == 10))
+        commas += int(np.count_nonzero(b == 44))
+    return newlines, commas
+
+
+def _field_error(name: str, row: int, got: int, expected: int):
+    raise InputError(name, row, f"the row has {got} field{'s' if got != 1 else ''} but the header has {expected} "
+                                f"(a stray or missing comma?)")
+
+
+def header_of(data: bytes, name: str) -> list[str]:
+    cut = data.find(b"\n")
+    line = data if cut < 0 else data[:cut]
+    if line.count(b",") >= limits.MAX_COLUMNS:  # decided before anything is built from the line
+        raise InputError(name, 1, f"the header has {line.count(b',') + 1:,} columns, over the limit of "
+                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+    first = line.decode("utf-8", "replace").rstrip("\r")
+    try:
+        return next(csv.reader([first]))
+    except (csv.Error, StopIteration):
+        return []
+
+
+def check_header(header: list[str], name: str) -> None:
+    """At most ``MAX_COLUMNS`` columns, each named once (linear, whatever the width)."""
+    if len(header) > limits.MAX_COLUMNS:
+        raise InputError(name, 1, f"the header has {len(header):,} columns, over the limit of {limits.MAX_COLUMNS:,}")
+    counts = Counter(header)
+    dup = next((c for c in header if counts[c] > 1), None)
+    if dup is not None:
+        raise InputError(name, 1, f"duplicate column {dup!r} in the header")
+
+
+def cell_error(name: str, row: int, size: int, column: str | None = None) -> InputError:
+    where = f" in column {column!r}" if column else ""
+    return InputError(name, row, f"a cell{where} holds {human(size)}, over the limit of {human(limits.MAX_CELL_BYTES)} "
+                                 "per cell (LAB_MAX_CELL_BYTES raises it)")
+
+
+def check_cell_sizes(data: bytes, name: str) -> None:
+    """Refuse a cell over ``MAX_CELL_BYTES`` before the CSV parser builds it: no line longer
+    than the limit means no such cell (one scan for the line ends); otherwise the long lines'
+    fields are measured."""
+    if len(data) <= limits.MAX_CELL_BYTES:
+        return
+    # a line end in every window of half the limit: no line, so no cell, reaches the limit
+    half = max(1, limits.MAX_CELL_BYTES // 2)
+    if all(data.find(b"\n", i, i + half) >= 0 for i in range(0, len(data), half)):
+        return
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    bounds = np.concatenate(([-1], ends, [len(buf)]))
+    long = np.flatnonzero(np.diff(bounds) - 1 > limits.MAX_CELL_BYTES)
+    for k in long.tolist():
+        a, b = int(bounds[k]) + 1, int(bounds[k + 1])
+        cuts = np.concatenate(([a - 1], a + np.flatnonzero(buf[a:b] == 44), [b]))
+        widths = np.diff(cuts) - 1
+        if widths.max() > limits.MAX_CELL_BYTES:
+            raise cell_error(name, k + 1, int(widths.max()))
