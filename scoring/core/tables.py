@@ -145,11 +145,6 @@ def _text_column(col: pd.Series) -> pd.Series:
     return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), copy=False)
 
 
-def text_cells(col: pd.Series) -> pa.Array:
-    """A column's cells as :func:`read_table` makes them: stripped text, '' for missing."""
-    return arrow_array(_text_column(col))
-
-
 def row_of(df: pd.DataFrame, i: int) -> int:
     """The spreadsheet row number (header = 1) of row ``i`` of a table from :func:`read_table`."""
     rows = df.attrs.get("rows")
@@ -249,10 +244,11 @@ def cell(col: pd.Series, i: int) -> str:
     return repr(v if isinstance(v, str) else format(float(v), "g"))
 
 
-def codes(col: pd.Series, categories) -> np.ndarray:
+def codes(col: pd.Series | pa.Array, categories) -> np.ndarray:
     """Position of each cell's value in ``categories`` (-1 when absent), as int64.
-    ``categories`` may be a pyarrow array already (built once for many calls)."""
-    arr = arrow_array(col)  # every text column of read_table is arrow-backed
+    ``col`` is a text column of :func:`read_table` or an arrow array; ``categories`` may be a
+    pyarrow array already (built once for many calls)."""
+    arr = col if isinstance(col, pa.Array) else arrow_array(col)  # read_table's columns are arrow-backed
     values = categories.cast(arr.type) if isinstance(categories, pa.Array) else \
         pa.array([str(c) for c in categories], type=arr.type)
     idx = pc.index_in(arr, value_set=values)

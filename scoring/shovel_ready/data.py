@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core.arrays import unique_sorted
 from ..core.errors import InputError
 from ..core.tables import (
     cell,
+    codes,
     empty_cells,
     factorize,
     first_duplicate,
@@ -189,13 +189,6 @@ def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
                              scan_wordlists(strings, ranges[0]))
 
 
-def _positions(values: pa.Array, categories) -> np.ndarray:
-    """Position of each value in ``categories`` (a list or an arrow array), -1 when absent."""
-    cats = categories.cast(values.type) if isinstance(categories, pa.Array) else \
-        pa.array([str(c) for c in categories], type=values.type)
-    return np.asarray(pc.fill_null(pc.index_in(values, value_set=cats), -1), dtype=np.int64)
-
-
 def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> ParsedSubmission:
     """Validate one submission file and parse its predictions (SPEC §1). ``src`` may be
     a :class:`ScannedSubmission`; of ``gt`` only its essays, classes and labels are used."""
@@ -237,13 +230,13 @@ def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> Pa
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
     else:
         empty = np.zeros(len(df), dtype=bool)
-    essay_all = _positions(scan.essay_values, gt.essays if gt.essay_values is None else gt.essay_values)[scan.essay]
+    essay_all = codes(scan.essay_values, gt.essays if gt.essay_values is None else gt.essay_values)[scan.essay]
     unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
                      f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
     C = len(gt.classes)
-    cls_all = _positions(scan.cls_values, gt.classes)[scan.cls]
+    cls_all = codes(scan.cls_values, gt.classes)[scan.cls]
     _note_unknown_classes(df, cls_all < 0, name, gt.classes, notes)
     cls_all[cls_all < 0] = C
     if len(df) == 0:

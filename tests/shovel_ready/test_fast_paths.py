@@ -216,3 +216,8 @@ def test_row_order_ties_counts_every_prediction_sharing_a_start():
     segs = segs_from_sets(sets, essay=np.array([0, 0, 0, 1, 1, 1, 2]))
     assert row_order_ties(segs) == 2 + 3
     assert row_order_ties(segs_from_sets([{1}, {2}], essay=np.array([0, 0]))) == 0
+
+
+def test_codes_of_an_arrow_array_equal_codes_of_its_column():
+    col = tables.read_table(pd.DataFrame({"id": ["b", "zz", "a", "b"]}), "x")["id"]
+    assert tables.codes(tables.arrow_array(col), ["a", "b"]).tolist() == tables.codes(col, ["a", "b"]).tolist()
