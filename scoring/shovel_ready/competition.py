@@ -177,8 +177,10 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
     side = ThreadPoolExecutor(1)  # demographics and runtimes, read while the workers score files
     later = None
     try:
-        # a local worker writes its tables into the cache folder; a Dask worker sends them back
-        ctx = worker_context(gt, store.folder if scheduler is None else None)
+        # a local worker writes its tables into the cache folder (in memory mode, a folder they
+        # are handed over through); a Dask worker sends them back
+        folder = store.handoff_folder() if scheduler is None and workers != 1 else None
+        ctx = worker_context(gt, folder, handoff=folder is not None and where == "memory")
         prepared: list[Prepared] = []
         for k, pr in enumerate(fan_out(prepare_task, subs, shared=ctx, progress=progress, names=names,
                                        workers=workers, scheduler=scheduler, setup=worker_setup)):

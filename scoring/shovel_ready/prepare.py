@@ -1,8 +1,9 @@
 """One submission, start to finish, in whichever process scores it: parse and validate, pair
 its predictions with the ground truth (raw and after overlap removal), score FP1 both ways,
 and pack its match tables. The result (:class:`Prepared`) is small — the tables go to the
-competition's cache folder, or ride along as one packed buffer when there is no shared folder
-(memory mode, a Dask worker).
+competition's cache folder (in memory mode, a worker process hands them over through a file
+of their own, which the caller reads once and removes), or ride along as one packed buffer when
+there is no shared folder (a Dask worker, the caller's own process).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import numpy as np
 import pandas as pd
 
 from ..core.arrays import unique_sorted
+from ..core.fanout import in_worker
 from .data import GroundTruth, parse_submission, row_order_ties
 from .fp1 import fp1_from_pairs
 from .segments import Segs, overlapping_pairs, remove_overlaps
-from .tablestore import SubTables, pack, write_tables
+from .tablestore import SubTables, hand_over, pack, write_tables
 
 
 @dataclass
@@ -40,15 +42,17 @@ class Prepared:
 
 @dataclass
 class Context:
-    """What every worker needs once: the ground truth (without its text table) and the cache
-    folder to write tables into (None: send them back)."""
+    """What every worker needs once: the ground truth (without its text table) and the folder
+    to write tables into (None: send them back). ``handoff``: the folder only hands tables over
+    from worker processes (files with names of their own); in this process they stay buffers."""
 
     gt: GroundTruth
     folder: str | None = None
+    handoff: bool = False
 
 
-def worker_context(gt: GroundTruth, folder: str | None) -> Context:
-    return Context(replace(gt, table=pd.DataFrame()), folder)
+def worker_context(gt: GroundTruth, folder: str | None, handoff: bool = False) -> Context:
+    return Context(replace(gt, table=pd.DataFrame()), folder, handoff)
 
 
 def worker_setup() -> None:
@@ -99,8 +103,9 @@ def fp1_of(pred: Segs, gt: GroundTruth, t: SubTables) -> float:
     return fp1_from_pairs(pred, gt.segs, gt.groups, len(gt.classes), len(gt.essays), t.p, t.g, t.inter)
 
 
-def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = None) -> Prepared:
-    """Parse one submission and reduce it to its FP1 scores and packed tables (raw, after removal)."""
+def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = None, handoff: bool = False) -> Prepared:
+    """Parse one submission and reduce it to its FP1 scores and packed tables (raw, after removal),
+    written into ``folder`` if given (under their content hash; ``handoff``: under a name of their own)."""
     ps = parse_submission(src, name, gt)
     ties = row_order_ties(ps.segs)
     if ties:
@@ -121,7 +126,7 @@ def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = Non
         out = Prepared(name, None, fp1, fp1_of(rem_segs, gt, removed), ps.notes, changed, ties)
     buf, out.layout, out.dtypes = pack(raw, removed)
     if folder is not None:
-        out.file = write_tables(folder, buf)
+        out.file = hand_over(folder, buf) if handoff else write_tables(folder, buf)
     else:
         out.buffer = buf
     return out
@@ -130,4 +135,6 @@ def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = Non
 def prepare_task(ctx: Context, item: tuple) -> Prepared:
     """``fan_out`` task: ``item = (name, source, display name)``."""
     _, src, disp = item
-    return prepare_submission(src, disp, ctx.gt, ctx.folder)
+    if ctx.handoff and not in_worker():  # run in the caller's process: nothing to hand over
+        return prepare_submission(src, disp, ctx.gt)
+    return prepare_submission(src, disp, ctx.gt, ctx.folder, ctx.handoff)

@@ -8,6 +8,8 @@ cache folder, named by the SHA-256 of its content and read back as memory-mapped
 (:meth:`TableStore.get`). The folder is ``$LAB_CACHE_DIR`` (default: the temp folder) /
 ``lab-tables-<host>-<pid>-<random>``; it is removed when its store is released or closed, at exit,
 and — for a process that was killed — by the next store made on the machine.
+In memory mode, worker processes hand their tables over through files in such a folder too
+(:meth:`TableStore.handoff_folder`): each is read into memory once and removed.
 """
 
 from __future__ import annotations
@@ -129,6 +131,15 @@ def write_tables(folder: str | Path, buf) -> str:
     return str(path)
 
 
+def hand_over(folder: str | Path, buf) -> str:
+    """Write ``buf`` into ``folder`` under a name of its own (no hash: the file lives only until
+    the store reads it into memory, see :meth:`TableStore.handoff_folder`); return the path."""
+    fd, path = tempfile.mkstemp(suffix=".handoff", dir=folder)
+    with os.fdopen(fd, "wb") as f:
+        f.write(buf)
+    return path
+
+
 def cache_root() -> Path:
     """``$LAB_CACHE_DIR`` or the system's temp folder."""
     return Path(os.environ.get("LAB_CACHE_DIR") or tempfile.gettempdir())
@@ -174,6 +185,7 @@ class TableStore:
         self._layout: dict[int, tuple[np.ndarray, str]] = {}
         self.folder: str | None = None
         self._finalizer = None
+        self._handoff: str | None = None
         if where == "disk":
             root = Path(root) if root is not None else cache_root()
             try:
@@ -189,9 +201,31 @@ class TableStore:
         """Keep submission ``k``'s packed tables: a ``buffer``, or the ``file`` a worker wrote."""
         self._layout[k] = (layout, dtypes)
         if self.where == "memory":
-            self._buffers[k] = buffer if buffer is not None else Path(file).read_bytes()  # kept, not copied
+            if buffer is None:
+                buffer = Path(file).read_bytes()
+                if self._handoff is not None and Path(file).parent == Path(self._handoff):
+                    os.unlink(file)  # handed over: read once
+            self._buffers[k] = buffer  # kept, not copied
         else:
             self._files[k] = file if file is not None else write_tables(self.folder, buffer)
+
+    def handoff_folder(self) -> str | None:
+        """Where worker processes leave their packed tables for this process to read: the cache
+        folder on disk; in memory, a folder of its own whose files are read into memory and removed
+        one by one (a file costs a write and a read, where a pickled buffer sent back through a
+        pipe costs four copies and this process's CPU). None where no folder can be made."""
+        if self.where == "disk":
+            return self.folder
+        if self._handoff is None:
+            try:
+                root = cache_root()
+                root.mkdir(parents=True, exist_ok=True)
+                _sweep(root)
+                self._handoff = tempfile.mkdtemp(prefix=_prefix(), dir=root)
+            except OSError:
+                return None  # the tables come back through the pool's pipes
+            self._finalizer = weakref.finalize(self, shutil.rmtree, self._handoff, ignore_errors=True)
+        return self._handoff
 
     def get(self, k: int, removal: bool) -> SubTables:
         """Submission ``k``'s tables in one mode (from memory, or memory-mapped from disk: the

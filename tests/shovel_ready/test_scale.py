@@ -131,6 +131,38 @@ def test_process_pool_equals_one_process_and_counts_files(reference, cache_dir, 
     assert mine[0] == 0 and mine[-1] == n and len(seen) == before
 
 
+def test_memory_tables_come_back_from_the_pool_through_files_read_once(cache_dir, monkeypatch):
+    # in memory mode a worker process leaves its packed tables in a file of its own, which this
+    # process reads into memory and removes; twins (the same bytes twice) get a file each
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    twin = cache_dir.parent / "twin.csv"
+    twin.write_bytes(SUBS[0].read_bytes())
+    kw = {"ground_truth": SAMPLE / "ground_truth.csv", "submissions": [*SUBS, twin], "cache": "memory",
+          "demographics": SAMPLE / "demographics.csv"}
+    one = scoring.Scorer(scoring.load_competition(**kw, workers=1))
+    comp = scoring.load_competition(**kw, workers=2)
+    assert comp.store.where == "memory" and comp.store.folder is None
+    handoff = [p for p in cache_dir.iterdir() if p.name.startswith("lab-tables-")]
+    assert len(handoff) == 1 and list(handoff[0].iterdir()) == []  # every file read and removed
+    assert comp.store.nbytes > 0
+    scorer = scoring.Scorer(comp)
+    for params in PARAMS:
+        pd.testing.assert_frame_equal(scorer.leaderboard(**params), one.leaderboard(**params), check_exact=True)
+    lb = scorer.leaderboard().set_index("submission")
+    assert lb.loc["twin", "final_score"] == lb.loc[SUBS[0].stem, "final_score"]
+    comp.close()
+    assert _leftovers(cache_dir) == []
+
+
+def test_memory_tables_come_back_through_the_pipes_without_a_folder(reference, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("LAB_CACHE_DIR", str(blocker / "cache"))  # no folder can be made there
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    comp = _load(workers=2, cache="memory")
+    pd.testing.assert_frame_equal(scoring.Scorer(comp).leaderboard(**PARAMS[1]), reference[2][1], check_exact=True)
+
+
 def test_folders_of_killed_processes_are_swept(cache_dir):
     import subprocess
     import sys
