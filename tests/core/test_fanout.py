@@ -1,0 +1,47 @@
+"""The fan-out's worker processes: what they are set up with before their first item."""
+
+from __future__ import annotations
+
+import resource
+import sys
+
+import numpy as np
+import pytest
+
+from scoring.core import fanout
+
+
+def _faults_of_a_second_allocation(_shared, size: int) -> tuple[bool, int]:
+    """In the calling process: allocate, free, and allocate the same large array again; the
+    page faults of the second allocation (0 when the freed pages were kept for reuse)."""
+    a = np.ones(size, dtype=np.uint8)
+    del a
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    b = np.ones(size, dtype=np.uint8)  # touches every page
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    del b
+    return fanout.in_worker(), after - before
+
+
+# 48 MiB: above the 32 MiB up to which glibc's own threshold for mapping a block afresh ever
+# rises, below the worker's KEEP_FREED_BYTES / 4. A fresh mapping faults at least once per
+# 2 MiB (numpy asks for huge pages; 4 KiB pages fault 512 times as often)
+SIZE = 48 << 20
+FRESH = SIZE // (2 << 20)  # 24: the fewest faults of a fresh mapping
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator (Linux only)")
+def test_pool_workers_reuse_freed_pages():
+    results = list(fanout.fan_out(_faults_of_a_second_allocation, [SIZE, SIZE], workers=2))
+    assert all(in_worker for in_worker, _ in results)
+    assert all(faults < FRESH // 2 for _, faults in results), results  # kept pages fault (nearly) none
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator (Linux only)")
+def test_the_callers_own_allocator_is_left_alone():
+    # in this process (workers=1) nothing is tuned: the freed mapping goes back to the system
+    # and the second allocation faults every page in again
+    (in_worker, faults), = fanout.fan_out(_faults_of_a_second_allocation, [SIZE], workers=1)
+    assert not in_worker
+    assert faults >= FRESH
+
