@@ -2,7 +2,7 @@
 its predictions with the ground truth (raw and after overlap removal), score FP1 both ways,
 and pack its match tables. The result (:class:`Prepared`) is small — the tables go to the
 competition's cache folder (in memory mode, a worker process hands them over through a file
-of their own, which the caller reads once and removes), or ride along as one packed buffer when
+of their own, which the caller maps into memory and removes), or ride along as one packed buffer when
 there is no shared folder (a Dask worker, the caller's own process).
 """
 
