@@ -270,38 +270,31 @@ def parse_segs(strings, essay, cls, row, ranges=None, words=None) -> Segs:
 
 
 def _single_spaced_tokens(arr) -> tuple[np.ndarray, np.ndarray] | None:
-    """(values, counts) of strings that are word indices of 1 to 7 digits, one space apart,
-    read 8 bytes at a time like :func:`_first_token` (no text is joined or split); None when
-    any string is otherwise (the general parser then decides and names the problem)."""
+    """(values, counts) of strings that are word indices of 1 to 7 digits, one space apart;
+    None when any string is otherwise (the general parser then decides and names the problem).
+
+    Once every byte is known to be a digit or a space, arrow splits the strings at the
+    spaces and reads each token as an integer (no Python string per token)."""
     try:
         if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
             return None
         n = len(arr)
         odt = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-        offs = np.frombuffer(arr.buffers()[1], dtype=odt)[arr.offset: arr.offset + n + 1].astype(np.int64)
+        offs = np.frombuffer(arr.buffers()[1], dtype=odt)[arr.offset: arr.offset + n + 1]
         if arr.buffers()[2] is None or (offs[1:] == offs[:-1]).any():
             return None
-        data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[: offs[-1]]
-        lo = int(offs[0])
-        body = data[lo:]
-        spaces = np.flatnonzero(body == 32) + lo
-        # a token starts at each string's start and after each space; it ends at the next
-        # space or its string's end
-        edge = np.zeros(len(data) + 1, dtype=bool)
-        edge[offs[:-1]] = True
-        edge[spaces + 1] = True
-        starts = np.flatnonzero(edge)
-        edge[:] = False
-        edge[spaces] = True
-        edge[offs[1:]] = True
-        ends = np.flatnonzero(edge)
-        if len(starts) != len(ends):
+        body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[int(offs[0]): int(offs[-1])]
+        if (((body - np.uint8(48)) > 9) & (body != 32)).any():  # a byte neither a digit nor a space
             return None
-        values = _first_token(data, starts, ends - starts)
-        if len(values) == 0 or (values < 0).any() or values.max() >= MAX_WORD:
+        parts = pc.split_pattern(arr, " ")
+        tokens = parts.flatten()
+        size = pc.min_max(pc.binary_length(tokens)).as_py()
+        if size["min"] is None or size["min"] < 1 or size["max"] > 7:  # two spaces in a row; 8+ digits
             return None
-        counts = np.diff(np.searchsorted(spaces, offs)) + 1
-        return values, counts
+        values = np.asarray(pc.cast(tokens, pa.int64()), dtype=np.int64)
+        if values.max() >= MAX_WORD:
+            return None
+        return values, np.asarray(pc.list_value_length(parts), dtype=np.int64)
     except Exception:  # pragma: no cover - an unexpected layout: the general parser does it
         return None
 

@@ -183,7 +183,7 @@ def _removal_contiguous(ess, lo, hi):
     return ~touched | (hi - rem_lo + 1 >= 2), touched, np.where(touched, rem_lo, lo)
 
 
-def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray):
+def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray, per_seg: np.ndarray | None = None):
     """§2 for any segments (``seg``: segment ids in visiting order, ``ess`` their essays) as
     interval arithmetic over their runs.
 
@@ -191,10 +191,13 @@ def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray):
     segment when no earlier segment covers its elementary interval, i.e. when the segment is
     the first (in visiting order) to cover it. Returns ``(keep, touched, new_lo, new_hi)``
     per visited segment; a touched, kept segment is the single run ``new_lo..new_hi``.
+    ``per_seg``: the number of runs of every segment, if counted already.
     """
     q = len(seg)
-    first_run = np.searchsorted(segs.run_seg, seg)
-    nruns = np.searchsorted(segs.run_seg, seg, side="right") - first_run
+    if per_seg is None:
+        per_seg = np.bincount(segs.run_seg, minlength=segs.n)
+    nruns = per_seg[seg]
+    first_run = (np.cumsum(per_seg) - per_seg)[seg]  # a segment's runs sit together, in segment order
     rr = _ranges(first_run, nruns)
     run_q = np.repeat(np.arange(q, dtype=np.int64), nruns)  # visiting position of each run's segment
     base = ess[run_q] * _W
@@ -244,10 +247,12 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         order = np.lexsort((segs.row, segs.wmin, segs.essay))
     ess = segs.essay[order]
     lo, hi = segs.wmin[order], segs.wmax[order]
+    per_seg = None
     if runs_only:
         general = np.ones(n, dtype=bool)
     elif segs.multi:
-        multi = np.bincount(segs.run_seg, minlength=n)[order] > 1
+        per_seg = np.bincount(segs.run_seg, minlength=n)
+        multi = per_seg[order] > 1
         general = np.isin(ess, unique_sorted(ess[multi]))  # essays with a non-contiguous segment
     else:
         general = np.zeros(n, dtype=bool)
@@ -262,7 +267,7 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         if len(f):
             keep[f], touched[f], new_lo[f] = _removal_contiguous(ess[f], lo[f], hi[f])
         g = np.flatnonzero(general)
-        keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g])
+        keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g], per_seg)
     # rebuild in input order; a touched segment that is kept becomes one run
     pos_in_sorted = np.empty(n, dtype=np.int64)
     pos_in_sorted[order] = np.arange(n)

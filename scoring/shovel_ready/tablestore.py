@@ -61,10 +61,10 @@ class SubTables:
         return len(self.p)
 
 
-def _dtype(name: str, values: np.ndarray) -> np.dtype:
+def _dtype(name: str, modes: list[SubTables]) -> np.dtype:
     if name == "d":
         return np.dtype(np.float64)
-    if name == "cls" and (len(values) == 0 or int(values.max()) < 1 << 15):
+    if name == "cls" and max((int(m.cls.max()) for m in modes if m.n), default=0) < 1 << 15:
         return np.dtype(np.int16)
     return np.dtype(np.int32)
 
@@ -76,7 +76,7 @@ def pack(raw: SubTables, removed: SubTables | None) -> tuple[bytearray, np.ndarr
     raw, 1 removed), ``dtypes`` one type character per column (``i``/``h``/``d``)."""
     modes = [raw, raw if removed is None else removed]
     layout = np.zeros((2, len(COLUMNS), 2), dtype=np.int64)
-    dts = [_dtype(c, np.concatenate([getattr(m, c) for m in modes])) for c in COLUMNS]
+    dts = [_dtype(c, modes) for c in COLUMNS]
     off = 0
     for mi, m in enumerate(modes):
         if mi == 1 and removed is None:

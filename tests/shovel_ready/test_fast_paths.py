@@ -168,7 +168,7 @@ def test_fp1_ground_truth_ignores_effectiveness():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_single_spaced_tokens_equal_the_general_parser(seed):
-    # the 8-bytes-at-a-time reader of word lists answers only when every token is 1-7 digits
+    # the fast reader of word lists (arrow split and cast) answers only when every token is 1-7 digits
     # one space apart; then it equals numpy's parser; otherwise it leaves the strings to it
     from scoring.shovel_ready.parse import _single_spaced_tokens
 
