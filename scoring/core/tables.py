@@ -84,8 +84,10 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
         # pandas warns (and drops data) when a row has more fields than the header
         warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
-            # pandas reads a path faster than the same bytes from memory
-            df = _read_fast(path if path is not None else io.BytesIO(data), header, numeric or (lambda c: False))
+            # on several threads pandas reads a path faster than the same bytes from memory (it
+            # splits the file); on one (a pool's worker), the bytes in hand are faster
+            source = path if path is not None and not _one_parse_thread() else io.BytesIO(data)
+            df = _read_fast(source, header, numeric or (lambda c: False))
             if df is None:
                 df = _read_pandas(data, name)
         except pd.errors.ParserWarning:
@@ -98,6 +100,14 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
         df.attrs["header"] = names  # for require_columns' hints
     df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
     return df
+
+
+def _one_parse_thread() -> bool:
+    """True when pandas may parse a CSV on one thread only (``mode.max_threads`` = 1)."""
+    try:
+        return pd.get_option("mode.max_threads") == 1
+    except (KeyError, pd.errors.OptionError):  # a pandas that parses on one thread anyway
+        return False
 
 
 def _offsets(arr) -> np.ndarray | None:
