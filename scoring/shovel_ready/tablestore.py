@@ -148,6 +148,8 @@ def _take_over(path: str):
     try:
         if os.path.getsize(path) == 0:
             return b""
+        if os.name == "nt":  # there a mapped file cannot be removed: a copy
+            return Path(path).read_bytes()
         return np.memmap(path, dtype=np.uint8, mode="r")
     finally:
         os.unlink(path)
