@@ -256,7 +256,8 @@ def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> Pa
     if len(known) != segs.n:
         segs = segs.take(known)
     kept_idx = idx[known]
-    return ParsedSubmission(segs, probs_all[kept_idx], df, kept_idx, notes)
+    probs = probs_all if len(kept_idx) == len(df) else probs_all[kept_idx]  # every row kept: no copy
+    return ParsedSubmission(segs, probs, df, kept_idx, notes)
 
 
 def _note_unknown_classes(df: pd.DataFrame, unknown: np.ndarray, name: str, classes: list[str],

@@ -87,9 +87,11 @@ def removed_tables(raw: SubTables, rem: Segs, kept: np.ndarray, trimmed: np.ndar
     sub = rem.take(trimmed)
     t = tables_of(sub, probs[trimmed], gt)
     b_p = trimmed[t.p]
-    # merge two lists sorted by prediction (their predictions differ): each goes after the other's smaller ones
-    ia = np.arange(len(a_p)) + np.searchsorted(b_p, a_p, side="left")
-    ib = np.arange(len(b_p)) + np.searchsorted(a_p, b_p, side="right")
+    # merge two lists sorted by prediction (their predictions differ): each goes after the other's
+    # smaller ones; b (the few re-paired) is looked up in a, and a's shifts counted from that
+    at = np.searchsorted(a_p, b_p, side="right")  # a's before each b
+    ia = np.arange(len(a_p)) + np.cumsum(np.bincount(at, minlength=len(a_p) + 1))[:len(a_p)]
+    ib = np.arange(len(b_p)) + at
     n = len(a_p) + len(b_p)
     cols = []
     for a, b, dt in ((a_p, b_p, np.int64), (a_g, t.g, np.int64), (a_i, t.inter, np.int64), (a_d, t.d, np.float64)):
