@@ -220,7 +220,7 @@ def scan_wordlists(strings, canon: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     else:
         empty = np.array([len(x) == 0 for x in strings], dtype=bool)
     other = np.flatnonzero(~canon & ~empty)
-    sub = strings.iloc[other] if hasattr(strings, "iloc") else [strings[i] for i in other]
+    sub = arr.take(pa.array(other)) if arr is not None else [strings[i] for i in other]
     try:
         values, counts = parse_wordlists(sub)
     except TokenError as e:
@@ -249,8 +249,8 @@ def parse_segs(strings, essay, cls, row, ranges=None, words=None) -> Segs:
     if len(other) == n:
         return part
     ci = np.flatnonzero(canon)
-    size, wmin, wmax = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    size[ci], wmin[ci], wmax[ci] = b[ci] - a[ci] + 1, a[ci], b[ci]
+    # whole columns from the ranges (a, b are 0 off them), then the other strings' values
+    size, wmin, wmax = b - a + 1, a.astype(np.int64, copy=True), b.astype(np.int64, copy=True)
     size[other], wmin[other], wmax[other] = part.size, part.wmin, part.wmax
     # runs in string order without a sort: string i's runs start at ``first[i]``; a canonical
     # string has one, the others' runs arrive grouped by string and in order
@@ -309,12 +309,13 @@ def parse_wordlists(strings) -> tuple[np.ndarray, np.ndarray]:
     >>> v.tolist(), c.tolist()
     ([1, 2, 3, 7, 5], [3, 2])
     """
-    arr = arrow_array(strings)
+    arr = strings if isinstance(strings, pa.Array) else arrow_array(strings)
     if arr is not None and len(arr):
         fast = _single_spaced_tokens(arr)
         if fast is not None:
             return fast
-    strings = strings.tolist() if hasattr(strings, "tolist") else list(strings)
+    strings = strings.to_pylist() if isinstance(strings, pa.Array) else \
+        strings.tolist() if hasattr(strings, "tolist") else list(strings)
     n = len(strings)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
