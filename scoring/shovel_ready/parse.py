@@ -2,8 +2,9 @@
 
 Most Feedback Prize predictionstrings are the canonical text of one contiguous range
 (``"12 13 14"``); :func:`canonical_ranges` recognises those byte for byte without reading a
-single token. The rest go through numpy's C parser (:func:`parse_wordlists`); a bad token is
-found and named only when that fails.
+single token. The rest (:func:`parse_wordlists`) are split at their spaces and read by arrow
+when every byte is a digit or a single space, else by numpy's C parser; a bad token is found
+and named only when that fails.
 """
 
 from __future__ import annotations

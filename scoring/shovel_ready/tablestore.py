@@ -76,7 +76,7 @@ def pack(raw: SubTables, removed: SubTables | None) -> tuple[bytearray, np.ndarr
     raw, 1 removed), ``dtypes`` one type character per column (``i``/``h``/``d``)."""
     modes = [raw, raw if removed is None else removed]
     layout = np.zeros((2, len(COLUMNS), 2), dtype=np.int64)
-    dts = [_dtype(c, modes) for c in COLUMNS]
+    dts = [_dtype(c, modes[:1] if removed is None else modes) for c in COLUMNS]
     off = 0
     for mi, m in enumerate(modes):
         if mi == 1 and removed is None:

@@ -56,25 +56,27 @@ def _slow_or_failing(_shared, item: float) -> float:
     return item
 
 
-def _lab_workers() -> list:
+def _children() -> set[int]:
     import multiprocessing as mp
 
-    return [p for p in mp.active_children() if "Process" in type(p).__name__]
+    return {p.pid for p in mp.active_children()}
 
 
 def test_workers_exit_after_the_last_item_without_being_waited_for():
     import time
 
+    before = _children()  # anything another test left running is not this pool's
     assert list(fanout.fan_out(_slow_or_failing, [0.0, 0.0, 0.0], workers=2)) == [0.0, 0.0, 0.0]
     deadline = time.monotonic() + 10
-    while _lab_workers() and time.monotonic() < deadline:  # idle workers exit on their own
+    while _children() - before and time.monotonic() < deadline:  # idle workers exit on their own
         time.sleep(0.05)
-    assert _lab_workers() == []
+    assert _children() - before == set()
 
 
 def test_a_failing_item_stops_the_pool_before_the_error_reaches_the_caller():
     # the item running beside the failing one ends before fan_out raises: nothing of the pool
     # runs (or writes) after the caller has the error
+    before = _children()
     with pytest.raises(ValueError, match="a bad item"):
         list(fanout.fan_out(_slow_or_failing, [-1.0, 0.5, 0.5, 0.5], workers=2, window=2))
-    assert _lab_workers() == []
+    assert _children() - before == set()
