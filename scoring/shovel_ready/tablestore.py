@@ -201,16 +201,22 @@ class TableStore:
         self.folder: str | None = None
         self._finalizer = None
         self._handoff: str | None = None
+        self._root = Path(root) if root is not None else cache_root()
         if where == "disk":
-            root = Path(root) if root is not None else cache_root()
             try:
-                root.mkdir(parents=True, exist_ok=True)
-                _sweep(root)
-                self.folder = tempfile.mkdtemp(prefix=_prefix(), dir=root)
+                self.folder = self._own_folder()
             except OSError as e:
-                raise InputError("LAB_CACHE_DIR", None, f"cannot make the match-table cache folder in {root} "
+                raise InputError("LAB_CACHE_DIR", None, f"cannot make the match-table cache folder in {self._root} "
                                  f"({e.strerror or e}); point LAB_CACHE_DIR at a writable folder") from None
-            self._finalizer = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
+
+    def _own_folder(self) -> str:
+        """A new folder of this store's under its root (the dead processes' ones swept first),
+        removed when the store is released or closed."""
+        self._root.mkdir(parents=True, exist_ok=True)
+        _sweep(self._root)
+        folder = tempfile.mkdtemp(prefix=_prefix(), dir=self._root)
+        self._finalizer = weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+        return folder
 
     def put(self, k: int, layout: np.ndarray, dtypes: str, *, buffer=None, file: str | None = None) -> None:
         """Keep submission ``k``'s packed tables: a ``buffer``, or the ``file`` a worker wrote."""
@@ -233,13 +239,9 @@ class TableStore:
             return self.folder
         if self._handoff is None:
             try:
-                root = cache_root()
-                root.mkdir(parents=True, exist_ok=True)
-                _sweep(root)
-                self._handoff = tempfile.mkdtemp(prefix=_prefix(), dir=root)
+                self._handoff = self._own_folder()
             except OSError:
                 return None  # the tables come back through the pool's pipes
-            self._finalizer = weakref.finalize(self, shutil.rmtree, self._handoff, ignore_errors=True)
         return self._handoff
 
     def get(self, k: int, removal: bool) -> SubTables:
