@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..core.arrays import unique_sorted
+from ..core.arrays import merge_positions, unique_sorted
 from ..core.fanout import in_worker
 from .data import GroundTruth, parse_submission, row_order_ties
 from .fp1 import fp1_from_pairs
@@ -87,11 +87,7 @@ def removed_tables(raw: SubTables, rem: Segs, kept: np.ndarray, trimmed: np.ndar
     sub = rem.take(trimmed)
     t = tables_of(sub, probs[trimmed], gt)
     b_p = trimmed[t.p]
-    # merge two lists sorted by prediction (their predictions differ): each goes after the other's
-    # smaller ones; b (the few re-paired) is looked up in a, and a's shifts counted from that
-    at = np.searchsorted(a_p, b_p, side="right")  # a's before each b
-    ia = np.arange(len(a_p)) + np.cumsum(np.bincount(at, minlength=len(a_p) + 1))[:len(a_p)]
-    ib = np.arange(len(b_p)) + at
+    ia, ib = merge_positions(a_p, b_p)  # two lists sorted by prediction; b, the few re-paired, is short
     n = len(a_p) + len(b_p)
     cols = []
     for a, b, dt in ((a_p, b_p, np.int64), (a_g, t.g, np.int64), (a_i, t.inter, np.int64), (a_d, t.d, np.float64)):

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.arrays import unique_sorted
+from ..core.arrays import merge_positions, unique_sorted
 
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
 _W = np.int64(MAX_WORD) + 2  # essay·_W + word: one sortable key
@@ -170,17 +170,18 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def _removal_contiguous(ess, lo, hi):
-    """§2 for essays whose segments are all single runs, visited in order: a segment keeps
-    what lies past the furthest end of the earlier segments of its essay.
+    """§2 for single-run segments, visited in order: a segment keeps what lies past the
+    furthest end of the earlier segments of its essay.
 
-    Returns ``(keep, touched, new_lo)``."""
+    Returns ``(keep, touched, new_lo, prev_end)``; ``prev_end`` is that furthest end (-1 for
+    an essay's first segment)."""
     big = np.int64(MAX_WORD) * 4
     cm = np.maximum.accumulate(ess * big + hi)
     prev = np.concatenate(([-1], cm[:-1]))
     prev_end = np.where(prev >= ess * big, prev - ess * big, -1)  # max end of earlier segments
     touched = prev_end >= lo
     rem_lo = np.maximum(lo, prev_end + 1)
-    return ~touched | (hi - rem_lo + 1 >= 2), touched, np.where(touched, rem_lo, lo)
+    return ~touched | (hi - rem_lo + 1 >= 2), touched, np.where(touched, rem_lo, lo), prev_end
 
 
 def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray, per_seg: np.ndarray | None = None):
@@ -234,9 +235,12 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
     Returns the kept segments (possibly trimmed, in the input's order) and the positions of
     the kept segments in the input. Segments are visited by (smallest word, file row); a
     segment that loses words survives only as a contiguous remainder of at least 2 words.
-    Essays whose segments are all contiguous take a running maximum of ends; essays with a
-    non-contiguous segment take interval arithmetic over runs (``runs_only`` sends every
-    essay that way, for tests).
+
+    In visiting order, a segment whose smallest word lies past the end of every earlier
+    segment of its essay starts a new *cluster*; removal never reaches across clusters.
+    Clusters of single-run segments take a running maximum of ends; a cluster of two or more
+    segments, one of them non-contiguous, takes interval arithmetic over runs (``runs_only``
+    sends every segment that way, for tests).
     """
     n = segs.n
     if n == 0:
@@ -247,26 +251,22 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         order = np.lexsort((segs.row, segs.wmin, segs.essay))
     ess = segs.essay[order]
     lo, hi = segs.wmin[order], segs.wmax[order]
+    keep, touched, new_lo, prev_end = _removal_contiguous(ess, lo, hi)
+    new_hi = hi
     per_seg = None
     if runs_only:
         general = np.ones(n, dtype=bool)
     elif segs.multi:
         per_seg = np.bincount(segs.run_seg, minlength=n)
-        multi = per_seg[order] > 1
-        general = np.isin(ess, unique_sorted(ess[multi]))  # essays with a non-contiguous segment
+        cluster = np.cumsum(prev_end < lo) - 1
+        holed = np.zeros(int(cluster[-1]) + 1, dtype=bool)
+        holed[cluster[per_seg[order] > 1]] = True  # clusters with a non-contiguous segment
+        general = holed[cluster] & (np.bincount(cluster)[cluster] > 1)  # (alone, a segment is untouched)
     else:
-        general = np.zeros(n, dtype=bool)
-    if not general.any():  # the common case: every essay contiguous
-        keep, touched, new_lo = _removal_contiguous(ess, lo, hi)
-        new_hi = hi
-    else:
-        keep = np.ones(n, dtype=bool)
-        touched = np.zeros(n, dtype=bool)
-        new_lo, new_hi = lo.copy(), hi.copy()
-        f = np.flatnonzero(~general)
-        if len(f):
-            keep[f], touched[f], new_lo[f] = _removal_contiguous(ess[f], lo[f], hi[f])
+        general = None
+    if general is not None and general.any():
         g = np.flatnonzero(general)
+        new_hi = hi.copy()
         keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g], per_seg)
     # rebuild in input order; a touched segment that is kept becomes one run
     pos_in_sorted = np.empty(n, dtype=np.int64)
@@ -374,9 +374,9 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
 
 
 def _merge_by_p(pa_, pb, ga, gb, ia, ib):
-    """Two lists of pairs, each ordered by prediction, as one list ordered by prediction."""
-    at_a = np.arange(len(pa_)) + np.searchsorted(pb, pa_, side="left")
-    at_b = np.arange(len(pb)) + np.searchsorted(pa_, pb, side="right")
+    """Two lists of pairs, each ordered by prediction, as one list ordered by prediction
+    (``b``, the pairs summed over several runs, is the short one)."""
+    at_a, at_b = merge_positions(pa_, pb)
     out = []
     for xa, xb in ((pa_, pb), (ga, gb), (ia, ib)):
         col = np.empty(len(pa_) + len(pb), dtype=np.int64)

@@ -190,3 +190,24 @@ def test_overlapping_pairs_of_holed_segments_equal_set_intersections(seed):
     got = dict(zip(zip(p.tolist(), g.tolist(), strict=True), inter.tolist(), strict=True))
     assert len(got) == len(p) and got == expected
     assert np.all(np.diff(p) >= 0)
+
+
+def test_removal_on_long_essays_with_holed_and_plain_clusters():
+    # long essays of short segments: most overlap clusters hold no hole (running maximum of
+    # ends), a few do (interval arithmetic), side by side in one essay
+    rng = random.Random(11)
+    essays = []
+    for _ in range(300):
+        length = rng.randint(150, 400)
+        segs = []
+        for _ in range(rng.randint(10, 40)):
+            lo = rng.randrange(length)
+            words = set(range(lo, min(length, lo + rng.randint(1, 15))))
+            if rng.random() < 0.08 and len(words) > 3:
+                words.discard(lo + 2)
+            segs.append(words)
+        essays.append(segs)
+    holed = [any(len(s) != max(s) - min(s) + 1 for s in segs) for segs in essays]
+    assert 100 < sum(holed) < 300  # essays with a hole, and essays without
+    want = [ref.remove_overlaps(segs) for segs in essays]
+    assert _engine(essays, runs_only=False) == want
