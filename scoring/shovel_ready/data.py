@@ -302,8 +302,9 @@ def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tup
             raise InputError(name, row_of(df, int(np.flatnonzero(literal)[0])),
                              f"the value {MISSING!r} in column {c!r} is the group of essays without demographics; "
                              "leave the cell empty for that, or use another word", column=c, value=MISSING)
+    # (pandas' isin on arrow text builds a Python string per id: 50 ms for 10^4 essays)
+    known = codes(df["id"], gt.essays if gt.essay_values is None else gt.essay_values) >= 0
     d = df.set_index("id")
-    known = d.index.isin(gt.essays)
     if (~known).any():
         report.append(f"{name}: {int((~known).sum())} row(s) for essays not in the ground truth ignored")
     d = d.reindex(pd.Index(gt.essays, name="id"))

@@ -317,3 +317,12 @@ def test_quoted_cells_and_multiline_records(tmp_path):
     expect_error(write_comp(tmp_path, gt=gt, subs={"alpha": sub}), "alpha.csv", 5, "'y'")
     comp = load(write_comp(tmp_path, gt=gt, subs={"alpha": SUB.replace("e2,Claim", '"e,2",Claim')}))
     assert comp.essays == ["e1", "e,2"]
+
+
+def test_demographics_rows_for_unknown_essays_are_counted_and_left_out(tmp_path):
+    # two rows name essays the ground truth lacks (one differs from e1 only in case); e1, e2 stay
+    demo = DEMO + "zz,Yes,F\nE1,No,M\n"
+    comp = load(write_comp(tmp_path, demo=demo))
+    assert "demo.csv: 2 row(s) for essays not in the ground truth ignored" in "\n".join(comp.report)
+    assert comp.demographics.index.tolist() == ["e1", "e2"]
+    assert comp.demographics["gender"].tolist() == ["F", "M"]
