@@ -51,13 +51,19 @@ class Segs:
     def take(self, idx: np.ndarray) -> Segs:
         """The segments at positions ``idx`` (ascending), with their runs."""
         idx = np.asarray(idx, dtype=np.int64)
+        cols = (self.essay[idx], self.cls[idx], self.row[idx], self.size[idx], self.wmin[idx], self.wmax[idx])
+        if not self.multi:  # one run a segment, in segment order: the runs are taken like the segments
+            return Segs(*cols, np.arange(len(idx), dtype=np.int64), self.run_lo[idx], self.run_hi[idx])
+        if 8 * len(idx) < self.n:  # a few segments: their runs by binary search
+            first = np.searchsorted(self.run_seg, idx)
+            cnt = np.searchsorted(self.run_seg, idx, side="right") - first
+            rr = _ranges(first, cnt)
+            return Segs(*cols, np.repeat(np.arange(len(idx), dtype=np.int64), cnt), self.run_lo[rr], self.run_hi[rr])
         keep = np.zeros(self.n, dtype=bool)
         keep[idx] = True
         rkeep = keep[self.run_seg]
         newid = np.cumsum(keep) - 1
-        return Segs(self.essay[idx], self.cls[idx], self.row[idx], self.size[idx], self.wmin[idx],
-                    self.wmax[idx], newid[self.run_seg[rkeep]].astype(np.int64),
-                    self.run_lo[rkeep], self.run_hi[rkeep])
+        return Segs(*cols, newid[self.run_seg[rkeep]].astype(np.int64), self.run_lo[rkeep], self.run_hi[rkeep])
 
     def words(self, i: int) -> list[int]:
         """The sorted word indices of segment ``i`` (for display and small examples)."""

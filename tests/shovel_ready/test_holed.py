@@ -211,3 +211,20 @@ def test_removal_on_long_essays_with_holed_and_plain_clusters():
     assert 100 < sum(holed) < 300  # essays with a hole, and essays without
     want = [ref.remove_overlaps(segs) for segs in essays]
     assert _engine(essays, runs_only=False) == want
+
+
+@pytest.mark.parametrize("holes", [False, True])
+def test_take_keeps_each_segment_with_its_words(holes):
+    # Segs.take's three ways (one run a segment; a few segments of many; many): every taken
+    # segment has the words and columns of the one it came from
+    rng = random.Random(5)
+    sets = [_random_set(rng, 60) if holes else set(range(a, a + rng.randint(1, 9)))
+            for a in (rng.randrange(50) for _ in range(400))]
+    segs = segs_from_sets(sets, essay=np.arange(400) % 7, cls=np.arange(400) % 3)
+    assert segs.multi == holes
+    for k in (0, 3, 40, 399):
+        idx = np.sort(np.array(rng.sample(range(400), k), dtype=np.int64))
+        sub = segs.take(idx)
+        assert [sub.words(j) for j in range(sub.n)] == [sorted(sets[i]) for i in idx]
+        assert sub.essay.tolist() == (idx % 7).tolist() and sub.cls.tolist() == (idx % 3).tolist()
+        assert sub.row.tolist() == idx.tolist()
