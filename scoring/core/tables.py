@@ -36,6 +36,11 @@ def arrow_array(strings):
     return arr
 
 
+def text_series(arr, index=None) -> pd.Series:
+    """An arrow text array as a pandas text Series (the dtype :func:`read_table` gives), no copy."""
+    return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), index=index, copy=False)
+
+
 def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
 
@@ -152,7 +157,7 @@ def _text_column(col: pd.Series) -> pd.Series:
         arr = pa.array(["" if v is None or (isinstance(v, float) and v != v) else str(v) for v in values],
                        type=pa.large_string())
     arr = _trim(pc.fill_null(arr, ""))
-    return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), copy=False)
+    return text_series(arr)
 
 
 def row_of(df: pd.DataFrame, i: int) -> int:
@@ -164,30 +169,42 @@ def row_of(df: pd.DataFrame, i: int) -> int:
 def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
     """Fast path: pandas' C parser with its own typing, accepted only when every text column
     came back as (arrow) text and only ``numeric`` columns as numbers; else None, and the
-    all-text path reads the file (and words any problem with its row)."""
+    all-text path reads the file (and words any problem with its row). A text column that
+    pandas typed (numbers such as a grade ``11``, booleans) is read once more, as text: its
+    cells stay exactly as written (``007``)."""
     if not header:
         return None
-    try:
-        df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8", index_col=False)
-    except pd.errors.ParserWarning:
-        raise
-    except Exception:  # any parse problem: the all-text path gives the precise message
-        return None
-    if [str(c) for c in df.columns] != header:
-        return None
-
+    as_text: dict = {}
+    for _ in range(2):
+        try:
+            df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8", index_col=False,
+                             dtype=as_text or None)
+        except pd.errors.ParserWarning:
+            raise
+        except Exception:  # any parse problem: the all-text path gives the precise message
+            return None
+        if [str(c) for c in df.columns] != header:
+            return None
+        typed = {c: "str" for c in df.columns if arrow_array(df[c]) is None and not (
+            pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c].dtype)
+            and numeric(str(c).strip()))}
+        if not typed:
+            break
+        if as_text or not hasattr(source, "seek") and not isinstance(source, (str, Path)):
+            return None  # typed although read as text, or nothing to read again
+        as_text = typed
+        if hasattr(source, "seek"):
+            source.seek(0)
     for c in df.columns:
         col = df[c]
         if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
-            if not numeric(str(c).strip()):
-                return None
             df[c] = col.astype(float)
             continue
         arr = arrow_array(col)
         if arr is None:
             return None
         trimmed = _trim(arr)
-        df[c] = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([trimmed]), dtype=_STR), copy=False)
+        df[c] = text_series(trimmed)
     return df
 
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.arrays import unique_sorted
 from ..core.errors import InputError
 from ..core.tables import (
+    arrow_array,
     cell,
     codes,
     empty_cells,
@@ -23,6 +25,7 @@ from ..core.tables import (
     read_table,
     require_columns,
     row_of,
+    text_series,
 )
 from .fp1 import gt_groups
 from .parse import TokenError, canonical_ranges, parse_segs, scan_wordlists
@@ -297,24 +300,32 @@ def load_demographics(src, name: str, gt: GroundTruth, report: list[str]) -> tup
     if not attrs:
         report.append(f"{name}: no attribute columns besides 'id'")
     for c in attrs:
-        literal = (df[c] == MISSING).to_numpy()
+        literal = np.asarray(pc.equal(arrow_array(df[c]), MISSING), dtype=bool)
         if literal.any():
             raise InputError(name, row_of(df, int(np.flatnonzero(literal)[0])),
                              f"the value {MISSING!r} in column {c!r} is the group of essays without demographics; "
                              "leave the cell empty for that, or use another word", column=c, value=MISSING)
+    ids = arrow_array(df["id"])
+    gt_ids = gt.essay_values if gt.essay_values is not None else pa.array(gt.essays, type=ids.type)
     # (pandas' isin on arrow text builds a Python string per id: 50 ms for 10^4 essays)
-    known = codes(df["id"], gt.essays if gt.essay_values is None else gt.essay_values) >= 0
-    d = df.set_index("id")
+    known = codes(ids, gt_ids) >= 0
     if (~known).any():
         report.append(f"{name}: {int((~known).sum())} row(s) for essays not in the ground truth ignored")
-    d = d.reindex(pd.Index(gt.essays, name="id"))
-    missing = d[attrs].isna().all(axis=1) if attrs else pd.Series(False, index=d.index)
+    # each ground-truth essay's row (ids are unique), -1 for none; an empty cell and a missing
+    # row are both the group MISSING
+    row = codes(gt_ids, ids)
+    missing = row < 0
     if len(attrs) and missing.any():
         report.append(f"{name}: {int(missing.sum())} ground-truth essay(s) have no demographics row; "
                       f"they fall into the group {MISSING}")
+    take = pa.array(np.maximum(row, 0), mask=missing)
+    index = pd.Index(gt.essays, name="id")
+    cols = {}
     for c in attrs:
-        d[c] = d[c].fillna("").astype(str).replace("", MISSING)
-    return d, attrs
+        v = arrow_array(df[c]).take(take) if len(df) else pa.nulls(len(row), type=ids.type)
+        v = pc.fill_null(pc.if_else(pc.equal(v, ""), MISSING, v), MISSING)
+        cols[c] = text_series(v, index)
+    return pd.DataFrame(cols, index=index), attrs
 
 
 def load_runtimes(src, name: str, names: list[str], report: list[str]) -> dict[str, float]:

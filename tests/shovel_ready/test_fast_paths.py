@@ -221,3 +221,21 @@ def test_row_order_ties_counts_every_prediction_sharing_a_start():
 def test_codes_of_an_arrow_array_equal_codes_of_its_column():
     col = tables.read_table(pd.DataFrame({"id": ["b", "zz", "a", "b"]}), "x")["id"]
     assert tables.codes(tables.arrow_array(col), ["a", "b"]).tolist() == tables.codes(col, ["a", "b"]).tolist()
+
+
+def test_text_columns_pandas_would_type_are_read_again_as_text_on_the_fast_path(monkeypatch):
+    # grades, flags and codes look like numbers or booleans to pandas; they must stay exactly
+    # as written, and the fast parser (not the slow all-text one) must give them
+    def no_slow_path(*a, **k):
+        raise AssertionError("the slow path was taken")
+
+    monkeypatch.setattr(tables, "_read_pandas", no_slow_path)
+    data = b"id,grade,flag,code,p\n007,11,True,1.50,0.25\nb, 09 ,False,2,1\n"
+    df = tables.read_table(data, "t.csv", numeric=lambda c: c == "p")
+    assert df["id"].tolist() == ["007", "b"]
+    assert df["grade"].tolist() == ["11", "09"]  # trimmed, leading zero kept
+    assert df["flag"].tolist() == ["True", "False"]
+    assert df["code"].tolist() == ["1.50", "2"]
+    assert df["p"].tolist() == [0.25, 1.0]
+    assert all(str(df[c].dtype) == "str" for c in ("id", "grade", "flag", "code"))
+    assert df.attrs["rows"].tolist() == [2, 3]

@@ -326,3 +326,17 @@ def test_demographics_rows_for_unknown_essays_are_counted_and_left_out(tmp_path)
     assert "demo.csv: 2 row(s) for essays not in the ground truth ignored" in "\n".join(comp.report)
     assert comp.demographics.index.tolist() == ["e1", "e2"]
     assert comp.demographics["gender"].tolist() == ["F", "M"]
+
+
+def test_demographics_align_to_the_ground_truth_essays_with_missing_for_gaps(tmp_path):
+    # e2 comes first in the file and its grade looks like a number ("09" must stay "09"); e1's
+    # gender is empty; e3 (a third essay) has no row at all. By hand, in ground-truth order:
+    # e1 -> (Yes, (missing), 11), e2 -> (No, M, 09), e3 -> all (missing)
+    gt = GT + "e3,Lead,5 6 7,Effective\n"
+    demo = "id,ell_status,gender,grade\ne2,No,M,09\ne1,Yes,,11\n"
+    comp = load(write_comp(tmp_path, gt=gt, demo=demo))
+    d = comp.demographics
+    assert d.index.tolist() == ["e1", "e2", "e3"]
+    assert d.to_dict("list") == {"ell_status": ["Yes", "No", "(missing)"], "gender": ["(missing)", "M", "(missing)"],
+                                 "grade": ["11", "09", "(missing)"]}
+    assert "demo.csv: 1 ground-truth essay(s) have no demographics row; they fall into the group (missing)" in comp.report
