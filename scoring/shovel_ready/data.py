@@ -29,7 +29,7 @@ from ..core.tables import (
 )
 from .fp1 import gt_groups
 from .parse import TokenError, canonical_ranges, parse_segs, scan_wordlists
-from .segments import RunIndex, Segs, overlapping_pairs, run_index
+from .segments import RunIndex, Segs, overlapping_pairs, run_index, spans_apart
 
 MISSING = "(missing)"
 PROB_SUM_TOL = 0.01 + 1e-9
@@ -131,7 +131,10 @@ def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overl
     name, df = scan.name, scan.table
     segs, runs = ground_truth_segments(scan) if parsed is None else parsed
     # overlapping or duplicate ground truths of one class in one essay: kept, reported
-    p, g, _ = overlapping_pairs(segs, segs, len(scan.classes), runs) if check_overlaps else (np.zeros(0, int),) * 3
+    if check_overlaps and not spans_apart(segs):
+        p, g, _ = overlapping_pairs(segs, segs, len(scan.classes), runs)
+    else:  # no two spans of an essay meet: nothing to pair
+        p = g = np.zeros(0, np.int64)
     other = p != g
     if other.any():
         touched = unique_sorted(np.concatenate((p[other], g[other])))

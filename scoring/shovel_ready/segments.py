@@ -175,6 +175,21 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.repeat(starts - offs, counts) + np.arange(total, dtype=np.int64)
 
 
+def spans_apart(segs: Segs) -> bool:
+    """True when no two segments of one essay have spans ``wmin..wmax`` that meet, so none
+    share a word: a ground truth in reading order passes in one pass, without pairing. False
+    says only that two spans meet (their words may still be apart: holes)."""
+    if segs.n < 2:
+        return True
+    big = np.int64(MAX_WORD) * 4
+    lo, hi = segs.essay * big + segs.wmin, segs.essay * big + segs.wmax
+    if (lo[1:] < lo[:-1]).any():  # not in reading order: visit it so
+        o = np.argsort(lo, kind="stable")
+        lo, hi = lo[o], hi[o]
+    # visited by start, spans that meet make some neighbours meet (the next start lies between)
+    return not (lo[1:] <= hi[:-1]).any()
+
+
 def _removal_contiguous(ess, lo, hi):
     """§2 for single-run segments, visited in order: a segment keeps what lies past the
     furthest end of the earlier segments of its essay.

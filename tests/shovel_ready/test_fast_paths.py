@@ -239,3 +239,48 @@ def test_text_columns_pandas_would_type_are_read_again_as_text_on_the_fast_path(
     assert df["p"].tolist() == [0.25, 1.0]
     assert all(str(df[c].dtype) == "str" for c in ("id", "grade", "flag", "code"))
     assert df.attrs["rows"].tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_spans_apart_equals_every_pair_checked(seed):
+    # the ground truth's quick overlap check: True exactly when no two segments of one essay
+    # have spans that meet, checked here pair by pair; inputs in reading order and shuffled
+    from scoring.shovel_ready.segments import segs_from_sets, spans_apart
+
+    rng = random.Random(seed)
+    for case in range(300):
+        sets, essay = [], []
+        for e in range(rng.randint(1, 4)):
+            at = rng.randint(0, 5)
+            for _ in range(rng.randint(1, 6)):
+                size = rng.randint(1, 6)
+                words = set(range(at, at + size))
+                if size > 2 and rng.random() < 0.3:
+                    words.discard(at + 1)  # a hole
+                sets.append(words)
+                essay.append(e)
+                at += size + (rng.randint(-3, 3) if rng.random() < 0.2 else rng.randint(0, 3))
+                at = max(at, 0)
+        order = list(range(len(sets)))
+        if case % 2:
+            rng.shuffle(order)
+        sets, essay = [sets[i] for i in order], [essay[i] for i in order]
+        meet = any(essay[i] == essay[j] and max(min(sets[i]), min(sets[j])) <= min(max(sets[i]), max(sets[j]))
+                   for i in range(len(sets)) for j in range(i))
+        segs = segs_from_sets(sets, essay=np.array(essay))
+        assert spans_apart(segs) is (not meet), (sets, essay)
+
+
+def test_ground_truth_overlaps_are_still_found_when_spans_meet():
+    # e1's two Claims interleave without sharing a word (holes): nothing to report; e2's two
+    # Leads share word 5: both rows are reported
+    gt = ("id,discourse_type,predictionstring,discourse_effectiveness\n"
+          "e1,Claim,0 2 4,Effective\ne1,Claim,1 3 5,Effective\n"
+          "e2,Lead,1 2 3 4 5,Effective\ne2,Lead,5 6 7,Adequate\ne2,Claim,9 10,Effective\n")
+    report: list[str] = []
+    load_ground_truth_table(gt.encode(), "gt.csv", report)
+    assert report == ["gt.csv: 2 ground-truth row(s) overlap or duplicate another segment of the same class in the "
+                      "same essay (kept and scored)"]
+    report = []
+    load_ground_truth_table(gt.replace("5 6 7", "6 7").encode(), "gt.csv", report)
+    assert report == []
