@@ -29,6 +29,7 @@ import multiprocessing as mp
 import os
 import sys
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -59,12 +60,27 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+#: the threads of this process's finished pools that are still winding down (a pool's manager
+#: and queue threads outlive it by the ~15 ms its workers take to exit)
+_ending: weakref.WeakSet = weakref.WeakSet()
+
+
+def _settle(timeout: float = 2.0) -> None:
+    """Wait for the threads of finished pools to end, so that they do not count as threads of
+    this process: the next pool's start method would be ``forkserver`` instead of ``fork``
+    (starting a fork server costs about half a second)."""
+    for t in list(_ending):
+        t.join(timeout)
+        _ending.discard(t)
+
+
 def start_method() -> str:
     """``fork`` for a single-threaded process, else ``forkserver`` or ``spawn`` (``LAB_START_METHOD`` wins)."""
     methods = mp.get_all_start_methods()
     env = os.environ.get("LAB_START_METHOD", "")
     if env in methods:
         return env
+    _settle()
     if "fork" in methods and sys.platform == "linux" and threading.active_count() == 1:
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
@@ -206,6 +222,35 @@ def _no_main_for_workers() -> None:
     spawn.get_preparation_data = get_preparation_data
 
 
+_env_lock = threading.Lock()
+
+
+def _start_forkserver(modules: list[str]) -> None:
+    """Start the fork server (once per process) where it can import ``modules``. Before Python
+    3.12.8 it ignores this process's ``sys.path`` (CPython gh-117378): started from another
+    folder than the app's, its preload failed silently and every worker imported numpy and
+    pandas afresh (~0.5 s a worker, a pool). Their folders go on its ``PYTHONPATH``."""
+    from multiprocessing import forkserver
+
+    folders = []
+    for name in modules:
+        mod = sys.modules.get(name.partition(".")[0])
+        path = getattr(mod, "__file__", None)
+        if path:  # a package's folder holds its __init__: the folder to import it from is one up
+            folder = os.path.dirname(os.path.dirname(path) if hasattr(mod, "__path__") else path)
+            folders.append(os.path.abspath(folder))
+    with _env_lock:
+        old = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(folders + ([old] if old else [])))
+        try:
+            forkserver.ensure_running()
+        finally:
+            if old is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = old
+
+
 def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
     if kind == "processes":
         try:
@@ -216,7 +261,9 @@ def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
             if ctx.get_start_method() == "forkserver":
                 # workers fork from a server that has imported the task's module (numpy, pandas…)
                 # once, instead of importing it afresh in every worker of every pool
-                ctx.set_forkserver_preload(sorted({fn.__module__, getattr(setup, "__module__", fn.__module__)}))
+                modules = sorted({fn.__module__, getattr(setup, "__module__", fn.__module__)})
+                ctx.set_forkserver_preload(modules)
+                _start_forkserver(modules)
             return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(shared, setup))
         except (OSError, ValueError, NotImplementedError, ImportError):
             pass  # no processes here (a sandbox, a platform without semaphores): threads
@@ -257,7 +304,10 @@ def _pooled(fn, items, shared, workers, kind, window, setup, chunk) -> Iterator[
         # after the last item, idle workers exit on their own (tearing down a worker's memory
         # takes ~15 ms); stopped early, the caller waits for the running items to end, so
         # none writes anything after it returns
+        ending = () if threads else (getattr(pool, "_executor_manager_thread", None),
+                                     getattr(getattr(pool, "_call_queue", None), "_thread", None))
         pool.shutdown(wait=not finished, cancel_futures=True)
+        _ending.update(t for t in ending if t is not None and t.is_alive())
 
 
 def _dask(fn, items, shared, scheduler, window) -> Iterator[Any]:

@@ -80,3 +80,45 @@ def test_a_failing_item_stops_the_pool_before_the_error_reaches_the_caller():
     with pytest.raises(ValueError, match="a bad item"):
         list(fanout.fan_out(_slow_or_failing, [-1.0, 0.5, 0.5, 0.5], workers=2, window=2))
     assert _children() - before == set()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork (Linux)")
+def test_a_finished_pools_threads_do_not_rule_out_fork_for_the_next(monkeypatch):
+    # a finished pool's manager thread outlives it by the time its workers take to exit; were
+    # it counted, a second load right after the first would start a fork server (~0.5 s)
+    import threading
+
+    monkeypatch.delenv("LAB_START_METHOD", raising=False)
+    before = set(threading.enumerate())
+    assert list(fanout.fan_out(_slow_or_failing, [0.0, 0.0, 0.0], workers=2)) == [0.0, 0.0, 0.0]
+    fanout.start_method()  # waits for them
+    assert set(threading.enumerate()) - before == set()
+
+
+PROBE = """
+import sys
+sys.path.insert(0, {root!r})
+from scoring.core import fanout
+from tests.core import _preload_probe
+print(sorted(set(fanout.fan_out(_preload_probe.where, range(4), workers=2))))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server (Linux)")
+def test_the_fork_server_imports_the_task_module_when_started_from_another_folder(tmp_path):
+    # the app may be started from any folder; the fork server must still import the task's
+    # module once, so that its workers inherit it (a worker that imported it itself is the
+    # process named in IMPORTED_IN)
+    import ast
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "LAB_START_METHOD": "forkserver"}
+    env.pop("PYTHONPATH", None)
+    out = subprocess.run([sys.executable, "-c", PROBE.format(root=root)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    pairs = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    assert pairs and all(worker != imported_in for worker, imported_in in pairs), pairs

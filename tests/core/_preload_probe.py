@@ -1,0 +1,10 @@
+"""A task module for the fork-server test: it records which process imported it."""
+
+import os
+
+IMPORTED_IN = os.getpid()
+
+
+def where(_shared, _item) -> tuple[int, int]:
+    """(this worker's pid, the pid of the process that imported this module)."""
+    return os.getpid(), IMPORTED_IN
