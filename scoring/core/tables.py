@@ -190,7 +190,7 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
             and numeric(str(c).strip()))}
         if not typed:
             break
-        if as_text or not hasattr(source, "seek") and not isinstance(source, (str, Path)):
+        if as_text or (not hasattr(source, "seek") and not isinstance(source, (str, Path))):
             return None  # typed although read as text, or nothing to read again
         as_text = typed
         if hasattr(source, "seek"):
