@@ -166,6 +166,11 @@ def row_of(df: pd.DataFrame, i: int) -> int:
     return int(rows[i]) if rows is not None and i < len(rows) else int(i) + 2
 
 
+def _numbers(col: pd.Series) -> bool:
+    """A column pandas read as numbers (booleans are not)."""
+    return pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+
+
 def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
     """Fast path: pandas' C parser with its own typing, accepted only when every text column
     came back as (arrow) text and only ``numeric`` columns as numbers; else None, and the
@@ -185,9 +190,8 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
             return None
         if [str(c) for c in df.columns] != header:
             return None
-        typed = {c: "str" for c in df.columns if arrow_array(df[c]) is None and not (
-            pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c].dtype)
-            and numeric(str(c).strip()))}
+        typed = {c: "str" for c in df.columns
+                 if arrow_array(df[c]) is None and not (_numbers(df[c]) and numeric(str(c).strip()))}
         if not typed:
             break
         if as_text or (not hasattr(source, "seek") and not isinstance(source, (str, Path))):
@@ -197,7 +201,7 @@ def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
             source.seek(0)
     for c in df.columns:
         col = df[c]
-        if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+        if _numbers(col):
             df[c] = col.astype(float)
             continue
         arr = arrow_array(col)
