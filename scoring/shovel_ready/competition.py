@@ -168,7 +168,8 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
     report: list[str] = []
     gt = load_ground_truth_table(ground_truth, source_name(ground_truth, "ground truth"), report)
     subs = expand_submissions(submissions)
-    size = sum(_size(src) for _, src, _ in subs)
+    sizes = [_size(src) for _, src, _ in subs]
+    size = sum(sizes)
     where = cache or ("disk" if size * TABLE_SHARE > MEMORY_BYTES else "memory")
     if workers is None and size < POOL_MIN_BYTES:
         workers = 1
@@ -181,9 +182,14 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
         # are handed over through); a Dask worker sends them back
         folder = store.handoff_folder() if scheduler is None and workers != 1 else None
         ctx = worker_context(gt, folder, handoff=folder is not None and where == "memory")
-        prepared: list[Prepared] = []
-        for k, pr in enumerate(fan_out(prepare_task, subs, shared=ctx, progress=progress, names=names,
-                                       workers=workers, scheduler=scheduler, setup=worker_setup)):
+        # the largest files first: the last file a worker takes is then a small one, so the
+        # workers finish close together (the results go back to the files' own order)
+        order = sorted(range(len(subs)), key=lambda k: -sizes[k])
+        done: list[Prepared | None] = [None] * len(subs)
+        for i, pr in enumerate(fan_out(prepare_task, [subs[k] for k in order], shared=ctx, progress=progress,
+                                       names=[names[k] for k in order], workers=workers, scheduler=scheduler,
+                                       setup=worker_setup)):
+            k = order[i]
             if later is None:  # the pool has its processes by now (a thread before would rule out fork)
                 later = side.submit(_side_inputs, gt, demographics, runtimes, names)
             name, src, _ = subs[k]
@@ -193,9 +199,11 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
             if where == "disk" and isinstance(src, (bytes, bytearray)):
                 src = store.spill(src)  # an upload's bytes wait on disk for read_submission
             pr.source = src
+            done[k] = pr
+        prepared: list[Prepared] = [pr for pr in done if pr is not None]
+        for pr in prepared:
             report.extend(pr.notes)
-            prepared.append(pr)
-        subs = None  # the sources' bytes (uploads) are not kept twice
+        subs = done = None  # the sources' bytes (uploads) are not kept twice
         # their errors and notes come after the submissions', as if read one after the other
         demo, attrs, rt, notes = (later or side.submit(_side_inputs, gt, demographics, runtimes, names)).result()
         report.extend(notes)

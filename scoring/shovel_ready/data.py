@@ -286,7 +286,9 @@ def row_order_ties(segs: Segs) -> int:
     them overlap removal keeps depends on their row order (SPEC §2: the earlier row wins)."""
     if segs.n < 2:
         return 0
-    key = np.sort(segs.essay * (int(segs.wmin.max()) + 1) + segs.wmin)
+    key = segs.essay * (int(segs.wmin.max()) + 1) + segs.wmin
+    if not bool((key[1:] >= key[:-1]).all()):  # a file in reading order is sorted already
+        key = np.sort(key)
     same = key[1:] == key[:-1]  # a prediction starting where the one before it in key order does
     in_tie = np.zeros(len(key), dtype=bool)
     in_tie[1:] |= same

@@ -105,6 +105,7 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     present = gt_cls_counts > 0
     if not present.any():
         return 0.0
+    # (boolean masks are turned into positions once: gathering by position is 2-3x faster)
     psz = pred.size[p]
     gsz = gt.size[g]
     cand = np.flatnonzero((2 * inter >= psz) & (2 * inter >= gsz))
@@ -113,34 +114,41 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     # a group with one candidate takes it; only groups with several need the ordering
     per_group = np.bincount(grp, minlength=n_groups)
     alone = per_group[grp] == 1
-    best_pred, best_grp = cp[alone], grp[alone]
-    if not alone.all():
-        many = ~alone
+    one = np.flatnonzero(alone)
+    best_pred, best_grp = cp[one], grp[one]
+    if len(one) < len(alone):
+        many = np.flatnonzero(~alone)
         mp, mg = cp[many], grp[many]
         maxo = np.maximum(ci[many] / pred.size[mp], ci[many] / gt.size[cg[many]])
         order = np.lexsort((pred.row[mp], -maxo, mg))
         ms = mg[order]
-        first = np.concatenate(([True], ms[1:] != ms[:-1]))
-        best_pred = np.concatenate((best_pred, mp[order][first]))
+        first = np.flatnonzero(np.concatenate(([True], ms[1:] != ms[:-1])))
+        best_pred = np.concatenate((best_pred, mp[order[first]]))
         best_grp = np.concatenate((best_grp, ms[first]))
     tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
 
     # predictions of classes the ground truth lacks have code C: counted in a bin of their own
     n_pred = np.bincount(pred.cls, minlength=C + 1)[:C].astype(float)
     is_best = np.zeros(pred.n, dtype=bool)
-    is_best[best_pred] = True
-    n_best = np.bincount(pred.cls[is_best], minlength=C + 1)[:C].astype(float)
+    is_best[best_pred] = True  # a prediction may be the best of several groups: counted once
+    n_best = np.bincount(pred.cls[np.flatnonzero(is_best)], minlength=C + 1)[:C].astype(float)
     fp = n_pred - n_best
 
     matched_gt = np.zeros(gt.n, dtype=bool)
     matched_gt[cg] = True
-    fn = (gt_cls_counts - np.bincount(gt.cls, weights=matched_gt, minlength=C)).astype(float)
+    fn = (gt_cls_counts - np.bincount(gt.cls[np.flatnonzero(matched_gt)], minlength=C)).astype(float)
 
+    # the quirks: a class with ground truth in an essay the submission leaves without a
+    # prediction of it adds a false positive; a class predicted in an essay without its ground
+    # truth, a false negative (each at most once per class)
     cells = np.bincount(pred.essay * (C + 1) + pred.cls, minlength=n_essays * (C + 1))
     pred_cell = cells.reshape(n_essays, C + 1)[:, :C] > 0
-    gt_cell = gt_cell.reshape(n_essays, C)
-    fp += (gt_cell & ~pred_cell).any(axis=0)
-    fn += (pred_cell & ~gt_cell).any(axis=0)
+    differ = np.flatnonzero(pred_cell.ravel() != gt_cell)  # cells where one side has the class
+    has_gt = gt_cell[differ]
+    for out, at in ((fp, differ[has_gt]), (fn, differ[~has_gt])):
+        hit = np.zeros(C, dtype=bool)
+        hit[at % C] = True
+        out += hit
     denom = tp + 0.5 * (fp + fn)
     f1 = np.divide(tp, denom, out=np.zeros(C), where=denom > 0)
     return float(f1[present].mean())

@@ -83,6 +83,7 @@ def removed_tables(raw: SubTables, rem: Segs, kept: np.ndarray, trimmed: np.ndar
     np_a = new_pos[raw.p]
     keep = np_a >= 0
     keep[keep] = ~is_trim[np_a[keep]]
+    keep = np.flatnonzero(keep)  # positions, found once for the four columns
     a_p, a_g, a_i, a_d = np_a[keep], raw.g[keep], raw.inter[keep], raw.d[keep]
     sub = rem.take(trimmed)
     t = tables_of(sub, probs[trimmed], gt)

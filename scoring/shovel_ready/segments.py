@@ -267,7 +267,9 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
     if n == 0:
         return segs, np.zeros(0, np.int64)
     if segs.essay.max() < 1 << 22 and segs.wmin.max() < 1 << 20 and segs.row.max() < 1 << 21:
-        order = np.argsort((segs.essay << 41) + (segs.wmin << 21) + segs.row)  # keys unique: no ties
+        key = (segs.essay << 41) + (segs.wmin << 21) + segs.row  # unique: no ties
+        # a file in reading order is sorted already (a check costs a tenth of the sort)
+        order = np.arange(n) if bool((key[1:] > key[:-1]).all()) else np.argsort(key)
     else:
         order = np.lexsort((segs.row, segs.wmin, segs.essay))
     ess = segs.essay[order]
@@ -375,8 +377,14 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
         return empty
     # every (prediction run, candidate ground-truth run): repeats, not gathers, for the former
     gi = np.repeat(lo_idx - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)
-    ov = np.minimum(np.repeat(phi, cnt), ix.hi[gi]) - np.maximum(np.repeat(plo, cnt), ix.lo[gi]) + 1
-    ok = ov > 0
+    # the overlap min(hi) - max(lo) + 1, worked out in place; the positions of the candidates
+    # that meet are found once and gathered from (a boolean mask per column costs 60 % more)
+    ov, lo = ix.hi[gi], ix.lo[gi]
+    np.minimum(np.repeat(phi, cnt), ov, out=ov)
+    np.maximum(np.repeat(plo, cnt), lo, out=lo)
+    ov -= lo
+    ov += 1
+    ok = np.flatnonzero(ov > 0)
     p = np.repeat(pred.run_seg[pr], cnt)[ok]
     g = ix.seg[gi[ok]]
     inter = ov[ok]

@@ -113,9 +113,13 @@ def test_process_pool_equals_one_process_and_counts_files(reference, cache_dir, 
     monkeypatch.setattr(rematch, "POOL_MIN_SUBMISSIONS", 2)  # re-matches in the pool too
     calls = []
     comp = _load(workers=2, cache="disk", progress=lambda d, t, n: calls.append((d, t, n)))
-    names = [f.stem for f in SUBS]
+    # the largest files go first (equal sizes keep their order), so the workers end together
+    by_size = sorted(SUBS, key=lambda f: -f.stat().st_size)
+    names = [f.stem for f in by_size]
     n = len(names)
+    assert names != [f.stem for f in SUBS]  # the sample's files are not in size order: the test tells
     assert calls == [(0, n, names[0])] + [(k, n, names[k]) for k in range(1, n)] + [(n, n, "")]
+    assert comp.submission_names == [f.stem for f in SUBS]  # the competition keeps the files' order
     assert len(list(Path(comp.store.folder).glob("*.tables"))) == n  # written by the workers
     seen = []
     scorer = scoring.Scorer(comp, workers=2, progress=lambda d, t, name: seen.append((d, t)))
