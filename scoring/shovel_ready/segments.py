@@ -61,7 +61,7 @@ class Segs:
             return Segs(*cols, np.repeat(np.arange(len(idx), dtype=np.int64), cnt), self.run_lo[rr], self.run_hi[rr])
         keep = np.zeros(self.n, dtype=bool)
         keep[idx] = True
-        rkeep = keep[self.run_seg]
+        rkeep = np.flatnonzero(keep[self.run_seg])
         newid = np.cumsum(keep) - 1
         return Segs(*cols, newid[self.run_seg[rkeep]].astype(np.int64), self.run_lo[rkeep], self.run_hi[rkeep])
 
@@ -302,7 +302,7 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
         t_lo, t_hi = new_lo[ps[trim]], new_hi[ps[trim]]
         size, wmin, wmax = out.size.copy(), out.wmin.copy(), out.wmax.copy()
         size[trim], wmin[trim], wmax[trim] = t_hi - t_lo + 1, t_lo, t_hi
-        keep_r = ~touched[ps][out.run_seg]
+        keep_r = np.flatnonzero(~touched[ps][out.run_seg])
         run_seg = np.concatenate((out.run_seg[keep_r], trim))
         o = np.argsort(run_seg, kind="stable")  # a segment's runs stay in word order
         out = Segs(out.essay, out.cls, out.row, size, wmin, wmax, run_seg[o],
@@ -394,10 +394,10 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
         several = np.bincount(pred.run_seg, minlength=pred.n)[p] > 1
         several |= np.bincount(gt.run_seg, minlength=gt.n)[g] > 1
         if several.any():
+            single, several = np.flatnonzero(~several), np.flatnonzero(several)
             key = p[several] * np.int64(gt.n) + g[several]
             uk, inv = np.unique(key, return_inverse=True)
             m_inter = np.bincount(inv.ravel(), weights=inter[several]).astype(np.int64)
-            single = ~several
             p, g, inter = _merge_by_p(p[single], uk // gt.n, g[single], uk % gt.n, inter[single], m_inter)
     return p, g, inter
 

@@ -95,6 +95,18 @@ def test_a_finished_pools_threads_do_not_rule_out_fork_for_the_next(monkeypatch)
     assert set(threading.enumerate()) - before == set()
 
 
+def test_at_exit_finished_pools_are_joined_before_concurrent_futures_wakes_them():
+    # concurrent.futures' exit hook wakes every pool's manager thread; one that is closing its
+    # pipe at that moment printed "Exception ignored ... Bad file descriptor" after a command's
+    # output. Python runs these hooks last-registered first: ours must come after its hook.
+    import threading
+    from concurrent.futures import process
+
+    hooks = [getattr(h, "func", h) for h in threading._threading_atexits]
+    assert fanout._settle in hooks and process._python_exit in hooks
+    assert hooks.index(fanout._settle) > hooks.index(process._python_exit)
+
+
 PROBE = """
 import sys
 sys.path.insert(0, {root!r})
