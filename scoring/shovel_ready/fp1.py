@@ -12,7 +12,7 @@ def gt_groups(gt: Segs) -> np.ndarray:
     n = gt.n
     if n == 0:
         return np.zeros(0, np.int64)
-    nruns = np.bincount(gt.run_seg, minlength=n)
+    nruns = gt.run_counts
     single = nruns == 1
     gid = np.empty(n, dtype=np.int64)
     s_idx = np.flatnonzero(single)

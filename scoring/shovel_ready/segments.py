@@ -8,7 +8,7 @@ O(words). Every table of segments is a :class:`Segs`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import pyarrow as pa
@@ -47,6 +47,12 @@ class Segs:
     @property
     def multi(self) -> bool:
         return len(self.run_seg) != len(self.size)
+
+    @cached_property
+    def run_counts(self) -> np.ndarray:
+        """The number of runs of each segment, counted once (a ground truth's serves every
+        submission paired with it; the arrays of a ``Segs`` are not changed once it is made)."""
+        return np.bincount(self.run_seg, minlength=self.n)
 
     def take(self, idx: np.ndarray) -> Segs:
         """The segments at positions ``idx`` (ascending), with their runs."""
@@ -89,7 +95,7 @@ class Segs:
         if not self.multi:
             return runs
         # a segment's runs joined by spaces, all at once (runs are sorted by segment)
-        offsets = np.concatenate(([0], np.cumsum(np.bincount(self.run_seg, minlength=self.n))))
+        offsets = np.concatenate(([0], np.cumsum(self.run_counts)))
         lists = pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), pa.array(runs, type=pa.string()))
         return pc.binary_join(lists, " ").to_pylist()
 
@@ -205,7 +211,7 @@ def _removal_contiguous(ess, lo, hi):
     return ~touched | (hi - rem_lo + 1 >= 2), touched, np.where(touched, rem_lo, lo), prev_end
 
 
-def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray, per_seg: np.ndarray | None = None):
+def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray):
     """§2 for any segments (``seg``: segment ids in visiting order, ``ess`` their essays) as
     interval arithmetic over their runs.
 
@@ -213,11 +219,9 @@ def _removal_runs(segs: Segs, seg: np.ndarray, ess: np.ndarray, per_seg: np.ndar
     segment when no earlier segment covers its elementary interval, i.e. when the segment is
     the first (in visiting order) to cover it. Returns ``(keep, touched, new_lo, new_hi)``
     per visited segment; a touched, kept segment is the single run ``new_lo..new_hi``.
-    ``per_seg``: the number of runs of every segment, if counted already.
     """
     q = len(seg)
-    if per_seg is None:
-        per_seg = np.bincount(segs.run_seg, minlength=segs.n)
+    per_seg = segs.run_counts
     nruns = per_seg[seg]
     first_run = (np.cumsum(per_seg) - per_seg)[seg]  # a segment's runs sit together, in segment order
     rr = _ranges(first_run, nruns)
@@ -276,21 +280,19 @@ def remove_overlaps(segs: Segs, *, runs_only: bool = False) -> tuple[Segs, np.nd
     lo, hi = segs.wmin[order], segs.wmax[order]
     keep, touched, new_lo, prev_end = _removal_contiguous(ess, lo, hi)
     new_hi = hi
-    per_seg = None
     if runs_only:
         general = np.ones(n, dtype=bool)
     elif segs.multi:
-        per_seg = np.bincount(segs.run_seg, minlength=n)
         cluster = np.cumsum(prev_end < lo) - 1
         holed = np.zeros(int(cluster[-1]) + 1, dtype=bool)
-        holed[cluster[per_seg[order] > 1]] = True  # clusters with a non-contiguous segment
+        holed[cluster[segs.run_counts[order] > 1]] = True  # clusters with a non-contiguous segment
         general = holed[cluster] & (np.bincount(cluster)[cluster] > 1)  # (alone, a segment is untouched)
     else:
         general = None
     if general is not None and general.any():
         g = np.flatnonzero(general)
         new_hi = hi.copy()
-        keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g], per_seg)
+        keep[g], touched[g], new_lo[g], new_hi[g] = _removal_runs(segs, order[g], ess[g])
     # rebuild in input order; a touched segment that is kept becomes one run
     pos_in_sorted = np.empty(n, dtype=np.int64)
     pos_in_sorted[order] = np.arange(n)
@@ -391,8 +393,8 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
     if pred.multi or gt.multi:
         # a pair of segments can meet in several pairs of runs only when one of them has
         # several runs: only those pairs are summed (sorted by p, then g)
-        several = np.bincount(pred.run_seg, minlength=pred.n)[p] > 1
-        several |= np.bincount(gt.run_seg, minlength=gt.n)[g] > 1
+        several = pred.run_counts[p] > 1
+        several |= gt.run_counts[g] > 1
         if several.any():
             single, several = np.flatnonzero(~several), np.flatnonzero(several)
             key = p[several] * np.int64(gt.n) + g[several]
