@@ -60,15 +60,15 @@ def _sha256(path: Path) -> str:
 
 def file_digests(fam: Family, sources: Mapping[str, Any]) -> list[DataFile]:
     """Every file behind ``sources`` (``{role: path | [paths]}``, as the family's loader takes
-    them; a folder stands for its files of the input's kind, sorted), digested, in the
-    family's input order."""
+    them; a folder stands for its files of the input's kind, sorted; a ``(name, path)`` pair
+    for its path), digested, in the family's input order."""
     out = []
     for inp in fam.inputs:
         given = sources.get(inp.role)
         if given is None:
             continue
-        for item in given if isinstance(given, (list, tuple)) else [given]:
-            path = Path(item)
+        for item in given if isinstance(given, list) else [given]:
+            path = Path(item[1] if isinstance(item, tuple) else item)  # a (submission name, path) pair
             files = sorted(path.glob(f"*{inp.suffix}")) if path.is_dir() else [path]
             for f in files:
                 out.append(DataFile(inp.role, str(f), f.stat().st_size, _sha256(f)))
@@ -120,7 +120,8 @@ def command_line(fam: Family, sources: Mapping[str, Any], params: Mapping[str, A
         if given is None:
             continue
         words.append(inp.flag)
-        words += [str(x) for x in given] if isinstance(given, (list, tuple)) else [str(given)]
+        items = given if isinstance(given, list) else [given]
+        words += [str(x[1] if isinstance(x, tuple) else x) for x in items]
     return shlex.join(words + param_args(fam, params) + list(extra))
 
 
