@@ -31,9 +31,11 @@ def _link(page: str) -> str:
     (the parameters, the upload's ``data=``, the pinned ``pin=``, the page's own picks)."""
     from .report import DEFAULT_BASE
 
-    base = (st.context.url or DEFAULT_BASE).rstrip("/")
+    url = (st.context.url or DEFAULT_BASE).split("?")[0].rstrip("/")  # this page's address, or the app's
+    if not url.endswith(f"/{page}"):
+        url = f"{url}/{page}"
     pairs = [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
-    return f"{base}/{page}" + (f"?{urlencode(pairs)}" if pairs else "")
+    return url + (f"?{urlencode(pairs)}" if pairs else "")
 
 
 def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,

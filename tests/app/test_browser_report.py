@@ -137,3 +137,34 @@ def test_hostile_team_names_stay_text_in_the_browser(browser, tmp_path):
     finally:
         page.close()
 
+
+
+def test_the_apps_download_report_button_gives_the_same_offline_report(browser, tmp_path):
+    """Click *Download report* on the running app's leaderboard: the file (built on the click, in
+    Streamlit's download thread) opens offline and shows the page's parameters and numbers."""
+    from tests.browser import serve, wait_idle
+
+    with serve() as base:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        page.set_default_timeout(90_000)
+        try:
+            page.goto(base + "/leaderboard?alpha=7")
+            wait_idle(page)
+            with page.expect_download() as dl:
+                page.get_by_role("button", name="Download report").click()
+            path = tmp_path / "app-report.html"
+            dl.value.save_as(path)
+            assert dl.value.suggested_filename == "shovel-ready-report.html"
+        finally:
+            page.close()
+    html = path.read_text(encoding="utf-8")
+    assert 'data-param="alpha"><td>Softmin temperature α</td><td>alpha</td><td>7</td>' in html
+    assert f"{base}/leaderboard?" in html and "alpha=7" in html
+    offline, seen = _open_offline(browser, path)
+    try:
+        assert seen == {"requests": [], "dialogs": [], "errors": []}
+        assert offline.locator("div.chart .main-svg").count() >= offline.locator("div.chart").count() >= 4
+        teams = offline.evaluate("() => [...document.querySelectorAll('table.stages tbody tr')].map(r => r.dataset.team)")
+        assert len(teams) == 9  # the sample's nine teams
+    finally:
+        offline.close()
