@@ -285,7 +285,7 @@ def compare_section(fam: Family, lb_a: pd.DataFrame, lb_b: pd.DataFrame, a: Mapp
     from .charts.robustness import slope_figure
 
     la, lb_ = labels
-    sec = Section(f"{la} and {lb_}")
+    sec = Section(f"Two configurations: {la} and {lb_}")
     changed = differences(fam, a, b)
     sec.parts.append("<p>" + (esc(f"{lb_} differs from {la} in: " + "; ".join(changed) + ".") if changed else
                               esc(f"{la} and {lb_} are the same settings.")) + "</p>")

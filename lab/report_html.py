@@ -148,7 +148,8 @@ h1 { font-size: 1.7rem; margin: 0 0 4px; } h2 { font-size: 1.3rem; margin: 0 0 1
      padding-bottom: 4px; } h3 { font-size: 1.05rem; margin: 18px 0 6px; }
 section { margin: 28px 0; } .muted { color: #59636e; font-size: 0.9rem; }
 .takeaway { background: #eef6ff; border-left: 4px solid #4c78a8; padding: 10px 14px; font-size: 1.05rem; }
-table { border-collapse: collapse; margin: 8px 0 12px; font-size: 0.88rem; }
+table { border-collapse: collapse; margin: 8px 0 12px; font-size: 0.88rem; display: block; overflow-x: auto;
+        max-width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; } th.group { text-align: center; } td.num { text-align: right;
      font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -160,6 +161,7 @@ tr.changed td { font-weight: 600; } code, .mono { font-family: ui-monospace, Men
 .chart { margin: 6px 0 14px; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
+  table { display: table; font-size: 7pt; } th, td { padding: 1px 3px; } .cmd, .mono { font-size: 7pt; }
   section { break-before: page; page-break-before: always; margin: 0; }
   section.first { break-before: auto; page-break-before: auto; }
   .chart, table, .takeaway { break-inside: avoid; page-break-inside: avoid; }

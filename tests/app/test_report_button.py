@@ -75,6 +75,6 @@ def test_compare_settings_has_the_button_with_both_configurations(core_dir, buil
     assert (fam, page) == ("shovel-ready", "robustness_compare")
     assert kw["params"]["overlap_removal"] is True and kw["params_b"]["overlap_removal"] is False
     html = fn()
-    assert "<h2>A (pinned) and B (current)</h2>" in html
+    assert "<h2>Two configurations: A (pinned) and B (current)</h2>" in html
     assert "B (current) differs from A (pinned) in: Overlap removal: true → false." in html
     assert "pin=" in html  # the link keeps the pinned configuration
