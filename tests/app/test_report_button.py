@@ -78,3 +78,28 @@ def test_compare_settings_has_the_button_with_both_configurations(core_dir, buil
     assert "<h2>Two configurations: A (pinned) and B (current)</h2>" in html
     assert "B (current) differs from A (pinned) in: Overlap removal: true → false." in html
     assert "pin=" in html  # the link keeps the pinned configuration
+
+
+def test_an_uploads_report_names_its_files_and_digests_and_the_link_keeps_it(core_dir, built, monkeypatch):
+    from tests.app.helpers import DEMO, GT, SUB_A, SUB_B, SUB_C, rerun
+
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(core_dir.parent / "uploads"))
+    files = {"truth.csv": GT, "A.csv": SUB_A, "B.csv": SUB_B, "C.csv": SUB_C, "demo.csv": DEMO}
+    at = app("pages/data.py")
+    at.file_uploader(key="data_sr_ground_truth").set_value(("truth.csv", GT.encode(), "text/csv"))
+    at.file_uploader(key="data_sr_submissions").set_value(
+        [(n, files[n].encode(), "text/csv") for n in ("A.csv", "B.csv", "C.csv")])
+    at.file_uploader(key="data_sr_demographics").set_value(("demo.csv", DEMO.encode(), "text/csv"))
+    rerun(at)
+    at.button(key="data_sr_load").click()
+    rerun(at)
+    data = at.query_params["data"]
+    at.switch_page("pages/leaderboard.py")
+    rerun(at)
+    html = built[-1][3]()
+    page = Page(html)
+    names = [c["text"] for c in page.cells if c.get("data-key") == "name"]
+    digests = [c["text"] for c in page.cells if c.get("data-key") == "sha256"]
+    assert names == ["truth.csv", "A.csv", "B.csv", "C.csv", "demo.csv"]
+    assert digests == [hashlib.sha256(files[n].encode()).hexdigest() for n in names]
+    assert f"data={data}" in html and "your uploaded data" in html
