@@ -198,51 +198,31 @@ def data_table(files: Sequence[DataFile]) -> str:
 def stage_table(fam: Family, lb: pd.DataFrame) -> str:
     """The stage table as the app draws it (``lab.tables.stage_table``: the final result first,
     ▲▼ moves), each score and rank cell naming its leaderboard column in ``data-key`` with the
-    exact value in ``data-value``."""
+    exact value in ``data-value`` (a rank cell shows ``"3 ▲2"``; its value is the rank)."""
     extras = family_report(fam).extras
     grouped = tables.stage_table(lb, fam.stages, {fam.final.id: extras} if extras else None)
     by_label = {s.label: s for s in fam.stages}
-    keys, groups = [], []
+    keys: list[str | None] = []
+    groups: list[tuple[str, int]] = []
     for group, col in grouped.columns:
         s = fam.final if group == tables.FINAL_GROUP else by_label.get(group)
-        keys.append("submission" if col == "Team" else s.id if s and col == "Score" else s.rank
-                    if s and col == "Rank" else None)
+        keys.append("submission" if col == "Team" else None if s is None else
+                    {"Score": s.id, "Rank": s.rank}.get(col))
         if groups and groups[-1][0] == group:
             groups[-1] = (group, groups[-1][1] + 1)
         else:
             groups.append((group, 1))
-    rows = []
-    for i, rec in enumerate(grouped.itertuples(index=False, name=None)):
-        row = list(rec)
-        for j, k in enumerate(keys):  # a rank cell shows "3 ▲2"; its exact value is the rank itself
-            if k is not None and k != "submission" and isinstance(row[j], str):
-                row[j] = _Rank(row[j], int(lb.iloc[i][k]))
-        rows.append(row)
-    names = [str(t) for t in lb["submission"]]
-    return _stage_html([c for _, c in grouped.columns], rows, keys, groups, names)
-
-
-class _Rank(str):
-    """A rank cell's text (``"3 ▲2"``) carrying the rank."""
-
-    def __new__(cls, text: str, rank: int):
-        obj = super().__new__(cls, text)
-        obj.rank = rank
-        return obj
-
-
-def _stage_html(columns, rows, keys, groups, names) -> str:
     head = ("<tr>" + "".join(f'<th colspan="{n}" class="group">{esc(g)}</th>' for g, n in groups) + "</tr><tr>"
-            + "".join(f"<th>{esc(c)}</th>" for c in columns) + "</tr>")
+            + "".join(f"<th>{esc(c)}</th>" for _, c in grouped.columns) + "</tr>")
     body = []
-    for name, row in zip(names, rows, strict=True):
+    for (_, rec), row in zip(lb.iterrows(), grouped.itertuples(index=False, name=None), strict=True):
         tds = []
         for k, v in zip(keys, row, strict=True):
-            if isinstance(v, _Rank):
-                tds.append(f'<td class="num" data-key="{esc(k)}" data-value="{v.rank}">{esc(v)}</td>')
+            if k is not None and k != "submission" and isinstance(v, str):  # a rank with its move
+                tds.append(f'<td class="num" data-key="{esc(k)}" data-value="{int(rec[k])}">{esc(v)}</td>')
             else:
                 tds.append(cell(v, key=k))
-        body.append(f'<tr data-team="{esc(name)}">{"".join(tds)}</tr>')
+        body.append(f'<tr data-team="{esc(rec["submission"])}">{"".join(tds)}</tr>')
     return f'<table class="stages"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
