@@ -310,7 +310,10 @@ def build_report(fam: Family, comp: Any, scorer: Any, params: Mapping[str, Any],
                     "them from the data or its defaults; the link carries them).</p>")
     if link:
         head.append(f'<p>Link (the app must have the same data): <a class="mono" href="{esc(link)}">{esc(link)}</a></p>')
-    sections = [Section("Leaderboard", [stage_table(fam, lb), bump_chart(lb, fam.stages, colors)])]
+    board = Section("Leaderboard", [stage_table(fam, lb)])
+    if len(fam.stages) > 1:
+        board.parts.append(bump_chart(lb, fam.stages, colors))
+    sections = [board]
     sections += fr.sections(fam, scorer, comp, params, lb, colors)
     if intervals is not None:
         sections.append(intervals_section(lb, intervals, interval_info))

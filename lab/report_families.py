@@ -130,8 +130,16 @@ def _sg_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
 # ---- QA ----------------------------------------------------------------------------------------
 def _qa_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: pd.DataFrame,
                  colors: Mapping[str, str]) -> list[Section]:
+    from scoring.core.family import Stage
+
+    from .charts.common import bump_chart
     from .charts.qa import chance_first, rank_range
 
+    moves = Section("Weights against equal weights")
+    moves.parts.append(_p("▲/▼: places gained or lost under the weights used against equal weights."))
+    stages = (Stage("equal_final_score", "Equal weights", "equal_rank"), Stage("final_score", "Weights used", "rank"))
+    moves.parts.append(bump_chart(scorer.rank_changes(**p), stages, colors, title="Rank with equal weights and with "
+                                  "the weights used").update_xaxes(title=None))
     draws = p.get("weight_draws")
     sec = Section("Hidden weights")
     sec.parts.append(_p(f"The organisers keep the theme weights secret: the teams are ranked under "
@@ -155,7 +163,7 @@ def _qa_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
                           "share_pct": [100.0 * float(v) / total for v in weights.values()]})
         sec.parts.append("<h3>Theme weights used</h3>")
         sec.parts.append(frame_table(w, labels={"theme": "Theme", "weight": "Weight", "share_pct": "Share (%)"}))
-    return [sec]
+    return [moves, sec]
 
 
 # ---- difficulty --------------------------------------------------------------------------------
