@@ -101,6 +101,14 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     if "seed" not in fam.params:  # a family with its own seed uses it for the bootstrap too
         rb.add_argument("--seed", default="0", help="seed of the resampling (default 0)")
     rb.add_argument("--confidence", default="0.95", help="central share of the intervals (default 0.95)")
+    # the report: the leaderboard's inputs and parameters (copied from its parser), written as one HTML file
+    rp = sub.add_parser("report", parents=[lb], add_help=False, help=f"write the {fam.title} view as one HTML file",
+                        description=f"Score submissions with {fam.summary}; write a self-contained HTML report "
+                                    "(no server, no network) of the data, the parameters, the leaderboard and charts.")
+    rp.set_defaults(family=fam.name, command="report")
+    rp.add_argument("--out", required=True, metavar="FILE", help="write the report (one HTML file) here")
+    rp.add_argument("--compare", metavar="JSON", help="a second configuration B shown beside this one: a JSON "
+                    "file (or text) of the parameter values that differ, e.g. '{\"alpha\": 10}' (default: none)")
     output_args(lb)
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
@@ -171,6 +179,11 @@ def main(argv=None) -> int:
             text = families_markdown(families())
         else:
             fam = get(args.family)
+            if args.command == "report":
+                from lab.report_cli import run as run_report  # the UI package's builder; no Streamlit
+
+                print(run_report(fam, args, _BAR), file=sys.stderr)
+                return 0
             text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")
