@@ -37,6 +37,11 @@ class Competition:
     def unit_names(self) -> list[str]:
         return self.results.units
 
+    @property
+    def param_defaults(self) -> dict:
+        """The recipe's stage choices: the command line's defaults (its options override them)."""
+        return dict(self.recipe.stages)
+
     def context(self) -> dict[str, list[str]]:
         """The data's values for ``choices_from`` parameters."""
         groups = list(self.units.groups) if self.units else []

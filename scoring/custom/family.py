@@ -21,7 +21,8 @@ def csv_columns(lb: pd.DataFrame) -> list[str]:
 
 
 def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"family": "custom", "parameters", "notes": [the recipe's choices in words], "leaderboard":
+    """``{"family": "custom", "parameters", "notes": [the recipe's choices in words], "recipe": {inputs,
+    stages as used}, "leaderboard":
     [{fixed columns…, "items": {item: value}, "published": {column: value}}]}`` in rank order."""
     rows = []
     for rec in lb.to_dict("records"):
@@ -32,8 +33,11 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
             row["published"] = pub
         rows.append(row)
     ordered = {p.name: params.get(p.name, p.default) for p in PARAMS}
-    return {"family": "custom", "parameters": json_parameters(ordered), "notes": list(lb.attrs.get("notes", [])),
-            "leaderboard": rows}
+    doc = {"family": "custom", "parameters": json_parameters(ordered), "notes": list(lb.attrs.get("notes", []))}
+    if "recipe" in lb.attrs:
+        doc["recipe"] = lb.attrs["recipe"]
+    doc["leaderboard"] = rows
+    return doc
 
 
 def _recipe_defaults(comp) -> dict[str, Any]:

@@ -194,7 +194,8 @@ class Scorer:
         for c, vals in self.comp.results.published.items():
             data[f"published:{c}"] = vals
         df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
-        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p))
+        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p),
+                        recipe=self.comp.recipe.document(p))
         return df
 
     def notes(self, p: dict) -> list[str]:
