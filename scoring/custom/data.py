@@ -105,31 +105,33 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
     return out, keep
 
 
-def _check_units(values: np.ndarray, units: list[str], teams: list[str], name: str, rows) -> None:
+def _check_units(values: np.ndarray, units: list[str], teams: list[str], name: str, rows,
+                 empty_teams: bool = False) -> None:
     empty = np.isnan(values).all(axis=0)
     if empty.any():
         u = units[int(np.flatnonzero(empty)[0])]
         raise InputError(name, None, f"the unit {u!r} has no value for any team (every cell is missing); "
                                      "leave it out with the recipe's inputs.results.ignore_columns", column=u)
     none = np.isnan(values).all(axis=1) if values.shape[1] else np.ones(len(teams), dtype=bool)
-    if none.any():
+    if none.any() and not empty_teams:
         i = int(np.flatnonzero(none)[0])
         raise InputError(name, int(rows[i]), f"the team {teams[i]!r} has no value on any unit (every cell is missing)")
 
 
-def load_results(src, name: str, opts: ResultsOptions | None = None) -> Results:
-    """Read and validate a results table, long or wide (module doc)."""
+def load_results(src, name: str, opts: ResultsOptions | None = None, *, empty_teams: bool = False) -> Results:
+    """Read and validate a results table, long or wide (module doc); ``empty_teams``: a team
+    with no value at all is kept (a runtime table's), else it is an error."""
     opts = opts or ResultsOptions()
     df = read_text_table(src, name)
     if len(df) == 0:
         raise InputError(name, None, "the results table has no rows")
     lower = {c.lower() for c in df.columns}
     if {"team", "unit", "value"} <= lower and opts.team_column is None:
-        return _load_long(df, name, opts)
-    return _load_wide(df, name, opts)
+        return _load_long(df, name, opts, empty_teams)
+    return _load_wide(df, name, opts, empty_teams)
 
 
-def _load_wide(df, name: str, opts: ResultsOptions) -> Results:
+def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
     report: list[str] = []
     team_col = _team_column(df, opts, name)
     for c in (*opts.ignore_columns, *opts.aggregate_columns, *opts.unit_columns):
@@ -176,11 +178,11 @@ def _load_wide(df, name: str, opts: ResultsOptions) -> Results:
         raise InputError(name, 1, "no unit column: every column besides the team column is text, a published "
                                   "aggregate or ignored")
     values = np.column_stack(columns)
-    _check_units(values, units, teams, name, rows)
+    _check_units(values, units, teams, name, rows, empty_teams)
     return Results(name, teams, units, list(units), metrics, values, published, report)
 
 
-def _load_long(df, name: str, opts: ResultsOptions) -> Results:
+def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
     report: list[str] = []
     ren = {c: c.lower() for c in df.columns if c.lower() in ("team", "unit", "value", "metric")}
     df = df.rename(columns=ren)
@@ -215,7 +217,7 @@ def _load_long(df, name: str, opts: ResultsOptions) -> Results:
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
     team_rows = np.array([min(r for (t, _, _), r in seen.items() if t == team) for team in teams]) \
         if len(teams) < 2000 else np.arange(len(teams)) + 2
-    _check_units(values, labels, teams, name, team_rows)
+    _check_units(values, labels, teams, name, team_rows, empty_teams)
     return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
                    {}, report)
 
@@ -277,13 +279,16 @@ def load_teams(src, name: str, teams: list[str], opts: TeamsOptions, results_opt
     if opts.read_as == "results":
         r = load_results(src, name, ResultsOptions(team_column=opts.team_column, split="refuse",
                                                    duplicates=results_opts.duplicates,
-                                                   missing_marks=results_opts.missing_marks))
+                                                   missing_marks=results_opts.missing_marks), empty_teams=True)
         bad = (r.values <= 0) & np.isfinite(r.values)
         if bad.any():
             i, j = (int(x[0]) for x in np.nonzero(bad))
             raise InputError(name, None, f"the runtime of team {r.teams[i]!r} on {r.units[j]!r} is "
                                          f"{r.values[i, j]:g}, not > 0")
-        given = dict(zip(r.teams, np.nanmean(r.values, axis=1), strict=True))
+        with np.errstate(invalid="ignore"):
+            counts = np.isfinite(r.values).sum(axis=1)
+            means = np.where(counts > 0, np.nansum(r.values, axis=1) / np.maximum(counts, 1), np.nan)
+        given = dict(zip(r.teams, means, strict=True))
         report.append(f"{name}: each team's runtime is the mean of its {len(r.units)} unit runtimes (missing skipped)")
     else:
         df = read_text_table(src, name)
