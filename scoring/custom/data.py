@@ -304,7 +304,7 @@ def load_teams(src, name: str, teams: list[str], opts: TeamsOptions, results_opt
                                           "inputs.teams.runtime_column")
         require_columns(df, [col], name)
         rows = np.asarray(df.attrs["rows"])
-        vals = parse_cells(df[col].tolist(), frozenset({""}), "refuse", name, col, rows)[0]
+        vals = parse_cells(df[col].tolist(), frozenset({""}), "refuse", name, col, rows, text_ok=False)[0]
         bad = np.isfinite(vals) & (vals <= 0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])

@@ -99,13 +99,14 @@ SPLITS = ("refuse", "first", "second", "mean", "both")
 
 
 def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str, column: str,
-                rows) -> tuple[np.ndarray, np.ndarray | None, int]:
+                rows, *, text_ok: bool = True) -> tuple[np.ndarray, np.ndarray | None, int]:
     """Numbers from one column's text cells: ``(values, second, n_text)``.
 
     A cell in ``missing`` (compared without case) is NaN; ``a/b`` is split as ``split`` says
     (``refuse`` raises naming the row; ``both`` gives the second numbers in ``second``); a
     cell that is none of these is text: the count of such cells is returned, and the first one
-    raises only when the column also holds numbers (a column of text is not a unit).
+    raises only when the column also holds numbers (a column of text is not a unit) or when
+    ``text_ok`` is false.
 
     >>> v, s, t = parse_cells(["0.5", "-", "94.2/92.3"], frozenset({"-", ""}), "mean", "f", "c", [2, 3, 4])
     >>> v.tolist(), s, t
@@ -138,7 +139,7 @@ def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str
                              column=column, value=c)
         first[i] = second[i] = x
     has_numbers = bool(np.isfinite(first).any())
-    if text_at and has_numbers:
+    if text_at and (has_numbers or not text_ok):
         i = text_at[0]
         shown = cells[i] if len(cells[i]) <= 40 else cells[i][:37] + "..."
         raise InputError(name, int(rows[i]), f"the cell of column {column!r} is {shown!r}, not a number (nor a "
