@@ -26,7 +26,7 @@ ACROSS_LABELS = {
 
 def _check(values: dict) -> None:
     w = values.get("weights")
-    if w is not None and not any(v > 0 for v in w.values()):
+    if w is not None and values.get("across") == "weighted" and not any(v > 0 for v in w.values()):
         raise ValueError("weights", f"expected at least one weight > 0, got {dict(w)!r}")
 
 

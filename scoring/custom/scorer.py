@@ -206,7 +206,11 @@ class Scorer:
     def warnings(self, **params) -> list[str]:
         """Guardrails: what the chosen recipe does to this data that a reader should know."""
         from .describe import warnings
-        return warnings(self, self.check(**params))
+        try:
+            p = self.check(**params)
+        except InputError:  # the page says why these parameters cannot be scored
+            return []
+        return warnings(self, p)
 
     # ---- per-unit statistics ----------------------------------------------------------------
     def unit_stats(self, **params) -> UnitStats:
