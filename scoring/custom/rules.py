@@ -43,16 +43,33 @@ def normalise(x: np.ndarray, how: str) -> np.ndarray:
     raise ValueError(f"expected none, minmax, zscore or rank, got {how!r}")
 
 
-def _beats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(wins, ties)`` (… × teams × teams × items): team i beats / ties team j on the item,
-    both present (a team never ties itself)."""
-    a, b = x[..., :, None, :], x[..., None, :, :]
-    with np.errstate(invalid="ignore"):
-        wins = a > b + TIE
-        ties = np.abs(a - b) <= TIE
-    n = x.shape[-2]
-    ties &= ~np.eye(n, dtype=bool)[:, :, None]
-    return wins, ties
+def beat_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(wins, ties, present)`` per (team, item) of ``x`` (… × teams × items): how many of the
+    other teams present on the item this team beats (by more than ``TIE``) and ties (within
+    ``TIE``), and how many teams are present; one sort per item.
+
+    >>> w, t, n = beat_counts(np.array([[0.5], [0.5], [0.1], [np.nan]]))
+    >>> w.ravel().tolist(), t.ravel().tolist(), n.ravel().tolist()
+    ([1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0], [3, 3, 3, 3])
+    """
+    x = np.asarray(x, dtype=float)
+    present = ~np.isnan(x)
+    n = present.sum(axis=-2, keepdims=True)
+    srt = np.sort(np.where(present, x, np.inf), axis=-2)
+    flat_x = x.reshape(-1, *x.shape[-2:])
+    flat_s = srt.reshape(-1, *x.shape[-2:])
+    wins = np.zeros(flat_x.shape)
+    ties = np.zeros(flat_x.shape)
+    for r in range(flat_x.shape[0]):
+        for j in range(flat_x.shape[-1]):
+            col, s = flat_x[r, :, j], flat_s[r, :, j]
+            lo = np.searchsorted(s, col - TIE, side="left")
+            hi = np.searchsorted(s, col + TIE, side="right")
+            wins[r, :, j] = lo
+            ties[r, :, j] = hi - lo - 1
+    wins = np.where(present, wins.reshape(x.shape), 0.0)
+    ties = np.where(present, ties.reshape(x.shape), 0.0)
+    return wins, ties, np.broadcast_to(n, x.shape)
 
 
 def win_rates(x: np.ndarray) -> np.ndarray:
@@ -62,13 +79,10 @@ def win_rates(x: np.ndarray) -> np.ndarray:
     >>> win_rates(np.array([[0.9, 0.2], [0.5, np.nan], [0.5, 0.4]])).tolist()
     [[1.0, 0.0], [0.25, nan], [0.25, 1.0]]
     """
-    wins, ties = _beats(x)
-    present = ~np.isnan(x)
-    n = present.sum(axis=-2, keepdims=True)
-    score = wins.sum(axis=-2) + 0.5 * ties.sum(axis=-2)
+    wins, ties, n = beat_counts(x)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = score / (n - 1)
-    return np.where(present & (n >= 2), out, np.nan)
+        out = (wins + 0.5 * ties) / (n - 1)
+    return np.where(~np.isnan(x) & (n >= 2), out, np.nan)
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -119,8 +133,9 @@ def pairwise(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
     >>> pairwise(np.array([[3.0, 1.0], [2.0, 2.0]]), np.ones(2)).tolist()
     [[0.0, 1.0], [1.0, 0.0]]
     """
-    wins, _ = _beats(x)
-    return (wins * np.asarray(weight, dtype=float)[..., None, None, :]).sum(axis=-1)
+    with np.errstate(invalid="ignore"):
+        wins = x[..., :, None, :] > x[..., None, :, :] + TIE  # NaN compares false: missing never wins
+    return np.einsum("...abi,...i->...ab", wins, np.asarray(weight, dtype=float))
 
 
 def borda(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
@@ -128,11 +143,10 @@ def borda(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
     the items (weighted); a team missing from an item gets nothing from it.
 
     >>> borda(np.array([[3.0, 1.0], [2.0, 2.0], [1.0, 2.0]]), np.ones(2)).tolist()
-    [2.0, 2.0, 1.0]
+    [2.0, 2.5, 1.5]
     """
-    wins, ties = _beats(x)
-    per = wins.sum(axis=-2) + 0.5 * ties.sum(axis=-2)  # (…, teams, items)
-    return (per * np.asarray(weight, dtype=float)[..., None, :]).sum(axis=-1)
+    wins, ties, _ = beat_counts(x)
+    return ((wins + 0.5 * ties) * np.asarray(weight, dtype=float)[..., None, :]).sum(axis=-1)
 
 
 def copeland(p: np.ndarray) -> np.ndarray:
@@ -197,23 +211,21 @@ def kemeny_exact(p: np.ndarray) -> np.ndarray:
 def kemeny_local(p: np.ndarray, start: np.ndarray) -> np.ndarray:
     """A local optimum of the Kemeny agreement from ``start``: move one team to its best
     position while that raises the agreement (an approximation, labelled so in the output)."""
-    order = list(np.asarray(start, dtype=np.int64))
-    n = len(order)
+    d = p - p.T  # d[a, b]: what placing a above b gains over b above a
+    order = np.asarray(start, dtype=np.int64).copy()
     improved = True
     while improved:
         improved = False
-        for team in list(order):
-            i = order.index(team)
-            rest = order[:i] + order[i + 1:]
-            # agreement change of placing `team` at position k of `rest`: above rest[k:], below rest[:k]
-            above = p[team, rest] - p[rest, team]  # gain for each rest team placed below `team`
-            gains = np.concatenate(([above.sum()], above.sum() - np.cumsum(above)))
+        for team in order.copy():
+            i = int(np.flatnonzero(order == team)[0])
+            rest = np.delete(order, i)
+            above = d[team, rest]  # gain for each other team placed below `team`
+            gains = above.sum() - np.concatenate(([0.0], np.cumsum(above)))  # team at position k of rest
             k = int(np.argmax(gains))
             if gains[k] > gains[i] + 1e-9:
-                order = rest[:k] + [team] + rest[k:]
+                order = np.insert(rest, k, team)
                 improved = True
-    assert len(order) == n
-    return np.array(order, dtype=np.int64)
+    return order
 
 
 def order_scores(order: np.ndarray) -> np.ndarray:

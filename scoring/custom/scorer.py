@@ -63,7 +63,8 @@ def _across_one(g: np.ndarray, mult: np.ndarray, size: np.ndarray, w_item: np.nd
     n = g.shape[0]
     if n <= KEMENY_EXACT_MAX:
         return rules.order_scores(rules.kemeny_exact(pw))
-    start = order([str(i).zfill(8) for i in range(n)], rank(cope + 1e-6 * rules.borda(g, mult) / max(1.0, mult.sum())))
+    wins = pw.sum(axis=1)  # Copeland order, its ties broken by pairwise wins, then by position
+    start = order([str(i).zfill(8) for i in range(n)], rank(cope + 1e-6 * wins / max(1.0, float(pw.sum()))))
     return rules.order_scores(rules.kemeny_local(pw, np.asarray(start)))
 
 
