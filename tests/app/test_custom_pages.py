@@ -72,3 +72,22 @@ def test_recipe_page_saves_and_loads():
     at.text_area(key="cu_recipe_text").set_value('{"stages": {"across": "plurality"}}')
     at.button(key="cu_recipe_apply").click().run()
     assert any("cannot be applied" in e.value and "plurality" in e.value for e in at.error)
+
+
+def test_the_shared_robustness_pages_work_on_the_custom_family():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"family": "custom", "across": "borda"})
+    at.run()
+    at.switch_page("pages/robustness_intervals.py")
+    at = rerun(at)
+    assert not at.exception, at.exception
+    assert at.selectbox(key="rob_iv_family").value == "custom"
+    table = next(d.value for d in at.dataframe if "Low" in d.value.columns)
+    assert len(table) == 91 and table["Team"].iloc[0] == "GPT-4o (2024-05-13)"  # Borda's first on HELM Lite
+    at.switch_page("pages/robustness_stability.py")
+    at = rerun(at)
+    assert not at.exception, at.exception
+    assert at.selectbox(key="rob_map_x").value == "alpha" and at.selectbox(key="rob_map_y").value == "band"
+    at.switch_page("pages/robustness_compare.py")
+    at = rerun(at)
+    assert not at.exception, at.exception

@@ -198,3 +198,19 @@ def test_dataframe_input_and_invisible_names():
     df = pd.DataFrame({"team": ["a", "b\u200b"], "unit": ["u", "u"], "value": ["1", "2"]})
     e = err(results=df)
     assert "invisible character U+200B" in str(e)
+
+
+def test_cli_bootstrap_keeps_the_notes_and_the_recipe(tmp_path):
+    import json
+    f = tmp_path / "r.tsv"
+    f.write_bytes(WIDE)
+    r = run_cli("custom", "leaderboard", "--results", f, "--across", "copeland", "--bootstrap", "20", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["bootstrap"]["replicates"] == 20 and doc["recipe"]["stages"]["across"] == "copeland"
+    assert any(n.startswith("across: Copeland") for n in doc["notes"])
+    assert {"rank_low", "rank_high", "tier"} <= set(doc["leaderboard"][0])
+    # Copeland: m1 beats m2 (A) and m3 (A and B): two majorities; m2 and m3 tie on A, the only
+    # unit both have (m2 misses B), so that pair is a tie worth ½ each
+    assert [(row["submission"], row["aggregate"]) for row in doc["leaderboard"]] == \
+        [("m1", 2.0), ("m2", 0.5), ("m3", 0.5)]
