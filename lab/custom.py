@@ -34,6 +34,8 @@ DATASETS = {
     "helm-lite": ("HELM Lite (mean win rate)", SAMPLE),
     "helm-classic": ("HELM Classic + efficiency (softmin, boost)", SAMPLE / "helm_classic"),
     "open-llm": ("Open LLM Leaderboard (Borda)", SAMPLE / "open_llm"),
+    "glue": ("GLUE (its published score)", SAMPLE / "glue"),
+    "mmlu": ("MMLU per subject (mean)", SAMPLE / "mmlu"),
 }
 
 

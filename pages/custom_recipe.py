@@ -42,6 +42,7 @@ st.subheader("Shipped recipes")
 for label, folder in cu.DATASETS.values():
     rel = folder.relative_to(cu.SAMPLE.parents[1])
     teams = " --teams " + str(rel / "teams.tsv") if (folder / "teams.tsv").is_file() else ""
+    teams += " --units " + str(rel / "units.csv") if (folder / "units.csv").is_file() and folder != cu.SAMPLE else ""
     st.markdown(f"**{md(label)}**")
     st.code(f"python -m scoring custom leaderboard --results {rel / 'results.tsv'} --recipe {rel / 'recipe.json'}"
             f"{teams}", language="bash")

@@ -135,3 +135,34 @@ def test_the_three_recipes_run_from_the_command_line(recipe, results, extra):
     r = run_cli(*args, "--format", "json")
     assert r.returncode == 0, r.stderr
     assert '"family": "custom"' in r.stdout and '"notes"' in r.stdout
+
+
+def test_glue_score_within_the_rounding_of_its_inputs():
+    d = SAMPLE / "glue"
+    header, rows = _tsv(d / "results.tsv")
+    assert header[4] == "Score"
+    comp = load_competition(results=d / "results.tsv", units=d / "units.csv", recipe=d / "recipe.json")
+    lb = Scorer(comp).leaderboard(**comp.param_defaults)
+    # the cells are rounded to 1 decimal (±0.05, so any mean of them ±0.05) and so is the
+    # published Score (±0.05): at most 0.1 apart
+    diff = (lb["final_score"] - lb["published:Score"]).abs()
+    assert len(lb) == len(rows) and diff.max() <= 0.1 + 1e-9
+    # a team's score by hand from its row: mean of (CoLA, SST-2, MRPC pair, STS-B pair, QQP pair,
+    # (MNLI-m + MNLI-mm)/2, QNLI, RTE, WNLI)
+    r = rows[0]
+    cells = dict(zip(header, r, strict=True))
+    pair = lambda c: sum(map(float, c.split("/"))) / 2  # noqa: E731
+    tasks = [float(cells["CoLA"]), float(cells["SST-2"]), pair(cells["MRPC"]), pair(cells["STS-B"]),
+             pair(cells["QQP"]), (float(cells["MNLI-m"]) + float(cells["MNLI-mm"])) / 2, float(cells["QNLI"]),
+             float(cells["RTE"]), float(cells["WNLI"])]
+    got = lb.set_index("submission").loc[r[2].strip(), "final_score"]
+    assert got == pytest.approx(sum(tasks) / 9, abs=1e-12)
+
+
+def test_mmlu_average_score_is_the_mean_of_the_subjects():
+    d = SAMPLE / "mmlu"
+    comp = load_competition(results=d / "results.tsv", recipe=d / "recipe.json")
+    assert len(comp.results.units) == 57
+    lb = Scorer(comp).leaderboard(**comp.param_defaults)
+    # the cells are written in full precision here: the mean matches to floating-point error
+    assert (lb["final_score"] - lb["published:average_score"]).abs().max() < 1e-9
