@@ -28,6 +28,8 @@ class Competition:
     runtime: np.ndarray | None
     sign: np.ndarray
     report: list[str] = field(default_factory=list)
+    #: per unit, the recipe's missing-value policy replacing the stage's (None: the stage's)
+    missing_by: list = field(default_factory=list)
 
     @property
     def submission_names(self) -> list[str]:
@@ -72,10 +74,16 @@ def load_competition(*, results, recipe=None, units=None, teams=None,
         report.append(f"recipe: lower_is_better names {stray[0]!r}, which is no unit or metric of the results")
     sign = np.array([-1.0 if (u in lower or uo in lower or m in lower) else 1.0
                      for u, uo, m in zip(res.units, res.unit_of, res.metric_of, strict=True)])
+    by = rec.results.missing_by
+    stray = [x for x in by if x not in known]
+    if stray:
+        report.append(f"recipe: missing_by names {stray[0]!r}, which is no unit or metric of the results")
+    missing_by = [by.get(u, by.get(uo, by.get(m))) for u, uo, m in zip(res.units, res.unit_of, res.metric_of,
+                                                                        strict=True)]
     un = load_units(units, source_name(units, "units"), res) if units is not None else None
     rt = None
     if teams is not None:
         rt = load_teams(teams, source_name(teams, "teams"), res.teams, rec.teams, rec.results, report)
     if progress:
         progress(1, 1, "")
-    return Competition(res, rec, un, rt, sign, report)
+    return Competition(res, rec, un, rt, sign, report, missing_by)

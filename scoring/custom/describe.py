@@ -23,6 +23,10 @@ def notes(scorer, p: dict) -> list[str]:
     gaps = int(np.isnan(res.values).sum())
     miss = _MISSING.get(p["missing"], f"set to the fixed value {p['missing_value']:g}")
     out = [f"{len(res.teams)} teams × {len(res.units)} units; {gaps} missing cell(s), {miss}"]
+    by = [(u, b) for u, b in zip(res.units, comp.missing_by or [], strict=False) if b is not None]
+    if by:
+        out.append("missing cells, as the recipe says per unit: " + "; ".join(
+            f"{u}: {_MISSING[b] if isinstance(b, str) and b in _MISSING else f'set to {b:g}'}" for u, b in by))
     lower = [u for u, s in zip(res.units, comp.sign, strict=True) if s < 0]
     out.append("lower is better on: " + ", ".join(lower) if lower else "higher is better on every unit")
     out.append(f"normalise: {_NORMALISE[p['normalise']]}")

@@ -52,6 +52,8 @@ class ResultsOptions:
     duplicates: str = "refuse"
     #: units or metrics (the part after " - " of a HELM column, or a long table's metric) where lower is better
     lower_is_better: tuple[str, ...] = ()
+    #: per unit or metric, a missing-value policy that replaces the stage's: skip, worst, zero or a number
+    missing_by: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,9 @@ def _fields(cls, given: Mapping, where: str, name: str) -> dict:
         if key not in known:
             raise InputError(name, None, f"unknown key {where}.{key} (known: {', '.join(known)})")
         default = cls.__dataclass_fields__[key].default
-        if isinstance(default, tuple):
+        if key == "missing_by":
+            value = _missing_by(value, f"{where}.{key}", name)
+        elif isinstance(default, tuple):
             items = [value] if isinstance(value, str) else value
             if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
                 raise InputError(name, None, f"{where}.{key}: expected a list of names, got {value!r}")
@@ -104,6 +108,19 @@ def _fields(cls, given: Mapping, where: str, name: str) -> dict:
         elif value is not None and not isinstance(value, str):
             raise InputError(name, None, f"{where}.{key}: expected a name, got {value!r}")
         out[key] = value
+    return out
+
+
+def _missing_by(value: Any, where: str, name: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(name, None, f"{where}: expected an object of unit or metric: policy, got {value!r}")
+    out = {}
+    for k, v in value.items():
+        ok = v in ("skip", "worst", "zero") or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                and v == v and abs(v) != float("inf"))
+        if not ok:
+            raise InputError(name, None, f"{where}.{k}: expected skip, worst, zero or a number, got {v!r}")
+        out[str(k)] = v
     return out
 
 

@@ -125,13 +125,16 @@ class Scorer:
         """Stage 1 (teams × units): missing cells as the policy says, then normalised."""
         def run():
             x = self.x.copy()
-            gaps = np.isnan(x)
-            if gaps.any() and missing != "skip":
-                if missing == "worst":
-                    fill = np.broadcast_to(np.nanmin(x, axis=0), x.shape)
+            policy = [missing if by is None else by for by in (self.comp.missing_by or [None] * x.shape[1])]
+            for j, pol in enumerate(policy):
+                gaps = np.isnan(x[:, j])
+                if not gaps.any() or pol == "skip":
+                    continue
+                if pol == "worst":
+                    x[gaps, j] = np.nanmin(x[:, j])
                 else:
-                    fill = np.broadcast_to((0.0 if missing == "zero" else missing_value) * self.comp.sign, x.shape)
-                x[gaps] = fill[gaps]
+                    value = 0.0 if pol == "zero" else missing_value if pol == "fixed" else float(pol)
+                    x[gaps, j] = value * self.comp.sign[j]
             return rules.normalise(x, normalise)
         return self._cache.get(("unit", missing, float(missing_value), normalise), run)
 

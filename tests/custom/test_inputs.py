@@ -214,3 +214,16 @@ def test_cli_bootstrap_keeps_the_notes_and_the_recipe(tmp_path):
     # unit both have (m2 misses B), so that pair is a tie worth ½ each
     assert [(row["submission"], row["aggregate"]) for row in doc["leaderboard"]] == \
         [("m1", 2.0), ("m2", 0.5), ("m3", 0.5)]
+
+
+def test_missing_policy_per_unit_or_metric():
+    # A - EM and B - F1; m2 misses B. The stage says skip; the recipe says F1 gets its worst (0.2)
+    comp = load_competition(results=WIDE, recipe={"inputs": {"results": {"missing_by": {"F1": "worst"}}}})
+    lb = Scorer(comp).leaderboard(missing="skip").set_index("submission")
+    assert lb.loc["m2", "normalised"] == pytest.approx((0.4 + 0.2) / 2)
+    assert any("B - F1: set to the unit's worst value" in n for n in lb.attrs["notes"])
+    comp = load_competition(results=WIDE, recipe={"inputs": {"results": {"missing_by": {"B - F1": 0.5}}}})
+    assert Scorer(comp).leaderboard(missing="zero").set_index("submission").loc["m2", "normalised"] == \
+        pytest.approx((0.4 + 0.5) / 2)
+    with pytest.raises(InputError, match="missing_by.F1: expected skip, worst, zero or a number"):
+        read_recipe({"inputs": {"results": {"missing_by": {"F1": "median"}}}})
