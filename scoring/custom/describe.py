@@ -34,7 +34,11 @@ def notes(scorer, p: dict) -> list[str]:
         out.append("items: the units (no grouping)")
     else:
         n_g = len(dict.fromkeys(comp.units.groups[p["group_by"]]))
-        how = "mean" if p["within"] == "mean" else f"{p['within']}-weighted mean by {p['weight_column']!r}"
+        how = ("mean" if p["within"] == "mean" else f"size-weighted mean by {p['weight_column']!r}"
+               if p["within"] == "size" else
+               f"difficulty-split score: units sorted by {p['weight_column']!r} (higher = harder) in {p['splits']} "
+               f"split(s) weighing 1…{p['splits']}, a value v earning {p['reward']:g}·v {p['penalty']:+g}·(1 − v), "
+               "over what a perfect team earns")
         out.append(f"items: {n_g} groups of {p['group_by']!r}, each the {how} of its units")
     rule = ACROSS_LABELS[p["across"]]
     if p["across"] == "softmin":

@@ -47,11 +47,20 @@ PARAMS = ParamSpec([
     Param("group_by", NONE, kind="choice", choices_from="group_columns", label="Group units by", group=GROUPS,
           help="a column of the units table whose values group the units (none: every unit is its own item)"),
     Param("within", "mean", kind="choice", choices=WITHIN, label="Within a group", group=GROUPS,
-          choice_labels={"mean": "mean", "size": "size-weighted mean", "difficulty": "difficulty-weighted mean"},
-          help="how a group's units combine: mean, or weighted by the units table's weight column "
-               "(size: e.g. number of instances; difficulty: a difficulty score, harder units count more)"),
+          choice_labels={"mean": "mean", "size": "size-weighted mean", "difficulty": "difficulty splits"},
+          help="how a group's units combine: mean; size-weighted (the weight column, e.g. number of "
+               "instances); or difficulty splits (the difficulty family's rule: the group's units sorted by the "
+               "weight column as a difficulty, cut into splits weighing 1, 2, ..., a value v earning "
+               "reward x v + penalty x (1 - v), over what a perfect team earns)"),
     Param("weight_column", NONE, kind="choice", choices_from="numeric_columns", label="Weight column",
-          group=GROUPS, help="the units table's numeric column used by size- and difficulty-weighted means"),
+          group=GROUPS, help="the units table's numeric column: the size (size-weighted) or the difficulty, "
+                             "higher = harder (difficulty splits)"),
+    Param("splits", 3, kind="int", label="Difficulty splits n", low=1, high=7, group=GROUPS,
+          help="difficulty splits: how many splits a group's units are cut into, easiest first (1 = no split)"),
+    Param("reward", 1.0, label="Reward d", low=0.0, low_open=True, slider=(0.1, 2.0, 0.1), group=GROUPS,
+          help="difficulty splits: what a unit's value v earns, d x v (> 0)"),
+    Param("penalty", -1.0, label="Penalty e", high=0.0, slider=(-2.0, 0.0, 0.1), group=GROUPS,
+          help="difficulty splits: what the rest costs, e x (1 - v) (<= 0)"),
     Param("across", "mean", kind="choice", choices=ACROSS_RULES, label="Across groups / units", group=ACROSS,
           choice_labels=ACROSS_LABELS,
           help="how the items (groups, else units) combine into one score: mean, weighted, HELM's mean win "

@@ -100,6 +100,23 @@ def finish(plain_sum, plain_n, g, mult, size, w_item, p: dict, runtime) -> dict[
             "efficiency_factor": factor}
 
 
+def split_weights(item: np.ndarray, difficulty: np.ndarray, splits: int) -> np.ndarray:
+    """Per unit, the weight of its difficulty split within its group: the group's units sorted by
+    difficulty (easiest first; ties in table order) and cut into ``min(splits, units)`` parts whose
+    sizes differ by at most one, larger first (as ``numpy.array_split``); split x weighs x.
+
+    >>> split_weights(np.array([0, 0, 0, 0, 1]), np.array([0.9, 0.1, 0.5, 0.3, 2.0]), 2).tolist()
+    [2.0, 1.0, 2.0, 1.0, 1.0]
+    """
+    w = np.ones(len(item))
+    for g in np.unique(item):
+        idx = np.flatnonzero(item == g)
+        ordered = idx[np.argsort(difficulty[idx], kind="stable")]
+        for x, part in enumerate(np.array_split(ordered, min(splits, len(idx))), start=1):
+            w[part] = float(x)
+    return w
+
+
 class Scorer:
     """Precomputes a :class:`Competition`; :meth:`leaderboard` runs the recipe's stages."""
 
@@ -149,13 +166,19 @@ class Scorer:
         item = np.array([names.index(g) for g in labels], dtype=np.int64)
         w = np.ones(n_u)
         if p["within"] != "mean":
-            w = units.numbers[p["weight_column"]]
-            bad = ~np.isfinite(w) | (w < 0) | ((w == 0) & (p["within"] == "size"))
+            col = units.numbers[p["weight_column"]]
+            bad = ~np.isfinite(col) | (((col < 0) | (col == 0)) & (p["within"] == "size"))
             if bad.any():
                 u = self.comp.unit_names[int(np.flatnonzero(bad)[0])]
                 raise InputError("weight_column", None, f"the units table's {p['weight_column']!r} gives unit {u!r} "
-                                                        f"no usable weight (missing, negative, or 0 for a size)")
+                                                        f"no usable value (missing, or not > 0 for a size)")
+            w = col.copy() if p["within"] == "size" else split_weights(item, col, p["splits"])
         return item, names, w
+
+    def shift(self, p: dict) -> float:
+        """Difficulty splits: a group's value is ``a + (1 − a)·m`` with ``m`` the split-weighted
+        mean and ``a = penalty / reward`` (Σ b·(d·v + e·(1 − v)) / Σ b·d); else 0 (no change)."""
+        return p["penalty"] / p["reward"] if p["within"] == "difficulty" and p["group_by"] != NONE else 0.0
 
     def item_weights(self, p: dict, names: list[str]) -> np.ndarray:
         given = p["weights"] or {}
@@ -172,8 +195,9 @@ class Scorer:
         onehot = (item[None, :] == np.arange(len(names))[:, None]).astype(float)  # items × units
         num = (vz * w) @ onehot.T
         den = (present * w) @ onehot.T
+        a = self.shift(p)
         with np.errstate(invalid="ignore", divide="ignore"):
-            g = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+            g = a + (1 - a) * np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
         size = onehot.sum(axis=1)
         scores = finish(vz.sum(axis=1), present.sum(axis=1), g, np.ones(len(names)), size,
                         self.item_weights(p, names), p, self.comp.runtime)
@@ -238,13 +262,14 @@ class Scorer:
         w_item = self.item_weights(p, names)
         runtime = self.comp.runtime
         if p["group_by"] != NONE:
+            a = self.shift(p)
             team = np.stack([vz.T, present.T, (vz * w).T, (present * w).T], axis=2)
             shared = np.ones((n_u, 1))
 
             def score(team_sums, shared_sums, teams=None):
                 t = np.swapaxes(team_sums, -3, -2)  # (…, teams, items, 4)
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    gg = np.where(t[..., 3] > 0, t[..., 2] / np.where(t[..., 3] > 0, t[..., 3], 1), np.nan)
+                    gg = a + (1 - a) * np.where(t[..., 3] > 0, t[..., 2] / np.where(t[..., 3] > 0, t[..., 3], 1), np.nan)
                 size = shared_sums[..., 0]
                 rt = runtime if runtime is None or teams is None else runtime[teams]
                 return finish(t[..., 0].sum(-1), t[..., 1].sum(-1), gg, (size > 0).astype(float), size, w_item, p, rt)

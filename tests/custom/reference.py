@@ -72,6 +72,21 @@ def normalise_unit(col, how):
     return {t: (0.0 if sd <= TIE else (v - mu) / sd) for t, v in present.items()}
 
 
+def difficulty_splits(members, difficulty, splits):
+    """{unit: split number}: the units sorted by difficulty (ties in order), cut into k parts of
+    sizes differing by at most one, the larger ones first."""
+    ordered = sorted(members, key=lambda u: (difficulty[u], members.index(u)))
+    k = min(splits, len(ordered))
+    base, extra = divmod(len(ordered), k)
+    out, at = {}, 0
+    for x in range(1, k + 1):
+        size = base + (1 if x <= extra else 0)
+        for u in ordered[at: at + size]:
+            out[u] = float(x)
+        at += size
+    return out
+
+
 def mean(vals):
     return sum(vals) / len(vals) if vals else math.nan
 
@@ -170,11 +185,19 @@ def leaderboard(table, units, lower, groups, unit_weight, runtime, p):
         items, sizes = [], []
         for g in names:
             members = [u for u in units if groups[u] == g]
-            w = {u: (1.0 if p["within"] == "mean" else unit_weight[u]) for u in members}
+            if p["within"] == "difficulty":
+                w = difficulty_splits(members, unit_weight, p["splits"])
+            else:
+                w = {u: (1.0 if p["within"] == "mean" else unit_weight[u]) for u in members}
             col = {}
             for t in teams:
-                pairs = [(norm[u][t], w[u]) for u in members if t in norm[u]]
-                v = wmean(pairs)
+                if p["within"] == "difficulty":
+                    have = [u for u in members if t in norm[u]]
+                    earned = sum(w[u] * (p["reward"] * norm[u][t] + p["penalty"] * (1 - norm[u][t])) for u in have)
+                    perfect = sum(w[u] * p["reward"] for u in have)
+                    v = earned / perfect if have else math.nan
+                else:
+                    v = wmean([(norm[u][t], w[u]) for u in members if t in norm[u]])
                 if not math.isnan(v):
                     col[t] = v
             items.append(col)

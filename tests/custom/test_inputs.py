@@ -227,3 +227,23 @@ def test_missing_policy_per_unit_or_metric():
         pytest.approx((0.4 + 0.5) / 2)
     with pytest.raises(InputError, match="missing_by.F1: expected skip, worst, zero or a number"):
         read_recipe({"inputs": {"results": {"missing_by": {"F1": "median"}}}})
+
+
+def test_difficulty_splits_by_hand():
+    # docs/difficulty.md's worked example as units: difficulties u1 0.9, u2 0.1, u3 0.5, u4 0.3;
+    # easiest first u2, u4 | u3, u1 -> split weights 1, 1, 2, 2. Team A right on u1, u3, u4
+    # (1) and wrong on u2 (0): earned 2·1 + 1·(−1) + 2·1 + 1·1 = 4 of a perfect 6
+    res = b"team,unit,value\nA,u1,1\nA,u2,0\nA,u3,1\nA,u4,1\nB,u1,0\nB,u2,1\nB,u3,0\nB,u4,1\n"
+    units = b"unit,all,difficulty\nu1,g,0.9\nu2,g,0.1\nu3,g,0.5\nu4,g,0.3\n"
+    comp = load_competition(results=res, units=units)
+    lb = Scorer(comp).leaderboard(group_by="all", within="difficulty", weight_column="difficulty",
+                                  splits=2).set_index("submission")
+    assert lb.loc["A", "grouped"] == pytest.approx(4 / 6)
+    # B right on u2, u4 (split 1) only: 1 + 1 − 2 − 2 = −2 of 6
+    assert lb.loc["B", "grouped"] == pytest.approx(-2 / 6)
+    # reward only (e = 0): the split-weighted share, 5/6 and 2/6
+    lb = Scorer(comp).leaderboard(group_by="all", within="difficulty", weight_column="difficulty", splits=2,
+                                  penalty=0.0).set_index("submission")
+    assert lb["grouped"].tolist() == pytest.approx([5 / 6, 2 / 6])
+    us = Scorer(comp).unit_stats(group_by="all", within="difficulty", weight_column="difficulty", splits=2)
+    assert dict(zip(us.names, us.scores()["grouped"], strict=True)) == pytest.approx({"A": 4 / 6, "B": -2 / 6})

@@ -38,7 +38,8 @@ def random_case(seed: int):
          "across": str(rng.choice(ACROSS_RULES)), "alpha": float(rng.choice([0.0, 2.0, 50.0, math.inf])),
          "efficiency": str(rng.choice(EFFICIENCY)), "band": float(rng.choice([0.0, 0.1, 0.5])),
          "max_boost": 0.1, "window": float(rng.choice([0.2, 0.5])), "threshold": float(rng.choice([0.5, 1.2])),
-         "weights": None}
+         "weights": None, "splits": int(rng.integers(1, 4)), "reward": float(rng.choice([1.0, 0.5, 2.0])),
+         "penalty": float(rng.choice([-1.0, 0.0, -0.5]))}
     if p["across"] == "weighted":
         names = sorted(set(groups.values())) if groups else units
         p["weights"] = {n: float(rng.choice([0.0, 0.5, 2.0])) for n in names}
@@ -97,7 +98,8 @@ def test_engine_equals_reference(seed):
     assert compare(case) == [], case
 
 
-_ORIGINAL = {name: getattr(ref, name) for name in ("borda", "softmin", "fill_missing", "pairwise")}
+_ORIGINAL = {name: getattr(ref, name) for name in ("borda", "softmin", "fill_missing", "pairwise",
+                                                   "difficulty_splits")}
 
 
 def _win_rate_ties_zero(col):
@@ -139,7 +141,13 @@ def _copeland_ties_zero(items, teams):
     return {a: sum(1.0 for b in teams if b != a and p[(a, b)] > p[(b, a)]) for a in teams}
 
 
-BROKEN = {"unit_win_rate": _win_rate_ties_zero, "borda": _borda_missing_scores_last, "softmin": _softmin_no_sizes,
+def _splits_reversed(members, difficulty, splits):  # the hardest units in split 1
+    out = _ORIGINAL["difficulty_splits"](members, difficulty, splits)
+    k = max(out.values())
+    return {u: k + 1 - x for u, x in out.items()}
+
+
+BROKEN = {"difficulty_splits": _splits_reversed, "unit_win_rate": _win_rate_ties_zero, "borda": _borda_missing_scores_last, "softmin": _softmin_no_sizes,
           "penalty": _penalty_always, "orient": _no_orient, "fill_missing": _worst_as_zero,
           "copeland": _copeland_ties_zero}
 
