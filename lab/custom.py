@@ -151,6 +151,33 @@ def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
     return out
 
 
+def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
+    """The sidebar's widgets that the current choices leave unused, with why."""
+    off: dict[str, str] = {}
+    if values.get("missing") != "fixed":
+        off["missing_value"] = "used when missing cells take a fixed value"
+    if values.get("group_by") == "none":
+        for name in ("within", "weight_column", "splits", "reward", "penalty"):
+            off[name] = "used when the units are grouped (Group units by)"
+    elif values.get("within") != "difficulty":
+        for name in ("splits", "reward", "penalty"):
+            off[name] = "used by the difficulty splits"
+        if values.get("within") == "mean":
+            off["weight_column"] = "used by the size-weighted mean and the difficulty splits"
+    if values.get("across") != "softmin":
+        off["alpha"] = "used by the softmin rule"
+    if values.get("across") != "weighted":
+        off["weights"] = "used by the weighted rule"
+    if values.get("efficiency") != "boost":
+        for name in ("band", "max_boost", "window"):
+            off[name] = "used by the efficiency boost"
+    if values.get("efficiency") != "penalty":
+        off["threshold"] = "used by the time penalty"
+    if comp is not None and comp.runtime is None:
+        off["efficiency"] = "needs a teams table (runtimes): upload one on the Data page"
+    return off
+
+
 def _data_defaults(comp) -> dict[str, Any]:
     """The recipe's stages; the item weights' sliders start at the recipe's weights, else 1 each."""
     out = dict(comp.recipe.stages)
@@ -165,6 +192,7 @@ UI = FamilyUI(
         PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:"),
     ),
     data_defaults=_data_defaults,
+    disabled=_disabled,
     sidebar_extra=dataset_picker,
     sample_label="HELM Lite (published table)",
     describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
