@@ -39,10 +39,14 @@ pub = cu.published_comparison(lb)
 if pub is not None:
     st.subheader("Beside the published aggregate")
     first = [c for c in pub.columns if c.startswith("Published") and not c.endswith("rank")][0]
+    moved = int((pub["Rank"] != pub[first + " · rank"]).sum())
+    same_scale = p["across"] in ("mean", "winrate", "weighted") and p["efficiency"] == "none"
     gap = (pub["Final score"] - pub[first]).abs().max()
-    st.caption(f"The largest difference between this recipe's final score and the published {md(first[10:])} is "
-               f"{gap:.4g} (the published cells are rounded, so a recomputed aggregate matches only within that "
-               "rounding; a different recipe gives a different scale).")
+    st.caption((f"The largest difference between this recipe's final score and the published {md(first[10:])} is "
+                f"{gap:.4g}: the published cells are rounded, so a recomputed aggregate matches only within that "
+                "rounding. " if same_scale else
+                f"This recipe's scores are on another scale than the published {md(first[10:])}: compare the ranks. ")
+               + f"{moved} of {len(pub)} teams rank differently here.")
     st.dataframe(pub, hide_index=True, key="cu_lb_pub")
 
 st.altair_chart(rank_chart(lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
