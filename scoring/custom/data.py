@@ -14,15 +14,34 @@ error naming the file, the row, the column and the cell.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core import limits
 from ..core.errors import InputError
 from ..core.sources import check_name
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
 from .reading import parse_cells, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
+
+#: teams × units of one results table (a dense float matrix: 20 M cells = 160 MB); LAB_MAX_RESULT_CELLS raises it
+MAX_CELLS = int(os.environ["LAB_MAX_RESULT_CELLS"]) if os.environ.get("LAB_MAX_RESULT_CELLS", "").isdigit() \
+    else 20_000_000
+
+
+def check_size(n_teams: int, n_units: int, name: str) -> None:
+    """Refuse a table whose units exceed the column limit or whose team × unit matrix exceeds
+    :data:`MAX_CELLS`, before the matrix is built."""
+    if n_units > limits.MAX_COLUMNS:
+        raise InputError(name, None, f"the results name {n_units:,} units, over the limit of {limits.MAX_COLUMNS:,} "
+                                     "(LAB_MAX_COLUMNS raises it)")
+    if n_teams * n_units > MAX_CELLS:
+        raise InputError(name, None, f"the results hold {n_teams:,} teams x {n_units:,} units = "
+                                     f"{n_teams * n_units:,} cells, over the limit of {MAX_CELLS:,} "
+                                     "(LAB_MAX_RESULT_CELLS raises it)")
+
 
 TEAM_NAMES = ("team", "model", "model/adapter", "model_name", "submission", "name")
 AGGREGATE_NAMES = ("mean win rate", "average", "avg", "score", "average_score", "overall", "mean", "rank", "#")
@@ -137,6 +156,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     for c in (*opts.ignore_columns, *opts.aggregate_columns, *opts.unit_columns):
         if c not in df.columns:
             require_columns(df, [c], name)
+    check_size(len(df), len(df.columns), name)
     teams, keep = _team_names(df, team_col, opts, name, report)
     rows = np.asarray(df.attrs["rows"])[keep]
     missing = frozenset(m.lower() for m in opts.missing_marks)
@@ -203,20 +223,23 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
         raise InputError(name, None, "the value column holds no number")
     teams = list(dict.fromkeys(teams_raw))
     keys = list(dict.fromkeys(zip(units_raw, metrics_raw, strict=True)))
+    check_size(len(teams), len(keys), name)
     t_of = {t: i for i, t in enumerate(teams)}
     k_of = {k: j for j, k in enumerate(keys)}
     values = np.full((len(teams), len(keys)), np.nan)
     seen: dict[tuple, int] = {}
+    team_rows = np.zeros(len(teams), dtype=np.int64)  # each team's first row
     for i, (t, u, m) in enumerate(zip(teams_raw, units_raw, metrics_raw, strict=True)):
         key = (t, u, m)
         if key in seen:
             what = f"team {t!r}, unit {u!r}" + (f", metric {m!r}" if has_metric else "")
             raise InputError(name, int(rows[i]), f"duplicate row for {what} (first on row {seen[key]})")
         seen[key] = int(rows[i])
-        values[t_of[t], k_of[(u, m)]] = vals[i]
+        ti = t_of[t]
+        values[ti, k_of[(u, m)]] = vals[i]
+        if not team_rows[ti]:
+            team_rows[ti] = int(rows[i])
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
-    team_rows = np.array([min(r for (t, _, _), r in seen.items() if t == team) for team in teams]) \
-        if len(teams) < 2000 else np.arange(len(teams)) + 2
     _check_units(values, labels, teams, name, team_rows, empty_teams)
     return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
                    {}, report)

@@ -247,3 +247,14 @@ def test_difficulty_splits_by_hand():
     assert lb["grouped"].tolist() == pytest.approx([5 / 6, 2 / 6])
     us = Scorer(comp).unit_stats(group_by="all", within="difficulty", weight_column="difficulty", splits=2)
     assert dict(zip(us.names, us.scores()["grouped"], strict=True)) == pytest.approx({"A": 4 / 6, "B": -2 / 6})
+
+
+def test_a_long_table_cannot_name_more_units_than_a_header_can_hold(monkeypatch):
+    rows = "\n".join(f"t,u{i},1" for i in range(limits.MAX_COLUMNS + 1))
+    e = err(results=f"team,unit,value\n{rows}\n".encode())
+    assert f"{limits.MAX_COLUMNS + 1:,} units, over the limit" in str(e)
+    from scoring.custom import data
+    monkeypatch.setattr(data, "MAX_CELLS", 50)
+    rows = "\n".join(f"t{i},u{j},1" for i in range(11) for j in range(5))
+    e = err(results=f"team,unit,value\n{rows}\n".encode())
+    assert "11 teams x 5 units = 55 cells, over the limit of 50" in str(e)
