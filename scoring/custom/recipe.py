@@ -3,7 +3,8 @@
 ::
 
     {"title": "HELM mean win rate",
-     "inputs": {"results": {"team_column": "Model", "lower_is_better": [], "split": "refuse", ...},
+     "inputs": {"results": {"team_column": "Model", "lower_is_better": [], "split": "refuse",
+                            "missing_by": {"BLEU-4": "worst"}, ...},
                 "teams": {"read_as": "results"}},
      "stages": {"normalise": "none", "across": "winrate", "efficiency": "none", ...}}
 

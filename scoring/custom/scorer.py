@@ -19,8 +19,6 @@ Stages 2–4 only see per-item values and how often each item counts, so the lea
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -296,8 +294,4 @@ class Scorer:
                          shared=shared, score=score, final="final_score", names=list(self.names))
 
 
-def is_exact_kemeny(n_teams: int) -> bool:
-    return n_teams <= KEMENY_EXACT_MAX
-
-
-__all__ = ["Scorer", "finish", "is_exact_kemeny", "math"]
+__all__ = ["Scorer", "finish", "split_weights"]
