@@ -73,4 +73,5 @@ FAMILY = Family(
     sample_dir=SAMPLE_DIR,
     csv_columns=csv_columns,
     stability=(("alpha", "band"),),
+    validate=Lazy(".validate", "validate", __package__),
 )

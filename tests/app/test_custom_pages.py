@@ -91,3 +91,15 @@ def test_the_shared_robustness_pages_work_on_the_custom_family():
     at.switch_page("pages/robustness_compare.py")
     at = rerun(at)
     assert not at.exception, at.exception
+
+
+def test_the_data_page_offers_the_custom_inputs():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"family": "custom"})
+    at.run()
+    at.switch_page("pages/data.py")
+    at = rerun(at)
+    assert not at.exception, at.exception
+    labels = " ".join(u.proto.label for u in at.get("file_uploader"))
+    for role in ("Results", "Recipe", "Units", "Teams"):
+        assert role in labels, labels

@@ -258,3 +258,20 @@ def test_a_long_table_cannot_name_more_units_than_a_header_can_hold(monkeypatch)
     rows = "\n".join(f"t{i},u{j},1" for i in range(11) for j in range(5))
     e = err(results=f"team,unit,value\n{rows}\n".encode())
     assert "11 teams x 5 units = 55 cells, over the limit of 50" in str(e)
+
+
+def test_every_problem_of_a_bundle_at_once():
+    import scoring
+    from scoring.core.validate import check_inputs
+    results = b"Model\tA\tB\nm1\t0.5\tzz\nm2\t0.1\t0.3\nm1\t0.9\t0.2\nm4\t??\t0.1\n"
+    found, more = check_inputs(scoring.get("custom"), results=results,
+                               units=b"unit,g\nA,x\nC,y\n")
+    # the results' three bad rows; without them the results load, and the units table is checked
+    # against them: its unit C is no unit of the results
+    assert [(e.file, e.row, e.column) for e in found] == [("results", 2, "B"), ("results", 4, "Model"),
+                                                        ("results", 5, "A"), ("units", 3, "unit")] and not more
+    found, _ = check_inputs(scoring.get("custom"), results=b"Model\tA\nm1\t0.5\nm2\t0.1\n",
+                            units=b"unit,g\nA,x\nC,y\nD,z\n", teams=b"team,runtime\nm1,0\nm2,-3\n")
+    assert [(e.file, e.row) for e in found] == [("units", 3), ("units", 4), ("teams", 2), ("teams", 3)]
+    assert scoring.get("custom").validate(results=b"Model\tA\nm1\t0.5\n", recipe={"stages": {"alpha": -2}})[0].file \
+        == "recipe"
