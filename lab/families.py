@@ -74,6 +74,7 @@ MODULES = {
     "spotgeo": "lab.spotgeo",
     "qa": "lab.qa",
     "difficulty": "lab.difficulty",
+    "custom": "lab.custom",
 }
 
 

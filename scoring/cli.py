@@ -147,7 +147,7 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     comp = fam.load(**sources, progress=_BAR, **extra)
     for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)
-    params = fam.params.from_args(args, context=fam.context(comp))
+    params = fam.params.from_args(args, context=fam.context(comp), base=getattr(comp, "param_defaults", None))
     scorer = fam.scorer(comp)
     if hasattr(scorer, "progress"):  # a re-match over many files reports on the same bar
         scorer.progress = _BAR
@@ -159,7 +159,9 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     if args.bootstrap is not None:
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
                        confidence=args.confidence)
+        attrs = dict(lb.attrs)
         lb = interval_table(lb, iv)
+        lb.attrs.update(attrs)  # what a family's document reads (Custom: the recipe's notes)
         columns += INTERVAL_COLUMNS
     if args.format == "csv":
         return to_csv(lb, columns, escape=not args.raw_names)
