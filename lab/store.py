@@ -7,8 +7,10 @@ sessions that hold the same bytes.
   only key. Its entry lives while a session holds it (a weak map) or while it is among the
   most recently used within a memory budget (``LAB_STORE_BYTES``, default 2 GiB); so a
   session's data is freed when the session ends. The bytes are also kept on disk under the
-  digest (``uploads.py``), so a reload — or a link with ``data=<digest>`` — finds them again,
-  and nobody can reach them without the digest.
+  digest (``uploads.py``), so a reload — or a link with ``data=<digest>`` — finds them again:
+  the digest cannot be guessed, so such a link is the key, for whoever has it, until the
+  upload expires or is deleted (:func:`delete_upload`: from disk, from memory and from every
+  session holding it).
 
 One mechanism throughout: ``scoring.core.cache.LRU``, inside one process-wide object.
 """
@@ -51,6 +53,7 @@ class Entry:
         self.extras = dict(extras or {})  # uploaded files the engine does not read (essays.csv)
         self._scorer = None
         self._lock = threading.Lock()
+        self.deleted = False  # an upload deleted by its user: every session holding it lets go
 
     @property
     def is_default(self) -> bool:
@@ -89,6 +92,11 @@ class _Store:
         if not pin:
             self.recent.put(key, entry)
 
+    def remove(self, key: tuple[str, str]) -> None:
+        with self.lock:
+            self.live.pop(key, None)
+        self.recent.pop(key)
+
 
 @st.cache_resource(show_spinner=False)
 def _store() -> _Store:
@@ -107,9 +115,11 @@ def _session_alive() -> bool:
     return runtime.get_instance().is_active_session(ctx.session_id)
 
 
-def _with_progress(what: str, load: Callable[[Callable], Any]) -> Any:
+def with_progress(what: str, load: Callable[[Callable], Any], *, verb: str = "Loading") -> Any:
+    """``load(progress)`` under a progress bar ("Loading <what>: <name> (3/60)") that raises
+    :class:`LoadCancelled` once the session that asked has ended."""
     def label(done: int, total: int, name: str) -> str:
-        return f"Loading {what}: {md(name)} ({done}/{total})" if name else f"Loading {what}…"
+        return f"{verb} {what}: {md(name)} ({done}/{total})" if name else f"{verb} {what}…"
 
     def check() -> None:
         if not _session_alive():  # the browser went away: stop, and free the core for the others
@@ -147,10 +157,23 @@ def engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
         if not item:
             continue
         if inp.many:
-            out[inp.role] = [(Path(str(n)).stem, NamedBytes(str(n), b)) for n, b in item]
+            out[inp.role] = [(upload_name(str(n), inp.suffix), NamedBytes(str(n), b)) for n, b in item]
         else:
             out[inp.role] = NamedBytes(str(item[0]), item[1])
     return out
+
+
+def upload_name(name: str, suffix: str) -> str:
+    """The submission name of an uploaded file: the name it was uploaded under, as text, less
+    its ``suffix`` (any case) — nothing else is taken off (a folder is kept: ``a/b.csv`` is
+    ``a/b``).
+
+    >>> upload_name("a/b.csv", ".csv"), upload_name('Team "Q".JSON', ".json"), upload_name(".csv", ".csv")
+    ('a/b', 'Team "Q"', '.csv')
+    """
+    if suffix and len(name) > len(suffix) and name.lower().endswith(suffix.lower()):
+        return name[:-len(suffix)]
+    return name
 
 
 def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = None) -> Entry:
@@ -162,7 +185,7 @@ def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = Non
     entry = store.find(key)
     if entry is None:
         sources = engine_sources(fam, bundle)
-        comp = _with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
+        comp = with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
         roles = {i.role for i in fam.inputs}
         extras = {r: v for r, v in bundle.items() if r not in roles and v}
         entry = Entry(fam, digest, comp, label="your uploaded data", extras=extras)
@@ -246,7 +269,7 @@ def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
             entry = store.find(key)
             if entry is None:
                 what = label or ("the sample data" if folder == Path(fam.sample_dir or "") else str(folder.name))
-                comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
+                comp = with_progress(what, lambda progress: fam.load(**sources, progress=progress))
                 sample = families.ui(fam).sample_label
                 entry = Entry(fam, digest, comp, folder=folder,
                               label=label or (sample if "sample" in what else f"data in {folder}"))
@@ -322,9 +345,34 @@ def use_default(fam: Family) -> None:
         del st.query_params["data"]
 
 
+def delete_upload(fam: Family) -> bool:
+    """Delete this session's upload of ``fam`` now: its files on disk (a later link to it says
+    the data was deleted), its entry in memory (every session holding it switches back to the
+    default data and is told why), and this session's use of it. False when the session
+    shows no upload of ``fam``."""
+    entry = st.session_state.get(_slot(fam))
+    if entry is None or entry.is_default:
+        return False
+    entry.deleted = True
+    _store().remove((fam.name, entry.digest))
+    uploads.delete(fam.name, entry.digest)
+    use_default(fam)
+    return True
+
+
+def upload_link(fam: Family) -> tuple[str, float | None] | None:
+    """``(link value, expiry)`` of this session's upload of ``fam`` — the ``data=`` value that
+    opens it for anyone, and when it expires on disk if nobody opens it again — or None when
+    the session shows no upload of ``fam``."""
+    entry = active(fam)
+    if entry.is_default:
+        return None
+    return _link(fam, entry.digest), uploads.kept_until(fam.name, entry.digest)
+
+
 def _from_link(fam: Family) -> Entry | None:
     """The upload a link names (``data=<digest>``), from memory or from disk; None (and a
-    notice for the page) when this server does not have it."""
+    notice for the page: "deleted" or "unknown") when this server does not have it."""
     value = str(st.query_params.get("data") or "")
     if not value.startswith(f"{fam.key}-"):
         return None  # no link, or another family's data
@@ -335,7 +383,8 @@ def _from_link(fam: Family) -> Entry | None:
         if bundle is not None:
             entry = load_bundle(fam, bundle, digest)
     if entry is None:
-        st.session_state[f"_{fam.key}_missing_link"] = digest
+        gone = uploads.valid_digest(digest) and uploads.deleted(fam.name, digest)
+        st.session_state[f"_{fam.key}_missing_link"] = "deleted" if gone else "unknown"
         del st.query_params["data"]
     return entry
 
@@ -348,7 +397,13 @@ def active(fam: Family) -> Entry:
     if memo is not None:
         return memo
     entry = ss.get(_slot(fam))
-    if entry is None:
+    if entry is not None and entry.deleted:  # deleted by someone holding it (in another session too)
+        del ss[_slot(fam)]
+        ss[f"_{fam.key}_missing_link"] = "deleted"
+        if st.query_params.get("data") == _link(fam, entry.digest):
+            del st.query_params["data"]
+        entry = None
+    elif entry is None:
         entry = _from_link(fam)
         if entry is not None:
             ss[_slot(fam)] = entry
@@ -361,7 +416,8 @@ def active(fam: Family) -> Entry:
 
 
 def missing_link(fam: Family) -> str | None:
-    """The digest of a link's data this server does not have (once), for a notice."""
+    """Why the data a link named (or this session showed) is not shown (once), for a notice:
+    ``"deleted"`` (its user deleted it) or ``"unknown"`` (never here, or expired)."""
     return st.session_state.pop(f"_{fam.key}_missing_link", None)
 
 

@@ -15,12 +15,18 @@ from .limits import human
 
 
 def source_name(src, default: str) -> str:
-    """A display name for a source: the file name of a path or upload, else ``default``."""
+    """A display name for a source: the file name of a path; the name of an upload as it was
+    given (an uploaded ``a/b.csv`` stays ``a/b.csv``; an absolute path, as an open file's name
+    is, gives its file name); else ``default``.
+
+    >>> source_name("/data/gt.csv", "x"), source_name(type("U", (), {"name": "a/b.csv"})(), "x")
+    ('gt.csv', 'a/b.csv')
+    """
     if isinstance(src, (str, Path)):
         return Path(src).name
     name = getattr(src, "name", None)
     if isinstance(name, str) and name:
-        return Path(name).name
+        return Path(name).name if Path(name).is_absolute() else name
     return default
 
 
