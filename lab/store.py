@@ -32,6 +32,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
+from scoring.core.sources import submission_name
 
 from . import families, uploads
 from .progress import progress_bar
@@ -157,23 +158,10 @@ def engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
         if not item:
             continue
         if inp.many:
-            out[inp.role] = [(upload_name(str(n), inp.suffix), NamedBytes(str(n), b)) for n, b in item]
+            out[inp.role] = [(submission_name(str(n), inp.suffix), NamedBytes(str(n), b)) for n, b in item]
         else:
             out[inp.role] = NamedBytes(str(item[0]), item[1])
     return out
-
-
-def upload_name(name: str, suffix: str) -> str:
-    """The submission name of an uploaded file: the name it was uploaded under, as text, less
-    its ``suffix`` (any case) — nothing else is taken off (a folder is kept: ``a/b.csv`` is
-    ``a/b``).
-
-    >>> upload_name("a/b.csv", ".csv"), upload_name('Team "Q".JSON', ".json"), upload_name(".csv", ".csv")
-    ('a/b', 'Team "Q"', '.csv')
-    """
-    if suffix and len(name) > len(suffix) and name.lower().endswith(suffix.lower()):
-        return name[:-len(suffix)]
-    return name
 
 
 def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = None) -> Entry:

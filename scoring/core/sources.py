@@ -61,6 +61,21 @@ def source_bytes(src, name: str) -> bytes:
     return data
 
 
+def submission_name(file_name: str, suffix: str) -> str:
+    """The submission name of a file given by name (an upload, a file-like): the name as it was
+    given, as text, less its ``suffix`` in any case — nothing else is taken off (a folder is
+    kept: ``a/b.csv`` is ``a/b``).
+
+    >>> submission_name("a/b.csv", ".csv"), submission_name('Team "Q".JSON', ".json")
+    ('a/b', 'Team "Q"')
+    >>> submission_name(".csv", ".csv"), submission_name("notes.txt", ".csv")
+    ('.csv', 'notes.txt')
+    """
+    if suffix and len(file_name) > len(suffix) and file_name.lower().endswith(suffix.lower()):
+        return file_name[:-len(suffix)]
+    return file_name
+
+
 _INVISIBLE = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
 
 
@@ -118,7 +133,7 @@ def expand_submissions(submissions, suffix: str = ".csv") -> list[tuple[str, obj
                 if not nm:
                     raise InputError("submissions", None, f"a submission without a name ({type(item).__name__}); "
                                      "pass a dict {name: source}")
-                out.append((Path(nm).stem, item, nm, str(getattr(item, "name", nm))))
+                out.append((submission_name(nm, suffix), item, nm, str(getattr(item, "name", nm))))
     seen: dict[str, str] = {}
     named = []
     for name, src, disp, where in out:
