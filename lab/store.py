@@ -55,6 +55,7 @@ class Entry:
         self._scorer = None
         self._lock = threading.Lock()
         self.deleted = False  # an upload deleted by its user: every session holding it lets go
+        self.on_disk = False  # an upload whose files are kept on disk (uploads.py)
 
     @property
     def is_default(self) -> bool:
@@ -299,7 +300,7 @@ def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
     session's data for ``fam``; its bytes are kept on disk under their digest."""
     digest = bundle_digest(fam, bundle)
     entry = load_bundle(fam, bundle, digest)
-    uploads.save(fam.name, digest, bundle)
+    entry.on_disk = uploads.save(fam.name, digest, bundle)
     st.session_state[_slot(fam)] = entry  # the session's strong reference
     st.session_state.pop(f"_run_{fam.key}", None)
     st.query_params["data"] = _link(fam, digest)
@@ -366,10 +367,14 @@ def _from_link(fam: Family) -> Entry | None:
         return None  # no link, or another family's data
     digest = value[len(fam.key) + 1:]
     entry = _store().find((fam.name, digest)) if uploads.valid_digest(digest) else None
-    if entry is None and uploads.valid_digest(digest):
+    if entry is not None and entry.on_disk and not uploads.touch(fam.name, digest):
+        _store().remove((fam.name, digest))  # expired on disk: a link no longer opens it
+        entry = None
+    elif entry is None and uploads.valid_digest(digest):
         bundle = uploads.load(fam.name, digest)
         if bundle is not None:
             entry = load_bundle(fam, bundle, digest)
+            entry.on_disk = True
     if entry is None:
         gone = uploads.valid_digest(digest) and uploads.deleted(fam.name, digest)
         st.session_state[f"_{fam.key}_missing_link"] = "deleted" if gone else "unknown"

@@ -94,18 +94,19 @@ def _folder(family: str, digest: str) -> Path:
     return root() / family / digest
 
 
-def save(family: str, digest: str, bundle: Mapping[str, Any]) -> None:
-    """Keep ``bundle`` (``{role: (name, bytes) | [(name, bytes), …]}``) under its digest."""
+def save(family: str, digest: str, bundle: Mapping[str, Any]) -> bool:
+    """Keep ``bundle`` (``{role: (name, bytes) | [(name, bytes), …]}``) under its digest; False
+    when it could not be kept (no private folder, a full disk): the upload works all the same."""
     dest = _folder(family, digest)
     try:
         _family_dir(family)
         (dest.parent / f"{_GONE}{digest}").unlink(missing_ok=True)  # uploaded again after a delete
         if dest.is_dir():
             os.utime(dest)
-            return
+            return True
         tmp = Path(tempfile.mkdtemp(prefix=".part-", dir=dest.parent))  # 0700
     except OSError:
-        return  # no private folder: the upload works, it is just not kept
+        return False  # no private folder: the upload works, it is just not kept
     manifest: dict[str, Any] = {}
     try:
         for role, item in bundle.items():
@@ -124,8 +125,9 @@ def save(family: str, digest: str, bundle: Mapping[str, Any]) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
-        return  # a full disk costs persistence, never the upload itself
+        return False  # a full disk costs persistence, never the upload itself
     prune()
+    return dest.is_dir()
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -136,9 +138,13 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def load(family: str, digest: str) -> dict[str, Any] | None:
-    """The bundle kept under ``digest``, or None."""
+    """The bundle kept under ``digest`` (marked as used now), or None — also when it is past its
+    age (it goes then, even if no upload has pruned the folder since)."""
     try:
         folder = _folder(family, digest)
+        if time.time() - folder.stat().st_mtime > max_age_seconds():
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         bundle: dict[str, Any] = {}
         for role, info in manifest.items():
@@ -148,6 +154,19 @@ def load(family: str, digest: str) -> dict[str, Any] | None:
         return bundle
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def touch(family: str, digest: str) -> bool:
+    """Mark the bundle under ``digest`` as used now (a link opened it from memory); False when it
+    is no longer on disk (past its age, or pushed out by the disk budget)."""
+    try:
+        folder = _folder(family, digest)
+        if time.time() - folder.stat().st_mtime > max_age_seconds():
+            return False
+        os.utime(folder)
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def delete(family: str, digest: str) -> bool:

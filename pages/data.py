@@ -154,7 +154,7 @@ def _share_and_delete() -> None:
     st.code(links.address(without=("data",)), language=None, wrap_lines=True)
     st.markdown("**Link with your data** — the same, holding the key to your uploaded files.")
     days = f"{uploads.max_age_seconds() / 86400:g}"
-    kept = (f"{days} days after the last time anyone opens it (so at least until "
+    kept = (f"{days} days after the last time anyone opens it (today: until "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}), also after the server restarts"
             if until is not None else "while this server keeps them in memory (they could not be kept on its "
             "disk, so not after a restart)")

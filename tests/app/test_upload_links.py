@@ -156,3 +156,26 @@ def test_a_team_keeps_the_name_its_file_was_uploaded_under(tiny):
     assert "a/b" in loaded and 'Team "Q"' in loaded
     note = plain(" ".join(i.value for i in at.info))
     assert "%22" in note and "Team %22Q%22.csv" in note  # the one name that was read back, said so
+
+
+def test_a_link_past_its_days_opens_nothing_even_from_memory(tiny):
+    at = open_page(DATA)
+    upload(at, TINY_GT, {"Alpha": TINY_ALPHA, "Gamma": TINY_BETA})
+    digest = at.session_state["_sr_data"].digest
+    folder = uploads.root() / "shovel-ready" / digest
+    fresh = open_page(DATA)  # opened within its days: it opens, and its days start again
+    old = time.time() - 3 * 86400
+    os.utime(folder, (old, old))
+    fresh.query_params["data"] = f"sr-{digest}"
+    fresh.run()
+    assert fresh.session_state["_sr_data"].digest == digest
+    assert folder.stat().st_mtime > time.time() - 60
+    old = time.time() - 8 * 86400  # unused for 8 days: the server still holds it in memory
+    os.utime(folder, (old, old))
+    assert store._store().find(("shovel-ready", digest)) is not None
+    late = open_page(DATA)
+    late.query_params["data"] = f"sr-{digest}"
+    late.run()
+    assert "_sr_data" not in late.session_state
+    assert any("does not have" in w.value for w in late.warning)
+    assert uploads.load("shovel-ready", digest) is None and not folder.exists()  # read past its age: gone
