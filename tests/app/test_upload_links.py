@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lab import store, uploads
-from tests.app.helpers import CSV, DATA, open_page, plain, upload
+from tests.app.helpers import CSV, DATA, SEGMENTS, open_page, plain, upload
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
 
 BUNDLE = {"ground_truth": ("gt.csv", b"x"), "submissions": [("A.csv", b"1"), ("B.csv", b"2")]}
@@ -111,6 +111,10 @@ def test_the_data_page_offers_a_link_without_the_data_and_says_what_the_other_op
     assert "Anyone who has this link can open your uploaded files" in said
     assert "7 days after the last time anyone opens it" in said and "also after the server restarts" in said
     assert any("safe to share" in m.value for m in at.markdown)
+    # every page showing the upload says so beside its address, and where the safe link is
+    at.switch_page(SEGMENTS).run()
+    assert any("opens these files for anyone who has it" in c.value and "link without them" in c.value
+               for c in at.caption)
 
 
 def test_deleting_an_upload_removes_it_everywhere_and_a_later_link_says_so(tiny, tmp_path):
