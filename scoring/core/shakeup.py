@@ -103,18 +103,30 @@ def split_masks(cell: np.ndarray, fraction: float, n: int, *, seed: int = 0, siz
             if len(idx) == 0:
                 continue
             u = rng.random((b, len(idx)))
-            order = np.argsort(u, axis=1, kind="stable")  # a random permutation of the cell's units
-            chosen = np.zeros((b, len(idx)), dtype=bool)
-            if k[g] >= 0:
-                np.put_along_axis(chosen, order[:, :k[g]], True, axis=1)
-            else:  # one unit in the test set: public with probability f
-                np.put_along_axis(chosen, order[:, :1], (u[np.arange(b), order[:, 0]] < fraction)[:, None], axis=1)
-            public[rows, idx] = chosen
+            if k[g] < 0:  # one unit in the test set: public with probability f
+                public[rows, idx] = u[:, :1] < fraction
+                if test is not None:
+                    test[rows, idx] = True
+                continue
+            public[rows, idx] = _smallest(u, int(k[g]))
             if test is not None:
-                inside = np.zeros((b, len(idx)), dtype=bool)
-                np.put_along_axis(inside, order[:, :m[g]], True, axis=1)
-                test[rows, idx] = inside
+                test[rows, idx] = _smallest(u, int(m[g]))
     return public, test
+
+
+def _smallest(u: np.ndarray, k: int) -> np.ndarray:
+    """(rows × n) bool: each row's ``k`` smallest values (a uniform random subset of size k).
+    A partition, not a sort; a row with a tie at its k-th value (float64 draws: about one row
+    in 10^8) is settled by its stable order."""
+    n = u.shape[1]
+    if k <= 0 or k >= n:
+        return np.full(u.shape, k >= n)
+    kth = np.partition(u, k - 1, axis=1)[:, k - 1:k]
+    out = u <= kth
+    for r in np.flatnonzero(out.sum(axis=1) != k):
+        out[r] = False
+        out[r, np.argsort(u[r], kind="stable")[:k]] = True
+    return out
 
 
 def n_splits(cell: np.ndarray, fraction: float) -> int | None:
@@ -167,6 +179,33 @@ def kendall_tau_rows(a, b) -> np.ndarray:
     return out
 
 
+class _Sums:
+    """Cell sums of 0/1 weight rows: the units sorted by cell once, so that each cell's
+    product runs on a contiguous block of the statistics (``UnitStats.cell_sums`` gathers the
+    cell's rows afresh on every call: a copy of every statistic per chunk)."""
+
+    def __init__(self, us: UnitStats):
+        self.order = np.argsort(us.cell, kind="stable")
+        u, t, k = us.team.shape
+        self.shape = (t, k)
+        self.team = np.ascontiguousarray(us.team.reshape(u, t * k)[self.order])
+        self.shared = np.ascontiguousarray(us.shared[self.order])
+        self.bounds = np.searchsorted(us.cell[self.order], np.arange(us.n_cells + 1))
+        self.full = self(np.ones((1, u), dtype=bool))
+
+    def __call__(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        w = mask[:, self.order].astype(float)
+        b, g = len(w), len(self.bounds) - 1
+        team = np.zeros((b, g, self.team.shape[1]))
+        shared = np.zeros((b, g, self.shared.shape[1]))
+        for c in range(g):
+            lo, hi = self.bounds[c], self.bounds[c + 1]
+            if hi > lo:
+                team[:, c] = w[:, lo:hi] @ self.team[lo:hi]
+                shared[:, c] = w[:, lo:hi] @ self.shared[lo:hi]
+        return team.reshape(b, g, *self.shape), shared
+
+
 def boards(us: UnitStats, public: np.ndarray, test: np.ndarray | None = None, *, chunk: int = 250,
            progress: Progress | None = None, done: int = 0, total: int | None = None
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -175,14 +214,15 @@ def boards(us: UnitStats, public: np.ndarray, test: np.ndarray | None = None, *,
     the test set (every unit, or ``test``) minus the public part."""
     n = len(public)
     total = n if total is None else total
-    full_t, full_s = us.cell_sums()
+    sums = _Sums(us)
+    full_t, full_s = sums.full
     out: list[list[np.ndarray]] = [[], [], [], []]
     for a in range(0, n, chunk):
-        pt, ps = us.cell_sums(public[a:a + chunk].astype(float))
+        pt, ps = sums(public[a:a + chunk])
         if test is None:
             qt, qs = full_t - pt, full_s - ps
         else:
-            tt, ts = us.cell_sums(test[a:a + chunk].astype(float))
+            tt, ts = sums(test[a:a + chunk])
             qt, qs = tt - pt, ts - ps
         for pos, (t, s) in enumerate(((pt, ps), (qt, qs))):
             sc = us.score(t, s)
@@ -209,6 +249,7 @@ class Shakeup:
     n_public: float  # public units per split (mean, when a one-unit cell makes it vary)
     n_units: int  # units in the test set
     unit: str = "unit"
+    higher_is_better: bool = True
 
     @property
     def splits(self) -> int:
@@ -302,7 +343,8 @@ def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: i
     return Shakeup(fraction=fraction, seed=seed, exact=exact,
                    names=list(us.names) or [str(i) for i in range(us.team.shape[1])], rank=us.final_ranks(full),
                    public_score=ps, private_score=qs, public_rank=pr, private_rank=qr,
-                   n_public=float(public.sum(axis=1).mean()), n_units=n_units, unit=unit)
+                   n_public=float(public.sum(axis=1).mean()), n_units=n_units, unit=unit,
+                   higher_is_better=us.higher_is_better)
 
 
 def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 200, *, seed: int = 0,
