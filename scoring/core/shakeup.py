@@ -325,13 +325,14 @@ class Shakeup:
 
 
 def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: int = 0, size: float = 1.0,
-            unit: str = "unit", chunk: int = 250, progress: Progress | None = None, done: int = 0,
-            total: int | None = None) -> Shakeup:
-    """Public and private boards of ``splits`` stratified splits at the public ``fraction`` (all
-    of them, exactly, when there are no more than ``splits``); ``size`` < 1 first subsamples the
-    test set (per cell) to that share of the units."""
+            exhaustive: bool | None = None, unit: str = "unit", chunk: int = 250, progress: Progress | None = None,
+            done: int = 0, total: int | None = None) -> Shakeup:
+    """Public and private boards of ``splits`` stratified splits at the public ``fraction``;
+    ``size`` < 1 first subsamples the test set (per cell) to that share of the units.
+    ``exhaustive``: None — every distinct split, exactly, when there are no more than
+    ``splits`` of them; False — always random draws."""
     fraction, splits, seed = check_shakeup(fraction, splits, seed)
-    count = n_splits(us.cell, fraction) if size >= 1 else None
+    count = n_splits(us.cell, fraction) if size >= 1 and exhaustive is not False else None
     exact = count is not None and count <= splits
     if exact:
         public, test = every_split(us.cell, fraction), None
@@ -349,7 +350,8 @@ def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: i
 
 def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 200, *, seed: int = 0,
           tau_at: float = 0.8, unit: str = "unit", progress: Progress | None = None) -> pd.DataFrame:
-    """One row per public fraction: P(winner holds) with its 95 % Clopper–Pearson interval,
+    """One row per public fraction: P(winner holds) with its 95 % Clopper–Pearson interval (the
+    value itself twice when every split was enumerated),
     τ's 5 %, 50 % and 95 % quantiles, P(τ ≥ ``tau_at``), the mean |move|, P(top-3 equal)."""
     rows = []
     total = splits * len(fractions)
@@ -357,7 +359,7 @@ def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 2
         sh = shakeup(us, f, splits, seed=seed, unit=unit, progress=progress, done=i * splits, total=total)
         s = sh.summary()
         hits = sh.winner_holds().sum()
-        lo, hi = binomial_interval(hits, sh.splits)
+        lo, hi = (hits / sh.splits,) * 2 if sh.exact else binomial_interval(hits, sh.splits)
         tau = sh.tau()
         rows.append({"fraction": sh.fraction, "splits": sh.splits, "exact": sh.exact,
                      "p_winner_holds": s["p_winner_holds"], "p_winner_low": lo, "p_winner_high": hi,
@@ -411,7 +413,8 @@ def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float 
             sh = shakeup(us, f, splits, seed=seed, size=size, unit=unit, progress=progress, done=done, total=total)
             done += splits
             hits = sh.winner_holds().sum() if target == "winner" else float((sh.tau() >= tau).sum())
-            lo, hi = binomial_interval(hits, sh.splits, confidence)
+            # every split enumerated: the probability is exact, no interval
+            lo, hi = (hits / sh.splits,) * 2 if sh.exact else binomial_interval(hits, sh.splits, confidence)
             rows.append({"size": float(size), "units": sh.n_units, "fraction": sh.fraction, "splits": sh.splits,
                          "exact": sh.exact, "p": hits / sh.splits, "low": lo, "high": hi})
     grid = pd.DataFrame(rows)
