@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import shakeup_cli
 from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
@@ -102,6 +103,11 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
         rb.add_argument("--seed", default="0", help="seed of the resampling (default 0)")
     rb.add_argument("--confidence", default="0.95", help="central share of the intervals (default 0.95)")
     output_args(lb)
+    sh = sub.add_parser("shakeup", help="how much the board shakes up between random public/private splits",
+                        description=f"Random public/private splits of the {fam.unit}s (stratified, seeded): each team's "
+                        "public and private ranks, P(the public winner wins the private board), Kendall's tau.")
+    sh.set_defaults(family=fam.name, command="shakeup")
+    shakeup_cli.configure(sh, fam)
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
@@ -171,7 +177,10 @@ def main(argv=None) -> int:
             text = families_markdown(families())
         else:
             fam = get(args.family)
-            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+            if args.command == "shakeup":
+                text = shakeup_cli.run(fam, args, progress=_BAR)
+            else:
+                text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")
         else:

@@ -45,9 +45,9 @@ def check_shakeup(fraction, splits, seed) -> tuple[float, int, int]:
     try:
         f = float(fraction)
     except (TypeError, ValueError):
-        raise parameter_error("public-fraction", "a number in [0.05, 0.95]", fraction) from None
+        raise parameter_error("fraction", "a number in [0.05, 0.95]", fraction) from None
     if not 0.05 - 1e-9 <= f <= 0.95 + 1e-9:
-        raise parameter_error("public-fraction", "a number in [0.05, 0.95]", fraction)
+        raise parameter_error("fraction", "a number in [0.05, 0.95]", fraction)
     ok = (isinstance(splits, (int, np.integer)) and not isinstance(splits, bool)) or \
         (isinstance(splits, str) and splits.strip().isdigit())
     if not ok or not 1 <= int(splits) <= 100_000:
@@ -437,8 +437,10 @@ def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float 
     fr = here["fraction"].tolist()
     span = f"{fr[0]:.0%}" if len(fr) == 1 else f"{min(fr):.0%} to {max(fr):.0%}"
     sure = bool(here["sure"].any())
-    sentence = (f"{goal[0].upper()}{goal[1:]} is met from {int(best['units']):,} {unit}s on (the smallest test "
-                f"size tried that meets it), with a public fraction of {span}; best {best['fraction']:.0%}: "
+    tried = ", ".join(f"{u:,}" for u in sorted(set(grid["units"].astype(int))))
+    sentence = (f"{goal[0].upper()}{goal[1:]} is met with a test set of {int(best['units']):,} {unit}s — the "
+                f"smallest of the sizes tried ({tried}) that meets it — at a public fraction of {span}; best "
+                f"{best['fraction']:.0%}: "
                 f"{best['p']:.0%} ({confidence:.0%} interval {best['low']:.0%}–{best['high']:.0%})."
                 + ("" if sure else " The interval's lower end stays under the target: more splits, or a larger "
                    "test set, would make it sure."))
