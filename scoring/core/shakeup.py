@@ -4,7 +4,8 @@ A competition scores submissions on a **public** share ``f`` of the test units d
 competition and on the **private** rest at the end. Here each split is drawn at random,
 stratified by the family's cell (demographic group, theme, split): in a cell of ``n_g`` units,
 ``k_g = round(f · n_g)`` units go public — at least one and at most ``n_g − 1``, so both boards
-see every cell — and a cell of one unit goes public with probability ``f``. A split is a 0/1
+see every cell. Cells of one unit are pooled into one stratum when there are several; a lone
+one goes public with probability ``f``. A split is a 0/1
 weight vector over the units, so the public boards of many splits are one matrix product per
 cell (:meth:`UnitStats.cell_sums`) and the private boards are the full sums minus the public
 ones; the family's ``score`` then recomputes everything from those sums on each part — the
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .errors import parameter_error
+from .errors import InputError, parameter_error
 from .family import UnitStats
 
 Progress = Callable[[int, int, str], None]
@@ -65,6 +66,24 @@ def _round(x: float) -> int:
     return int(math.floor(x + 0.5 + 1e-9))  # half up, 0.35 × 10 -> 4 despite 0.35's binary value
 
 
+def strata(cell: np.ndarray) -> np.ndarray:
+    """The strata of the splits: the cells, except that cells of one unit are pooled into one
+    stratum when there are several (one public-or-private coin per one-unit cell could leave a
+    board empty; pooled, they are split like any other cell).
+
+    >>> strata(np.array([0, 0, 1, 2, 3, 3])).tolist()
+    [0, 0, 2, 2, 1, 1]
+    """
+    cell = np.asarray(cell, dtype=np.int64)
+    n = np.bincount(cell)
+    single = n == 1
+    if single.sum() < 2:
+        return cell
+    code = np.cumsum(~single) - 1  # the cells of two or more units, renumbered in order
+    code[single] = int((~single).sum())  # then the pool
+    return code[cell]
+
+
 def part_sizes(cell: np.ndarray, fraction: float, size: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Per cell: units in the test set ``m_g`` (``round(size · n_g)``, at least 2 where the cell
     has 2) and public units ``k_g`` (``round(f · m_g)`` within ``[1, m_g − 1]``; -1 for a cell
@@ -90,7 +109,9 @@ def split_masks(cell: np.ndarray, fraction: float, n: int, *, seed: int = 0, siz
     >>> test is None, pub[:, :4].sum(axis=1).tolist(), pub[:, 4:].sum(axis=1).tolist()
     (True, [2, 2, 2], [1, 1, 1])
     """
-    cell = np.asarray(cell, dtype=np.int64)
+    cell = strata(cell)
+    if len(cell) < 2:
+        raise InputError("units", None, f"expected at least 2 scoring units to split, got {len(cell)}")
     m, k = part_sizes(cell, fraction, size)
     rng = np.random.default_rng(seed)
     public = np.zeros((n, len(cell)), dtype=bool)
@@ -132,7 +153,7 @@ def _smallest(u: np.ndarray, k: int) -> np.ndarray:
 def n_splits(cell: np.ndarray, fraction: float) -> int | None:
     """How many distinct stratified splits there are (None when a cell of one unit makes the
     split sizes random)."""
-    m, k = part_sizes(cell, fraction)
+    m, k = part_sizes(strata(cell), fraction)
     if (k < 0).any():
         return None
     return math.prod(math.comb(int(a), int(b)) for a, b in zip(m, k, strict=True))
@@ -144,7 +165,7 @@ def every_split(cell: np.ndarray, fraction: float) -> np.ndarray:
     >>> every_split(np.array([0, 0, 1, 1]), 0.5).astype(int).tolist()
     [[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 0, 1]]
     """
-    cell = np.asarray(cell, dtype=np.int64)
+    cell = strata(cell)
     _, k = part_sizes(cell, fraction)
     groups = [np.flatnonzero(cell == g) for g in range(len(k))]
     per_cell = [list(itertools.combinations(idx.tolist(), int(k[g]))) for g, idx in enumerate(groups) if len(idx)]
@@ -406,9 +427,15 @@ def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float 
     if not 0 < float(p) < 1:
         raise parameter_error("probability", "a number in (0, 1)", p)
     rows = []
-    total = splits * len(fractions) * len(sizes)
+    seen, distinct = set(), []
+    for size in sorted(sizes):  # sizes that round to the same test set (a small one) are tried once
+        m = tuple(part_sizes(strata(us.cell), 0.5, size)[0].tolist())
+        if m not in seen:
+            seen.add(m)
+            distinct.append(size)
+    total = splits * len(fractions) * len(distinct)
     done = 0
-    for size in sorted(sizes):
+    for size in distinct:
         for f in fractions:
             sh = shakeup(us, f, splits, seed=seed, size=size, unit=unit, progress=progress, done=done, total=total)
             done += splits

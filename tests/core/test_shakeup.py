@@ -354,3 +354,13 @@ def test_every_split_enumerates_each_cell_combination_once():
     assert len(rows) == n_splits(cell, 0.5) == 6
     assert len({tuple(r) for r in rows.tolist()}) == 6
     assert {tuple(np.flatnonzero(r[:3])) for r in rows} == set(itertools.combinations(range(3), 2))
+
+
+def test_cells_of_one_unit_are_pooled_so_no_board_is_empty():
+    # units 2 and 3 are cells of one unit each: pooled, exactly one of them is public in every split
+    cell = np.array([0, 0, 1, 2])
+    pub, _ = split_masks(cell, 0.3, 200, seed=0)
+    assert (pub[:, 2:].sum(axis=1) == 1).all() and (pub[:, :2].sum(axis=1) == 1).all()
+    assert n_splits(cell, 0.3) == 4  # 2 × 2, all enumerable
+    with pytest.raises(InputError, match="at least 2 scoring units"):
+        split_masks(np.array([0]), 0.3, 5)
