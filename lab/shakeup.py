@@ -17,8 +17,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from scoring.core.family import Family
-from scoring.core.shakeup import FRACTIONS, SIZES, Shakeup, advise, shakeup, sweep
+from scoring.core.shakeup import FRACTIONS, Shakeup, shakeup
 from scoring.core.shakeup_selection import selection, teams_by_separator
+from scoring.core.shakeup_sweep import SIZES, advise, sweep
 
 from . import current, families, nav
 from .progress import progress_bar

@@ -22,7 +22,7 @@ import pandas as pd
 from .core.errors import InputError
 from .core.export import json_parameters, json_value, to_csv, to_json
 from .core.family import Family
-from .core.shakeup import FRACTIONS, Shakeup, advise, check_shakeup, shakeup, sweep
+from .core.shakeup import FRACTIONS, Shakeup, check_shakeup, shakeup
 from .core.shakeup_selection import (
     ONE_PER_TEAM,
     read_teams,
@@ -30,6 +30,7 @@ from .core.shakeup_selection import (
     selection_sentence,
     teams_by_separator,
 )
+from .core.shakeup_sweep import advise, sweep
 
 TEAM_COLUMNS = ["submission", "rank", "public_rank_mean", "private_rank_mean", "p_same_rank", "mean_move",
                 "p_public_first", "p_private_first"]

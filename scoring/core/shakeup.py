@@ -369,27 +369,6 @@ def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: i
                    higher_is_better=us.higher_is_better)
 
 
-def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 200, *, seed: int = 0,
-          tau_at: float = 0.8, unit: str = "unit", progress: Progress | None = None) -> pd.DataFrame:
-    """One row per public fraction: P(winner holds) with its 95 % Clopper–Pearson interval (the
-    value itself twice when every split was enumerated),
-    τ's 5 %, 50 % and 95 % quantiles, P(τ ≥ ``tau_at``), the mean |move|, P(top-3 equal)."""
-    rows = []
-    total = splits * len(fractions)
-    for i, f in enumerate(fractions):
-        sh = shakeup(us, f, splits, seed=seed, unit=unit, progress=progress, done=i * splits, total=total)
-        s = sh.summary()
-        hits = sh.winner_holds().sum()
-        lo, hi = (hits / sh.splits,) * 2 if sh.exact else binomial_interval(hits, sh.splits)
-        tau = sh.tau()
-        rows.append({"fraction": sh.fraction, "splits": sh.splits, "exact": sh.exact,
-                     "p_winner_holds": s["p_winner_holds"], "p_winner_low": lo, "p_winner_high": hi,
-                     "tau_q05": s["tau_q05"], "tau_median": s["tau_median"], "tau_q95": s["tau_q95"],
-                     "p_tau_at_least": float((tau >= tau_at).mean()), "mean_move": s["mean_move"],
-                     "p_top3_equal": sh.p_top(3) if sh.n_teams > 3 else math.nan})
-    return pd.DataFrame(rows)
-
-
 def binomial_interval(successes, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Clopper–Pearson interval of a proportion from ``successes`` of ``n`` trials (a fractional
     count — a split shared by tied leaders — is taken as is).
@@ -403,74 +382,3 @@ def binomial_interval(successes, n: int, confidence: float = 0.95) -> tuple[floa
     lo = 0.0 if x <= 0 else float(beta.ppf(a, x, n - x + 1))
     hi = 1.0 if x >= n else float(beta.ppf(1 - a, x + 1, n - x))
     return lo, hi
-
-
-#: the shares of the units a split-size advice tries as the test set
-SIZES = (0.25, 0.5, 0.75, 1.0)
-
-
-def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float = 0.8,
-           fractions: Sequence[float] = FRACTIONS, sizes: Sequence[float] = SIZES, splits: int = 200, seed: int = 0,
-           confidence: float = 0.95, unit: str = "unit", progress: Progress | None = None) -> tuple[pd.DataFrame, dict]:
-    """Which public fraction and test size meet a target: ``target="winner"`` — P(the public
-    winner wins the private board) ≥ ``p`` — or ``"tau"`` — P(Kendall's τ ≥ ``tau``) ≥ ``p``.
-
-    Every (test size, fraction) pair of the grid is simulated with ``splits`` splits (a smaller
-    test set subsamples the units of each cell first, then splits them); its success share
-    comes with a Clopper–Pearson interval at ``confidence``. A pair *meets* the target when
-    the simulated probability reaches ``p`` and meets it *surely* when the interval's lower end
-    does. Returns the grid and ``{sentence, size, units, fractions, best_fraction, p, low,
-    high, sure}`` for the smallest test size that meets the target (None values when none does).
-    """
-    if target not in ("winner", "tau"):
-        raise parameter_error("target", "'winner' or 'tau'", target)
-    if not 0 < float(p) < 1:
-        raise parameter_error("probability", "a number in (0, 1)", p)
-    rows = []
-    seen, distinct = set(), []
-    for size in sorted(sizes):  # sizes that round to the same test set (a small one) are tried once
-        m = tuple(part_sizes(strata(us.cell), 0.5, size)[0].tolist())
-        if m not in seen:
-            seen.add(m)
-            distinct.append(size)
-    total = splits * len(fractions) * len(distinct)
-    done = 0
-    for size in distinct:
-        for f in fractions:
-            sh = shakeup(us, f, splits, seed=seed, size=size, unit=unit, progress=progress, done=done, total=total)
-            done += splits
-            hits = sh.winner_holds().sum() if target == "winner" else float((sh.tau() >= tau).sum())
-            # every split enumerated: the probability is exact, no interval
-            lo, hi = (hits / sh.splits,) * 2 if sh.exact else binomial_interval(hits, sh.splits, confidence)
-            rows.append({"size": float(size), "units": sh.n_units, "fraction": sh.fraction, "splits": sh.splits,
-                         "exact": sh.exact, "p": hits / sh.splits, "low": lo, "high": hi})
-    grid = pd.DataFrame(rows)
-    grid["meets"] = grid["p"] >= p
-    grid["sure"] = grid["low"] >= p
-    what = ("the public leader wins the final board" if target == "winner"
-            else f"Kendall's τ between the boards is at least {tau:g}")
-    goal = f"“{what}” with probability ≥ {p:.0%}"
-    ok = grid[grid["meets"]]
-    if ok.empty:
-        best = grid.sort_values(["p", "size"], ascending=[False, True]).iloc[0]
-        return grid, {"sentence": f"No test size or public fraction tried meets {goal}: the best is "
-                      f"{best['p']:.0%} ({confidence:.0%} interval {best['low']:.0%}–{best['high']:.0%}) at a "
-                      f"{best['fraction']:.0%} public split of {int(best['units']):,} {unit}s.",
-                      "size": None, "units": None, "fractions": [], "best_fraction": None,
-                      "p": float(best["p"]), "low": float(best["low"]), "high": float(best["high"]), "sure": False}
-    size = float(ok["size"].min())
-    here = ok[ok["size"] == size]
-    best = here.sort_values(["p", "fraction"], ascending=[False, True]).iloc[0]
-    fr = here["fraction"].tolist()
-    span = f"{fr[0]:.0%}" if len(fr) == 1 else f"{min(fr):.0%} to {max(fr):.0%}"
-    sure = bool(here["sure"].any())
-    tried = ", ".join(f"{u:,}" for u in sorted(set(grid["units"].astype(int))))
-    sentence = (f"{goal[0].upper()}{goal[1:]} is met with a test set of {int(best['units']):,} {unit}s — the "
-                f"smallest of the sizes tried ({tried}) that meets it — at a public fraction of {span}; best "
-                f"{best['fraction']:.0%}: "
-                f"{best['p']:.0%} ({confidence:.0%} interval {best['low']:.0%}–{best['high']:.0%})."
-                + ("" if sure else " The interval's lower end stays under the target: more splits, or a larger "
-                   "test set, would make it sure."))
-    return grid, {"sentence": sentence, "size": size, "units": int(best["units"]), "fractions": fr,
-                  "best_fraction": float(best["fraction"]), "p": float(best["p"]), "low": float(best["low"]),
-                  "high": float(best["high"]), "sure": sure}

@@ -15,7 +15,6 @@ import scoring
 from scoring.core.errors import InputError
 from scoring.core.family import UnitStats
 from scoring.core.shakeup import (
-    advise,
     binomial_interval,
     boards,
     check_shakeup,
@@ -25,9 +24,9 @@ from scoring.core.shakeup import (
     part_sizes,
     shakeup,
     split_masks,
-    sweep,
 )
 from scoring.core.shakeup_selection import read_teams, selection, selection_sentence, teams_by_separator
+from scoring.core.shakeup_sweep import advise, entry_steps, nested_shakeups, sweep
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_DEMO, TINY_GT, TINY_RUNTIMES
 
 
@@ -364,3 +363,24 @@ def test_cells_of_one_unit_are_pooled_so_no_board_is_empty():
     assert n_splits(cell, 0.3) == 4  # 2 × 2, all enumerable
     with pytest.raises(InputError, match="at least 2 scoring units"):
         split_masks(np.array([0]), 0.3, 5)
+
+
+@pytest.mark.parametrize("size", [1.0, 0.5])
+def test_the_nested_sweep_equals_one_shakeup_per_fraction(size):
+    # the sweep's one sparse product gives the same boards as a shake-up per fraction with the same seed
+    rng = np.random.default_rng(3)
+    cell = np.repeat([0, 1, 2, 3], [30, 17, 12, 1])  # a lone unit too
+    us = mean_stats([rng.random(60) + 0.02 * i for i in range(6)], cell=cell)
+    fractions = (0.1, 0.35, 0.5, 0.9)
+    many = nested_shakeups(us, fractions, 70, seed=8, size=size)
+    for f, got in zip(fractions, many, strict=True):
+        one = shakeup(us, f, 70, seed=8, size=size, exhaustive=False)
+        assert got.fraction == f and got.n_units == one.n_units and got.n_public == one.n_public
+        assert np.array_equal(got.public_rank, one.public_rank) and np.array_equal(got.private_rank, one.private_rank)
+        assert np.allclose(got.public_score, one.public_score, atol=1e-12)
+        assert np.allclose(got.private_score, one.private_score, atol=1e-12)
+    steps = entry_steps(cell, fractions, 70, seed=8, size=size)
+    for i, f in enumerate(fractions):
+        pub, test = split_masks(cell, f, 70, seed=8, size=size)
+        assert np.array_equal(steps <= i, pub)
+        assert np.array_equal(steps <= len(fractions), np.ones_like(pub) if test is None else test)
