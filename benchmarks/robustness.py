@@ -82,9 +82,10 @@ def shakeup_section(big) -> None:
     with demographic groups as strata; the first 1,000 bootstrap replicates beside them, as the
     same matrix products on the same machine at the same moment."""
     from scoring.core.robustness import replicates, resample_counts
-    from scoring.core.shakeup import shakeup
+    from scoring.core.shakeup import binomial_interval, shakeup
     from scoring.core.shakeup_sweep import sweep
 
+    binomial_interval(1, 2)  # scipy's first import is not the simulation's time
     print("\nshake-up (FP1 scale: 10,400 essays x 20 submissions)")
     scorer = scoring.Scorer(big)
     for attrs in [(), ("ell_status",)]:
