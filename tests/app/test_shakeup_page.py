@@ -71,3 +71,20 @@ def test_fraction_and_seed_change_the_sentence(core_dir):
     at.number_input(key="rob_shk_seed").set_value(4)
     rerun(at)
     assert plain(at.info[0].value).startswith("With a 50% public split")
+
+
+def test_every_other_family_on_its_sample(sample):
+    # the same engine numbers as the page's sentence, for each family at the app's defaults
+    import scoring
+    from lab.store import folder_sources
+    from scoring.core.shakeup import shakeup
+
+    for name in ("spotgeo", "qa", "difficulty"):
+        at = _open({"family": name})
+        lead = plain(at.info[0].value)
+        fam = scoring.get(name)
+        comp = fam.load(**folder_sources(fam, fam.sample_dir))
+        us = fam.scorer(comp).unit_stats(**fam.params.validate(context=fam.context(comp)))
+        sh = shakeup(us, 0.3, 1000, unit=fam.unit)
+        assert lead == sh.sentence(), name
+        assert table_with(at, "P(same rank)")["Team"].tolist() == sh.team_table()["submission"].tolist()
