@@ -102,7 +102,7 @@ def split_advice(fam: Family, target: str, prob: float, tau: float, seed: int) -
                                          unit=fam.unit, progress=progress))
 
 
-def team_table(sh: Shakeup, score_label: str) -> pd.DataFrame:
+def team_table(sh: Shakeup) -> pd.DataFrame:
     """The per-team table, with the page's column names."""
     t = sh.team_table()
     t = t.rename(columns={"submission": "Team", "rank": "Rank (all units)", "public_rank_mean": "Mean public rank",

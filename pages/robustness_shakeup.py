@@ -38,7 +38,7 @@ m3.metric("Same top 3", "—" if top3 is None else f"{top3:.0%}", help="The team
           "ranked 1–3 privately (in any order).")
 m4.metric("Mean |rank move|", f"{s['mean_move']:.2f}", help="Over every team and split.")
 
-table = sk.team_table(sh, fam.final.label)
+table = sk.team_table(sh)
 st.dataframe(table, hide_index=True, key="rob_shk_table",
              column_config={**tables.number_columns(["Mean public rank", "Mean private rank", "Expected |move|"], "%.2f"),
                             **tables.number_columns(["P(same rank)", "P(first, public)", "P(first, private)"], "%.3f")})

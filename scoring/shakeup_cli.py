@@ -93,6 +93,12 @@ def document(fam: Family, params: Mapping[str, Any], sh: Shakeup, *, sweep_table
                            "shakeup": {k: ({a: json_value(b) for a, b in v.items()} if isinstance(v, dict)
                                            else json_value(v)) for k, v in sh.summary().items()},
                            "teams": [{c: json_value(r[c]) for c in TEAM_COLUMNS} for r in rows.to_dict("records")]}
+    # each team's distribution of ranks on each board: P(rank = 1), P(rank = 2), …
+    where = {n: i for i, n in enumerate(sh.names)}
+    for which in ("public", "private"):
+        shares = sh.rank_shares(which)
+        for row in doc["teams"]:
+            row[f"{which}_rank_distribution"] = [float(x) for x in shares[where[row["submission"]]]]
     if sweep_table is not None:
         doc["sweep"] = [{k: json_value(v) for k, v in r.items()} for r in sweep_table.to_dict("records")]
     if advice is not None:

@@ -76,6 +76,8 @@ def test_hand_worked_four_units_two_teams_exact():
     assert t.loc["A", "p_private_first"] == pytest.approx(4 / 6)
     assert np.allclose(sh.joint(0), [[2 / 6, 2 / 6], [2 / 6, 0]])
     assert np.allclose(sh.joint(1), [[0, 2 / 6], [2 / 6, 2 / 6]])  # B is A's mirror
+    assert np.allclose(sh.rank_shares("public"), [[4 / 6, 2 / 6], [2 / 6, 4 / 6]])
+    assert np.allclose(sh.rank_shares("private"), [[4 / 6, 2 / 6], [2 / 6, 4 / 6]])
     # the boards themselves: split {1,2} public -> A 0.8 / 0.3
     row = next(i for i, m in enumerate(every_split(us.cell, 0.5)) if m.tolist() == [True, True, False, False])
     assert sh.public_score[row].tolist() == pytest.approx([0.8, 0.5]) and sh.private_score[row][0] == pytest.approx(0.3)

@@ -34,6 +34,9 @@ def test_json_leads_with_the_sentence_and_matches_the_engine(tiny):
     assert doc["sentence"].startswith(f"With a 50% public split, the public leader wins the final board {p:.0%} of the time")
     assert doc["sentence"] in r.stderr
     assert {t["submission"] for t in doc["teams"]} == {"t_Alpha", "t_Beta"}
+    for t in doc["teams"]:
+        assert len(t["public_rank_distribution"]) == 2 and sum(t["private_rank_distribution"]) == pytest.approx(1)
+        assert t["private_rank_distribution"][0] == pytest.approx(t["p_private_first"])
     assert doc["selection"]["team_membership"] == "given" and doc["selection"]["rows"][-1]["n_submissions"] == 2
     # the same numbers as the engine's
     from scoring.core.shakeup import shakeup
