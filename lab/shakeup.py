@@ -19,7 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 from scoring.core.family import Family
 from scoring.core.shakeup import FRACTIONS, Shakeup, shakeup
 from scoring.core.shakeup_selection import selection, teams_by_separator
-from scoring.core.shakeup_sweep import SIZES, advise, sweep
+from scoring.core.shakeup_sweep import SIZES, advice_from, advice_runs, nested_shakeups, sweep_table
 
 from . import current, families, nav
 from .progress import progress_bar
@@ -78,28 +78,30 @@ def simulate(fam: Family, fraction: float, splits: int, seed: int) -> Shakeup:
 
 
 def fraction_sweep(fam: Family, seed: int, tau_at: float) -> pd.DataFrame:
-    """The sweep over 5–95 % (200 splits each)."""
+    """The sweep over 5–95 % (200 splits each); a new τ threshold re-reads the same splits."""
     key, scorer, p = _base(fam)
 
     def label(done: int, total: int, _name: str) -> str:
         return f"Sweeping the public fraction: split {done:,} of {total:,}…" if total else "Sweeping…"
 
-    return _memo(("sweep", *key, seed, tau_at), label,
-                 lambda progress: sweep(scorer.unit_stats(**p), FRACTIONS, SWEEP_SPLITS, seed=seed, tau_at=tau_at,
-                                        unit=fam.unit, progress=progress))
+    shs = _memo(("sweep", *key, seed), label,
+                lambda progress: nested_shakeups(scorer.unit_stats(**p), FRACTIONS, SWEEP_SPLITS, seed=seed,
+                                                 unit=fam.unit, progress=progress))
+    return sweep_table(shs, tau_at=tau_at)
 
 
 def split_advice(fam: Family, target: str, prob: float, tau: float, seed: int) -> tuple[pd.DataFrame, dict]:
-    """The split-size advice over test sizes 25–100 % and fractions 10–90 %."""
+    """The split-size advice over test sizes 25–100 % and fractions 10–90 %; another target
+    re-reads the same splits."""
     key, scorer, p = _base(fam)
 
     def label(done: int, total: int, _name: str) -> str:
         return f"Trying test sizes and public fractions: split {done:,} of {total:,}…" if total else "Trying…"
 
-    return _memo(("advice", *key, target, prob, tau, seed), label,
-                 lambda progress: advise(scorer.unit_stats(**p), target=target, p=prob, tau=tau,
-                                         fractions=ADVICE_FRACTIONS, sizes=SIZES, splits=SWEEP_SPLITS, seed=seed,
-                                         unit=fam.unit, progress=progress))
+    runs = _memo(("advice", *key, seed), label,
+                 lambda progress: advice_runs(scorer.unit_stats(**p), fractions=ADVICE_FRACTIONS, sizes=SIZES,
+                                              splits=SWEEP_SPLITS, seed=seed, unit=fam.unit, progress=progress))
+    return advice_from(runs, target=target, p=prob, tau=tau, unit=fam.unit)
 
 
 def team_table(sh: Shakeup) -> pd.DataFrame:

@@ -134,11 +134,15 @@ def nested_shakeups(us: UnitStats, fractions: Sequence[float], splits: int, *, s
 
 def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 200, *, seed: int = 0,
           tau_at: float = 0.8, unit: str = "unit", progress: Progress | None = None) -> pd.DataFrame:
-    """One row per public fraction: P(winner holds) with its 95 % Clopper–Pearson interval (the
-    value itself twice when every split was enumerated),
-    τ's 5 %, 50 % and 95 % quantiles, P(τ ≥ ``tau_at``), the mean |move|, P(top-3 equal)."""
+    """One row per public fraction (:func:`sweep_table` of :func:`nested_shakeups`)."""
+    return sweep_table(nested_shakeups(us, fractions, splits, seed=seed, unit=unit, progress=progress), tau_at=tau_at)
+
+
+def sweep_table(shs: Sequence[Shakeup], *, tau_at: float = 0.8) -> pd.DataFrame:
+    """One row per shake-up: P(winner holds) with its 95 % Clopper–Pearson interval (the value
+    itself twice when every split was enumerated), τ's 5 %, 50 % and 95 % quantiles,
+    P(τ ≥ ``tau_at``), the mean |move|, P(top-3 equal)."""
     rows = []
-    shs = nested_shakeups(us, fractions, splits, seed=seed, unit=unit, progress=progress)
     for sh in shs:
         s = sh.summary()
         hits = sh.winner_holds().sum()
@@ -152,6 +156,23 @@ def sweep(us: UnitStats, fractions: Sequence[float] = FRACTIONS, splits: int = 2
     return pd.DataFrame(rows)
 
 
+def advice_runs(us: UnitStats, *, fractions: Sequence[float] = FRACTIONS, sizes: Sequence[float] = SIZES,
+                splits: int = 200, seed: int = 0, unit: str = "unit", progress: Progress | None = None
+                ) -> list[tuple[float, list[Shakeup]]]:
+    """The shake-ups of the advice's grid: ``[(test size, [one per fraction])]``; sizes that
+    round to the same test set (a small one) are tried once."""
+    seen, distinct = set(), []
+    for size in sorted(sizes):
+        m = tuple(part_sizes(strata(us.cell), 0.5, size)[0].tolist())
+        if m not in seen:
+            seen.add(m)
+            distinct.append(size)
+    total = splits * len(fractions) * len(distinct)
+    return [(float(size), nested_shakeups(us, fractions, splits, seed=seed, size=size, unit=unit, progress=progress,
+                                          done=i * splits * len(fractions), total=total))
+            for i, size in enumerate(distinct)]
+
+
 def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float = 0.8,
            fractions: Sequence[float] = FRACTIONS, sizes: Sequence[float] = SIZES, splits: int = 200, seed: int = 0,
            confidence: float = 0.95, unit: str = "unit", progress: Progress | None = None) -> tuple[pd.DataFrame, dict]:
@@ -159,34 +180,36 @@ def advise(us: UnitStats, *, target: str = "winner", p: float = 0.9, tau: float 
     winner wins the private board) ≥ ``p`` — or ``"tau"`` — P(Kendall's τ ≥ ``tau``) ≥ ``p``.
 
     Every (test size, fraction) pair of the grid is simulated with ``splits`` splits (a smaller
-    test set subsamples the units of each cell first, then splits them); its success share
-    comes with a Clopper–Pearson interval at ``confidence``. A pair *meets* the target when
-    the simulated probability reaches ``p`` and meets it *surely* when the interval's lower end
-    does. Returns the grid and ``{sentence, size, units, fractions, best_fraction, p, low,
-    high, sure}`` for the smallest test size that meets the target (None values when none does).
+    test set subsamples the units of each cell first, then splits them: :func:`advice_runs`);
+    :func:`advice_from` reads the target off them.
     """
+    check_target(target, p)
+    runs = advice_runs(us, fractions=fractions, sizes=sizes, splits=splits, seed=seed, unit=unit, progress=progress)
+    return advice_from(runs, target=target, p=p, tau=tau, confidence=confidence, unit=unit)
+
+
+def check_target(target: str, p: float) -> None:
     if target not in ("winner", "tau"):
         raise parameter_error("target", "'winner' or 'tau'", target)
     if not 0 < float(p) < 1:
         raise parameter_error("probability", "a number in (0, 1)", p)
+
+
+def advice_from(runs: Sequence[tuple[float, Sequence[Shakeup]]], *, target: str = "winner", p: float = 0.9,
+                tau: float = 0.8, confidence: float = 0.95, unit: str = "unit") -> tuple[pd.DataFrame, dict]:
+    """The grid and the advice for a target, from :func:`advice_runs`. Each pair's success share
+    comes with a Clopper–Pearson interval at ``confidence``. A pair *meets* the target when the
+    simulated probability reaches ``p`` and meets it *surely* when the interval's lower end
+    does. Returns the grid and ``{sentence, size, units, fractions, best_fraction, p, low, high,
+    sure}`` for the smallest test size that meets the target (None values when none does)."""
+    check_target(target, p)
     rows = []
-    seen, distinct = set(), []
-    for size in sorted(sizes):  # sizes that round to the same test set (a small one) are tried once
-        m = tuple(part_sizes(strata(us.cell), 0.5, size)[0].tolist())
-        if m not in seen:
-            seen.add(m)
-            distinct.append(size)
-    total = splits * len(fractions) * len(distinct)
-    done = 0
-    for size in distinct:
-        shs = nested_shakeups(us, fractions, splits, seed=seed, size=size, unit=unit, progress=progress, done=done,
-                              total=total)
-        done += splits * len(fractions)
+    for size, shs in runs:
         for sh in shs:
             hits = sh.winner_holds().sum() if target == "winner" else float((sh.tau() >= tau).sum())
             # every split enumerated: the probability is exact, no interval
             lo, hi = (hits / sh.splits,) * 2 if sh.exact else binomial_interval(hits, sh.splits, confidence)
-            rows.append({"size": float(size), "units": sh.n_units, "fraction": sh.fraction, "splits": sh.splits,
+            rows.append({"size": size, "units": sh.n_units, "fraction": sh.fraction, "splits": sh.splits,
                          "exact": sh.exact, "p": hits / sh.splits, "low": lo, "high": hi})
     grid = pd.DataFrame(rows)
     grid["meets"] = grid["p"] >= p
