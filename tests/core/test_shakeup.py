@@ -386,3 +386,22 @@ def test_the_nested_sweep_equals_one_shakeup_per_fraction(size):
         pub, test = split_masks(cell, f, 70, seed=8, size=size)
         assert np.array_equal(steps <= i, pub)
         assert np.array_equal(steps <= len(fractions), np.ones_like(pub) if test is None else test)
+
+
+def test_selection_among_a_random_subset_matches_a_plain_reference():
+    # one team of three submissions choosing among N = 2 of them: the engine draws the pair at random in
+    # each split; a plain reference averages over every split (enumerated) and every pair
+    vals = [[0.9, 0.7, 0.4, 0.2], [0.5, 0.5, 0.5, 0.5], [0.3, 0.8, 0.6, 0.6]]
+    us = mean_stats(vals, names=["t_A", "t_B", "t_C"])
+    ref = []
+    for mask in every_split(us.cell, 0.5):
+        pub = [np.mean(np.array(v)[mask]) for v in vals]
+        priv = [np.mean(np.array(v)[~mask]) for v in vals]
+        for pair in itertools.combinations(range(3), 2):
+            chosen = max(pair, key=lambda j: (pub[j], -j))  # the better public score; a tie: the first
+            ref.append(pub[chosen] - priv[chosen])
+    want = float(np.mean(ref))
+    sh = shakeup(us, 0.5, 6000, seed=1, exhaustive=False)
+    got = selection(sh, ["t"] * 3, seed=2).set_index("n_submissions")
+    sd = float(np.std(ref))
+    assert got.loc[2, "teams"] == 1 and abs(got.loc[2, "overstatement"] - want) < 4 * sd / np.sqrt(6000)

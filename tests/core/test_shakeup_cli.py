@@ -78,3 +78,13 @@ def test_difficulty_keeps_its_own_splits_option():
     assert r.returncode == 0 and "--random-splits" in r.stdout
     r = run_cli("qa", "shakeup", "--help")
     assert "--splits N, --random-splits N" in r.stdout
+
+
+def test_sweep_and_advice_in_the_json(tiny):
+    r = run_cli(*tiny, "--format", "json", "--sweep", "--target", "tau", "--min-tau", "0.5", "--probability", "0.5")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [round(row["fraction"], 2) for row in doc["sweep"]] == [round(0.05 * i, 2) for i in range(1, 20)]
+    # two essays: every fraction splits them one and one, both splits enumerated: the same numbers at every f
+    assert len({row["p_winner_holds"] for row in doc["sweep"]}) == 1 and all(row["exact"] for row in doc["sweep"])
+    assert doc["advice"]["sentence"] in r.stderr and doc["advice"]["grid"]
