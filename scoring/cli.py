@@ -103,15 +103,15 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
         rb.add_argument("--seed", default="0", help="seed of the resampling (default 0)")
     rb.add_argument("--confidence", default="0.95", help="central share of the intervals (default 0.95)")
     output_args(lb)
+    for name, cmd in fam.commands.items():
+        c = sub.add_parser(name, help=cmd.help, description=cmd.help)
+        c.set_defaults(family=fam.name, command=name)
+        cmd.configure(c)
     sh = sub.add_parser("shakeup", help="how much the board shakes up between random public/private splits",
                         description=f"Random public/private splits of the {fam.unit}s (stratified, seeded): each team's "
                         "public and private ranks, P(the public winner wins the private board), Kendall's tau.")
     sh.set_defaults(family=fam.name, command="shakeup")
     shakeup_cli.configure(sh, fam)
-    for name, cmd in fam.commands.items():
-        c = sub.add_parser(name, help=cmd.help, description=cmd.help)
-        c.set_defaults(family=fam.name, command=name)
-        cmd.configure(c)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,14 +173,13 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "docs":
+        if args.command == "shakeup":
+            text = shakeup_cli.run(get(args.family), args, progress=_BAR)
+        elif args.command == "docs":
             text = families_markdown(families())
         else:
             fam = get(args.family)
-            if args.command == "shakeup":
-                text = shakeup_cli.run(fam, args, progress=_BAR)
-            else:
-                text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")
         else:
