@@ -405,3 +405,16 @@ def test_selection_among_a_random_subset_matches_a_plain_reference():
     got = selection(sh, ["t"] * 3, seed=2).set_index("n_submissions")
     sd = float(np.std(ref))
     assert got.loc[2, "teams"] == 1 and abs(got.loc[2, "overstatement"] - want) < 4 * sd / np.sqrt(6000)
+
+
+def test_progress_counts_every_board_up_to_its_total():
+    from scoring.core.shakeup_sweep import advice_runs
+    rng = np.random.default_rng(0)
+    us = mean_stats([rng.random(80) for _ in range(3)], cell=np.repeat([0, 1], 40))
+    for run in (lambda cb: shakeup(us, 0.3, 600, progress=cb, chunk=250),
+                lambda cb: nested_shakeups(us, (0.2, 0.4, 0.6), 50, progress=cb),
+                lambda cb: advice_runs(us, fractions=(0.2, 0.5), sizes=(0.5, 1.0), splits=30, progress=cb)):
+        seen: list = []
+        run(lambda done, total, name, seen=seen: seen.append((done, total)))
+        dones = [d for d, _ in seen]
+        assert dones == sorted(dones) and seen[-1][0] == seen[-1][1] and len({t for _, t in seen}) == 1
