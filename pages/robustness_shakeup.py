@@ -7,7 +7,7 @@ from lab import current, tables
 from lab import shakeup as sk
 from lab.charts.shakeup import advice_figure, rank_heatmap, selection_figure, sweep_figure
 from lab.text import md
-from scoring.core.shakeup_selection import ONE_PER_TEAM, selection_sentence
+from scoring.core.shakeup_selection import selection_sentence
 
 fam, slot = sk.begin(
     "rob_shk_family", "Shake-up",
@@ -83,7 +83,5 @@ if sep and teams is None:
     st.caption(f"No two submission names share a part before “{md(sep)}”: every submission is its own team.")
 chosen = sk.choose(sh, teams, keep, seed)
 st.markdown(md(selection_sentence(chosen, known=teams is not None, score=fam.final.label)))
-if teams is None:
-    st.caption(md(ONE_PER_TEAM[:1].upper() + ONE_PER_TEAM[1:]) + ".")
 if len(chosen) > 1:
     st.plotly_chart(selection_figure(chosen, score_label=fam.final.label), key="rob_shk_selection_chart")

@@ -127,17 +127,24 @@ def selection(sh: Shakeup, teams: Sequence[str] | None = None, *, keep: int = 1,
 
 
 def selection_sentence(table: pd.DataFrame, *, known: bool, score: str = "score") -> str:
-    """One plain sentence on the table of :func:`selection`."""
+    """One plain sentence on the table of :func:`selection`: positive overstatement is the
+    public board showing the chosen submission better than the private board does."""
     if table.empty:
         return "No team has a submission to choose from."
+
+    def gap(x: float) -> str:
+        return f"{abs(x):.4f} {'better' if x >= 0 else 'worse'} than the private board does"
+
     first = table.iloc[0]
     if not known or len(table) == 1:
         lead = first["leader_overstatement"]
-        what = (f"the public leader's {score} overstates its private {score} by {lead:.4f} on average"
-                if not math.isnan(lead) else f"the public board overstates the private {score} by "
-                f"{first['overstatement']:.4f} on average")
-        return f"With one submission per team{'' if known else f' ({ONE_PER_TEAM})'}, {what}."
+        who = "" if known else f"Team membership unknown, so {ONE_PER_TEAM.split(': ', 1)[1]}: "
+        what = (f"the public board shows the public leader's {score} {gap(lead)}, on average"
+                if not math.isnan(lead) else f"the public board shows a team's {score} {gap(first['overstatement'])}, "
+                "on average")
+        return (who or "With one submission per team, ") + what + "."
     last = table.iloc[-1]
-    return (f"A team choosing by the public board among {int(last['n_submissions'])} submissions overstates its "
-            f"private {score} by {last['overstatement']:.4f} on average, against {first['overstatement']:.4f} with one "
-            f"submission ({int(last['teams'])} team{'s' if last['teams'] != 1 else ''} with that many).")
+    n, teams = int(last["n_submissions"]), int(last["teams"])
+    return (f"When a team chooses by the public board among {n} submissions, the public board shows the chosen "
+            f"one's {score} {gap(last['overstatement'])}, on average ({teams} team{'s' if teams != 1 else ''} with "
+            f"that many; with one submission: {first['overstatement']:+.4f}).")
