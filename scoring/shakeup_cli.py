@@ -49,24 +49,32 @@ def configure(p: argparse.ArgumentParser, fam: Family) -> None:
         p.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
                        help="score the files on this Dask cluster (default: LAB_DASK_SCHEDULER, else local)")
     g = p.add_argument_group("shake-up (random public/private splits of the scoring units)")
-    g.add_argument("--public-fraction", dest="shakeup_fraction", default="0.3", metavar="F",
-                   help=f"share of the {fam.unit}s on the public board, in [0.05, 0.95] (default 0.3)")
-    owned = {q.flag for q in fam.params if q.flag}
-    # the difficulty family's --splits is its ease splits: there, only --random-splits
-    flags = ["--random-splits"] if "--splits" in owned else ["--splits", "--random-splits"]
-    g.add_argument(*flags, dest="shakeup_splits", default="1000", metavar="N", help="random splits (default 1000)")
-    if "seed" not in fam.params:
-        g.add_argument("--seed", default="0", help="seed of the splits (default 0)")
-    g.add_argument("--sweep", action="store_true", help="add the sweep over public fractions 5%%, 10%%, ..., 95%% "
-                   "(200 splits each)")
-    g.add_argument("--target", choices=["winner", "tau"], help="add the split-size advice for this target: the public "
-                   "winner wins the private board, or Kendall's tau reaches --min-tau")
-    g.add_argument("--probability", default="0.9", help="the target's probability (default 0.9)")
-    g.add_argument("--min-tau", default="0.8", help="the tau of --target tau (default 0.8)")
-    g.add_argument("--teams", metavar="CSV", help="team membership: a CSV with columns submission,team")
-    g.add_argument("--team-separator", metavar="SEP", help="team membership: a submission's team is its name up to SEP "
-                   "(e.g. _ : alice_v2 -> alice)")
-    g.add_argument("--keep", default="1", help="submissions each team keeps by the public board (default 1)")
+    flags: dict[str, str] = {}
+
+    def add(name: str, *options: str, **kw) -> None:
+        # a flag the family already uses (the difficulty family's --splits, a --teams input) keeps the
+        # family's meaning; the shake-up's option then goes by its other name, or --shakeup-<name>
+        taken = p._option_string_actions  # argparse's option table (it has no public accessor)
+        free = [o for o in options if o not in taken] or ["--shakeup-" + options[0][2:]]
+        g.add_argument(*free, dest=f"shakeup_{name}", **kw)
+        flags[name] = free[0]
+
+    add("fraction", "--public-fraction", default="0.3", metavar="F",
+        help=f"share of the {fam.unit}s on the public board, in [0.05, 0.95] (default 0.3)")
+    add("splits", "--splits", "--random-splits", default="1000", metavar="N", help="random splits (default 1000)")
+    if "seed" not in fam.params:  # a family with its own seed uses it (as the bootstrap does)
+        add("seed", "--seed", default="0", help="seed of the splits (default 0)")
+    add("sweep", "--sweep", action="store_true", help="add the sweep over public fractions 5%%, 10%%, ..., 95%% "
+        "(200 splits each)")
+    add("target", "--target", choices=["winner", "tau"], help="add the split-size advice for this target: the public "
+        "winner wins the private board, or Kendall's tau reaches the minimum tau")
+    add("probability", "--probability", default="0.9", help="the target's probability (default 0.9)")
+    add("min_tau", "--min-tau", default="0.8", help="the tau of the target tau (default 0.8)")
+    add("teams", "--teams", metavar="CSV", help="team membership: a CSV with columns submission,team")
+    add("team_separator", "--team-separator", metavar="SEP", help="team membership: a submission's team is its name "
+        "up to SEP (e.g. _ : alice_v2 -> alice)")
+    add("keep", "--keep", default="1", help="submissions each team keeps by the public board (default 1)")
+    p.set_defaults(shakeup_flags=flags)
     p.add_argument("--format", choices=["csv", "json"], default="csv", help="output format (default csv)")
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--raw-names", action="store_true", help="write names as they are (default: formula-safe)")
@@ -120,8 +128,7 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
         if args.workers is not None and args.workers < 1:
             raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
         extra = {"workers": args.workers, "scheduler": args.scheduler}
-    split_flag = "--random-splits" if "--splits" in {q.flag for q in fam.params if q.flag} else "--splits"
-    flags = {"fraction": "--public-fraction", "splits": split_flag, "seed": "--seed"}
+    flags = args.shakeup_flags
 
     def checked(seed):  # the engine's check, its message naming the command line's flag
         try:
@@ -130,32 +137,33 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
             raise InputError(flags.get(e.file, e.file), None, e.problem) from None
 
     checked(0)  # before loading anything
-    keep = args.keep.strip() if isinstance(args.keep, str) else str(args.keep)
+    keep = str(args.shakeup_keep).strip()
     if not keep.isdigit() or int(keep) < 1:
-        raise InputError("--keep", None, f"expected a whole number >= 1, got {args.keep!r}")
-    if args.target:
-        p = _number(args.probability, "--probability", 0, 1)
-        t = _number(args.min_tau, "--min-tau", -1, 1.000001)
+        raise InputError(flags["keep"], None, f"expected a whole number >= 1, got {args.shakeup_keep!r}")
+    target = args.shakeup_target
+    if target:
+        p = _number(args.shakeup_probability, flags["probability"], 0, 1)
+        t = _number(args.shakeup_min_tau, flags["min_tau"], -1, 1.000001)
     comp = fam.load(**sources, progress=progress, **extra)
     for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)
     params = fam.params.from_args(args, context=fam.context(comp))
-    seed = params.get("seed", getattr(args, "seed", 0))
+    seed = params.get("seed", getattr(args, "shakeup_seed", 0))
     fraction, splits, seed = checked(seed)
     scorer = fam.scorer(comp)
     us = scorer.unit_stats(**params)
     names = list(us.names)
     teams = None
-    if args.teams:
-        teams = read_teams(args.teams, names, name=Path(args.teams).name)
-    elif args.team_separator:
-        teams = teams_by_separator(names, args.team_separator)
+    if args.shakeup_teams:
+        teams = read_teams(args.shakeup_teams, names, name=Path(args.shakeup_teams).name)
+    elif args.shakeup_team_separator:
+        teams = teams_by_separator(names, args.shakeup_team_separator)
     sh = shakeup(us, fraction, splits, seed=seed, unit=fam.unit)
     print(sh.sentence(), file=sys.stderr)  # and the JSON document's first field
-    sw = sweep(us, FRACTIONS, 200, seed=seed, unit=fam.unit) if args.sweep else None
+    sw = sweep(us, FRACTIONS, 200, seed=seed, unit=fam.unit) if args.shakeup_sweep else None
     adv = None
-    if args.target:
-        adv = advise(us, target=args.target, p=p, tau=t, splits=200, seed=seed, unit=fam.unit)
+    if target:
+        adv = advise(us, target=target, p=p, tau=t, splits=200, seed=seed, unit=fam.unit)
         print(adv[1]["sentence"], file=sys.stderr)
     chosen = selection(sh, teams, keep=int(keep), seed=seed)
     if args.format == "csv":

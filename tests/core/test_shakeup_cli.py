@@ -88,3 +88,20 @@ def test_sweep_and_advice_in_the_json(tiny):
     # two essays: every fraction splits them one and one, both splits enumerated: the same numbers at every f
     assert len({row["p_winner_holds"] for row in doc["sweep"]}) == 1 and all(row["exact"] for row in doc["sweep"])
     assert doc["advice"]["sentence"] in r.stderr and doc["advice"]["grid"]
+
+
+def test_an_option_the_family_already_has_keeps_its_meaning():
+    # a family with a --teams input (or any flag the shake-up also wants) still gets a parser: the
+    # shake-up's option then goes by --shakeup-<name>, and its errors name that flag
+    import argparse
+
+    from scoring.shakeup_cli import configure
+    p = argparse.ArgumentParser()
+    p.add_argument("--teams")
+    p.add_argument("--keep")
+    configure(p, scoring.get("qa"))
+    args = p.parse_args(["--ground-truth", "g.csv", "--submissions", "s", "--teams", "T", "--shakeup-teams", "m.csv",
+                         "--shakeup-keep", "2"])
+    assert args.teams == "T" and args.shakeup_teams == "m.csv" and args.shakeup_keep == "2"
+    assert args.shakeup_flags["teams"] == "--shakeup-teams" and args.shakeup_flags["keep"] == "--shakeup-keep"
+    assert args.shakeup_flags["splits"] == "--splits"
