@@ -63,17 +63,17 @@ def configure(p: argparse.ArgumentParser, fam: Family) -> None:
         help=f"share of the {fam.unit}s on the public board, in [0.05, 0.95] (default 0.3)")
     add("splits", "--splits", "--random-splits", default="1000", metavar="N", help="random splits (default 1000)")
     if "seed" not in fam.params:  # a family with its own seed uses it (as the bootstrap does)
-        add("seed", "--seed", default="0", help="seed of the splits (default 0)")
+        add("seed", "--seed", default="0", metavar="S", help="seed of the splits (default 0)")
     add("sweep", "--sweep", action="store_true", help="add the sweep over public fractions 5%%, 10%%, ..., 95%% "
         "(200 splits each)")
     add("target", "--target", choices=["winner", "tau"], help="add the split-size advice for this target: the public "
         "winner wins the private board, or Kendall's tau reaches the minimum tau")
-    add("probability", "--probability", default="0.9", help="the target's probability (default 0.9)")
-    add("min_tau", "--min-tau", default="0.8", help="the tau of the target tau (default 0.8)")
+    add("probability", "--probability", default="0.9", metavar="P", help="the target's probability (default 0.9)")
+    add("min_tau", "--min-tau", default="0.8", metavar="T", help="the tau of the target tau (default 0.8)")
     add("teams", "--teams", metavar="CSV", help="team membership: a CSV with columns submission,team")
     add("team_separator", "--team-separator", metavar="SEP", help="team membership: a submission's team is its name "
         "up to SEP (e.g. _ : alice_v2 -> alice)")
-    add("keep", "--keep", default="1", help="submissions each team keeps by the public board (default 1)")
+    add("keep", "--keep", default="1", metavar="K", help="submissions each team keeps by the public board (default 1)")
     p.set_defaults(shakeup_flags=flags)
     p.add_argument("--format", choices=["csv", "json"], default="csv", help="output format (default csv)")
     p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
