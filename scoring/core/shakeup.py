@@ -5,10 +5,9 @@ competition and on the **private** rest at the end. Here each split is drawn at 
 stratified by the family's cell (demographic group, theme, split): in a cell of ``n_g`` units,
 ``k_g = round(f · n_g)`` units go public — at least one and at most ``n_g − 1``, so both boards
 see every cell. Cells of one unit are pooled into one stratum when there are several; a lone
-one goes public with probability ``f``. A split is a 0/1
-weight vector over the units, so the public boards of many splits are one matrix product per
-cell (:meth:`UnitStats.cell_sums`) and the private boards are the full sums minus the public
-ones; the family's ``score`` then recomputes everything from those sums on each part — the
+one goes public with probability ``f``. A split is a 0/1 weight vector over the units, so the
+public sums of many splits are one matrix product per cell (as :meth:`UnitStats.cell_sums`, on
+the units sorted by cell once) and the private sums are the full sums minus the public ones; the family's ``score`` then recomputes everything from those sums on each part — the
 Shovel-Ready efficiency boost against that part's best score, QA's time penalty from that
 part's mean inference time.
 
