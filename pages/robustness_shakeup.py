@@ -37,6 +37,9 @@ top3 = s["p_top_k_equal"].get("3")
 m3.metric("Same top 3", "—" if top3 is None else f"{top3:.0%}", help="The teams ranked 1–3 publicly are those "
           "ranked 1–3 privately (in any order).")
 m4.metric("Mean |rank move|", f"{s['mean_move']:.2f}", help="Over every team and split.")
+if s["p_top_k_equal"]:
+    st.caption("The same teams in the top k on both boards: " + "; ".join(
+        f"top {k}: {p:.0%}" for k, p in s["p_top_k_equal"].items()) + ".")
 
 table = sk.team_table(sh)
 st.dataframe(table, hide_index=True, key="rob_shk_table",
