@@ -85,6 +85,7 @@ ROBUSTNESS_PAGES = (
     PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:"),
     PageSpec("pages/robustness_stability.py", "Stability map", ":material/grid_on:"),
     PageSpec("pages/robustness_compare.py", "Compare settings", ":material/compare_arrows:"),
+    PageSpec("pages/robustness_shakeup.py", "Shake-up", ":material/shuffle:"),
 )
 
 

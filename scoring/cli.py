@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import shakeup_cli
 from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
@@ -114,6 +115,11 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
         cmd.configure(c)
+    sh = sub.add_parser("shakeup", help="how much the board shakes up between random public/private splits",
+                        description=f"Random public/private splits of the {fam.unit}s (stratified, seeded): each team's "
+                        "public and private ranks, P(the public winner wins the private board), Kendall's tau.")
+    sh.set_defaults(family=fam.name, command="shakeup")
+    shakeup_cli.configure(sh, fam)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -177,7 +183,9 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "docs":
+        if args.command == "shakeup":
+            text = shakeup_cli.run(get(args.family), args, progress=_BAR)
+        elif args.command == "docs":
             text = families_markdown(families())
         else:
             fam = get(args.family)
