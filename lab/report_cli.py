@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from scoring import cli_load
 from scoring.core.errors import InputError
 from scoring.core.family import Family
 
@@ -36,22 +36,14 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
 
     from . import report
 
-    sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
-    extra = {}
-    if fam.parallel:
-        if args.workers is not None and args.workers < 1:
-            raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
-        extra = {"workers": args.workers, "scheduler": args.scheduler}
     out = Path(args.out)
     if out.is_dir():
         raise InputError(str(out), None, "is a folder: give a file name for the report")
     if not out.parent.is_dir():
         raise InputError(str(out), None, f"no folder {out.parent} to write the report in")
-    comp = fam.load(**sources, progress=progress, **extra)
-    for line in getattr(comp, "report", []):
-        print(f"warning: {line}", file=sys.stderr)
+    comp, params = cli_load.load(fam, args, progress)
     context = fam.context(comp)
-    params = fam.params.from_args(args, context=context)
+    sources = cli_load.sources(fam, args)
     params_b = _compare_params(fam, args.compare, params, context) if args.compare else None
     scorer = fam.scorer(comp)
     if hasattr(scorer, "progress"):

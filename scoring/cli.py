@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import shakeup_cli
+from . import cli_load, shakeup_cli
 from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
@@ -144,16 +144,7 @@ _BAR = ProgressBar()
 
 
 def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
-    sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
-    extra = {}
-    if fam.parallel:
-        if args.workers is not None and args.workers < 1:
-            raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
-        extra = {"workers": args.workers, "scheduler": args.scheduler}
-    comp = fam.load(**sources, progress=_BAR, **extra)
-    for line in getattr(comp, "report", []):
-        print(f"warning: {line}", file=sys.stderr)
-    params = fam.params.from_args(args, context=fam.context(comp), base=getattr(comp, "param_defaults", None))
+    comp, params = cli_load.load(fam, args, _BAR)
     scorer = fam.scorer(comp)
     if hasattr(scorer, "progress"):  # a re-match over many files reports on the same bar
         scorer.progress = _BAR

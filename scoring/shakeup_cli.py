@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import cli_load
 from .core.errors import InputError
 from .core.export import json_parameters, json_value, to_csv, to_json
 from .core.family import Family
@@ -122,12 +123,6 @@ def document(fam: Family, params: Mapping[str, Any], sh: Shakeup, *, sweep_table
 
 def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
     """Load, score, simulate; the CSV or JSON text."""
-    sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
-    extra = {}
-    if fam.parallel:
-        if args.workers is not None and args.workers < 1:
-            raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
-        extra = {"workers": args.workers, "scheduler": args.scheduler}
     flags = args.shakeup_flags
 
     def checked(seed):  # the engine's check, its message naming the command line's flag
@@ -144,10 +139,7 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
     if target:
         p = _number(args.shakeup_probability, flags["probability"], 0, 1)
         t = _number(args.shakeup_min_tau, flags["min_tau"], -1, 1.000001)
-    comp = fam.load(**sources, progress=progress, **extra)
-    for line in getattr(comp, "report", []):
-        print(f"warning: {line}", file=sys.stderr)
-    params = fam.params.from_args(args, context=fam.context(comp))
+    comp, params = cli_load.load(fam, args, progress)
     seed = params.get("seed", getattr(args, "shakeup_seed", 0))
     fraction, splits, seed = checked(seed)
     scorer = fam.scorer(comp)
