@@ -24,13 +24,17 @@ def _errors(check, src, name: str, limit: int):
     return table_errors(check, df, name, limit=limit)
 
 
-def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_ERRORS) -> list[InputError]:
-    """Up to ``limit`` problems of the bundle, file by file (none: it loads)."""
+def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_ERRORS,
+             progress=None) -> list[InputError]:
+    """Up to ``limit`` problems of the bundle, file by file (none: it loads); ``progress(done,
+    total, name)`` counts the one results table (the other inputs are small)."""
     try:
         rec = read_recipe(recipe, source_name(recipe, "recipe")) if recipe is not None else Recipe()
     except InputError as e:
         return [e]
     name = source_name(results, "results")
+    if progress is not None:
+        progress(0, 1, name)
     found, res = _errors(lambda df: load_results(df, name, rec.results), results, name, limit)
     if res is not None and units is not None:
         uname = source_name(units, "units")
@@ -39,4 +43,6 @@ def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_E
         tname = source_name(teams, "teams")
         found += _errors(lambda df: load_teams(df, tname, res.teams, rec.teams, rec.results, []), teams, tname,
                          limit)[0]
+    if progress is not None:
+        progress(1, 1, "")
     return found[:limit]
