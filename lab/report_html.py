@@ -159,6 +159,8 @@ tr.changed td { font-weight: 600; } code, .mono { font-family: ui-monospace, Men
        word-break: break-all; }
 .side { display: flex; gap: 16px; flex-wrap: wrap; } .side > div { flex: 1 1 480px; min-width: 0; }
 .chart { margin: 6px 0 14px; }
+table.data td:last-child { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.8rem;
+       word-break: break-all; min-width: 24ch; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   table { display: table; font-size: 7pt; } th, td { padding: 1px 3px; } .cmd, .mono { font-size: 7pt; }
