@@ -3,7 +3,7 @@ recipe's choices in words, the published aggregate beside ours, downloads, and t
 
 import streamlit as st
 
-from lab import current, tables
+from lab import current, report_button, tables
 from lab import custom as cu
 from lab.charts import custom as charts
 from lab.charts.common import rank_chart
@@ -29,11 +29,12 @@ with st.expander("What this recipe does, stated", expanded=True):
 extras = {"aggregate": lambda t: {"Runtime": t["runtime"], "Efficiency ×": t["efficiency_factor"]}} \
     if comp.runtime is not None else None
 tables.show_stage_table(lb, STAGES, key="cu_lb_table", extras=extras)
-d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Download CSV", cu.leaderboard_csv(lb), file_name="custom-leaderboard.csv", mime="text/csv",
-                   key="cu_lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", cu.leaderboard_json(lb, p), file_name="custom-leaderboard.json",
-                   mime="application/json", key="cu_lb_json", icon=":material/download:")
+d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1.download_button("Download CSV", lambda: cu.leaderboard_csv(lb), file_name="custom-leaderboard.csv", mime="text/csv",
+                   key="cu_lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: cu.leaderboard_json(lb, p), file_name="custom-leaderboard.json",
+                   mime="application/json", key="cu_lb_json", on_click="ignore", icon=":material/download:")
+report_button.download(FAM, key="cu_lb_report", page="custom_leaderboard", params=p, where=d3)
 
 pub = cu.published_comparison(lb)
 if pub is not None:

@@ -47,10 +47,10 @@ st.dataframe(charts.leaderboard_table(lb, splits), hide_index=True, key="df_lb_t
         " (the easiest)" if i == 1 else " (the hardest)" if i == len(splits) else "")) for i in range(1, len(splits) + 1)},
 })
 d1, d2, d3, _ = st.columns([1, 1, 1, 2])
-d1.download_button("Download CSV", tables.csv_bytes(lb, csv_columns(lb)), file_name="difficulty-leaderboard.csv",
-                   mime="text/csv", key="df_lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", tables.json_bytes(leaderboard_document(lb, p)),
-                   file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json",
+d1.download_button("Download CSV", lambda: tables.csv_bytes(lb, csv_columns(lb)), file_name="difficulty-leaderboard.csv",
+                   mime="text/csv", key="df_lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: tables.json_bytes(leaderboard_document(lb, p)),
+                   file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json", on_click="ignore",
                    icon=":material/download:")
 report_button.download(FAM, key="df_lb_report", page="difficulty_leaderboard", params=p, where=d3)
 

@@ -42,10 +42,10 @@ if ties:
     )
 
 d1, d2, d3, _ = st.columns([1, 1, 1, 2])
-d1.download_button("Download CSV", sr.leaderboard_csv(lb), file_name="leaderboard.csv",
-                   mime="text/csv", key="lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", sr.leaderboard_json(lb, p), file_name="leaderboard.json",
-                   mime="application/json", key="lb_json", icon=":material/download:")
+d1.download_button("Download CSV", lambda: sr.leaderboard_csv(lb), file_name="leaderboard.csv",
+                   mime="text/csv", key="lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_name="leaderboard.json",
+                   mime="application/json", key="lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
 
 st.altair_chart(rank_chart(lb, STAGES, colors), key="lb_bump")
