@@ -182,3 +182,23 @@ def test_preset_table_matches_the_leaderboard(scorer):
     assert table.loc[("accuracy", "A"), "score"] == pytest.approx(60.0)
     assert set(table.index.get_level_values("case")) == {"1", "2", "3", "4", "5", "6/7", "8/9", "accuracy"}
     assert np.isfinite(table["score"]).all()
+
+
+def test_wood_training_lines_end_at_newline_only():
+    """Issue 27: a training text is one line ending in \\n (or \\r\\n). U+0085, U+2028, U+2029, form
+    feed, vertical tab and the file/group/record separators stay inside their text (str.splitlines
+    broke at them: the IMDb texts hold 44, so 872 lines became 914 texts)."""
+    train = "good\x85movie\r\n\nbad\u2028plot\n".encode()
+    comp = load_competition(SAMPLES.encode(), PREDICTIONS.encode(), train)
+    # two texts, tokenised as "good movie" and "bad plot" (the characters are not word characters):
+    # the similarities of test_wood_from_training_texts, E = 1, 1, 0.5, 0, 0.5 at k = 50 % (top 1).
+    # Split at U+0085 and U+2028 there would be four one-word texts and "good movie" would score
+    # (1/√2 + 1/√2)/2 = 0.707 with the top 2 of 4.
+    assert comp.n_train == 2
+    _, ease, _ = Scorer(comp).assignment(metric="wood", sts_top=50, splits=3)
+    assert ease[0] == pytest.approx([1, 1, 0.5, 0, 0.5])
+    from scoring.difficulty.sts import read_train
+
+    odd = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    texts = read_train(f"a{odd}b\r\nc{odd}d\n".encode(), "t.txt")
+    assert texts == [f"a{odd}b", f"c{odd}d"]

@@ -186,3 +186,33 @@ def test_a_model_block_twice_is_a_duplicate():
     e = error(preds="model,sample_id,p0,p1,predicted\n" + block + block)
     assert (e.file, e.row) == ("predictions.csv", 5) and "duplicate row for model 'A' and sample 's1' (first on " \
                                                          "row 2)" in e.problem
+
+
+def _padded_samples(nul: bool) -> bytes:
+    # more than 64 KiB of rows, then (optionally) a NUL byte inside a late cell
+    rows = "".join(f"x{i},1,0.5,{'n' * 60}\n" for i in range(1200))
+    data = (SAMPLES + rows).encode()
+    assert len(data) > 65536
+    return data + (b"late,0,0.1,a\x00b\n" if nul else b"late,0,0.1,ab\n")
+
+
+def _padded_preds(samples: bytes, nul: bool) -> bytes:
+    ids = [line.split(b",")[0].decode() for line in samples.splitlines()[1:]]
+    body = "".join(f"A,{i},0.5,0.5,1\n" for i in ids[:-1]).encode()
+    last = f"A,{ids[-1]},0.5,0.5,1".encode()
+    return b"model,sample_id,p0,p1,predicted\n" + body + (last.replace(b",1", b",\x001") if nul else last) + b"\n"
+
+
+def test_a_nul_byte_after_the_first_64_kib_is_refused():
+    """Issue 31: the fast readers looked for NUL in the first 64 KiB only; the rest got through."""
+    good = _padded_samples(False)
+    load(samples=good, preds=_padded_preds(good, False))  # the same files without the NUL byte load
+    e = error(samples=_padded_samples(True))
+    assert e.file == "samples.csv" and "binary data" in e.problem, str(e)
+    e = error(samples=good, preds=_padded_preds(good, True))
+    assert e.file == "predictions.csv" and "binary data" in e.problem, str(e)
+    texts = "sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n"
+    train = b"good movie\n" * 7000  # 77,000 bytes
+    load(samples=texts, train=train)
+    e = error(samples=texts, train=train + b"bad \x00 plot\n")
+    assert (e.file, e.row) == ("train.txt", 7001) and "binary data" in e.problem, str(e)
