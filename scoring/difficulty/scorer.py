@@ -161,6 +161,7 @@ class Scorer:
         # then only reads one), the models' confidence (WMProb, the default metric), every column
         sts = competition.sts
         self._sts_order = argsort_rows(-sts).astype(np.int32) if sts is not None else None
+        self._no_value = {c for c in columns if np.isnan(competition.samples.ease[c]).all()}
         self.ordered(("confidence",))
         for c in columns:
             self.ordered(("column", c))
@@ -203,6 +204,10 @@ class Scorer:
         s = resolve(self.check(**params))
         if s.ease_column is not None:
             self.comp.samples.ease_values(s.ease_column)
+            if s.ease_column in self._no_value:
+                raise InputError(self.comp.samples.file, None, f"column {s.ease_column!r} is empty in every row, so "
+                                 f"no sample has an ease value and no score can be computed with it as the ease "
+                                 f"column")
         elif s.metric == "wood" and self.comp.sts is None:
             raise InputError("ease_column", None, "required with metric wood unless a training-text file is given "
                                                   "(--train)")
@@ -268,11 +273,16 @@ class Scorer:
         Raises
         ------
         InputError
-            Naming the parameter (or the samples file and row for a bad ease column).
+            Naming the parameter (or the samples file and row for a bad ease column); also when
+            some model would have no score (both denominators of Eq. 4 are 0: reward and
+            penalty 0, every weight 0, an ease column with no value, or no sample in a split
+            weighted above 0), never a NaN score ranked.
         """
         s = self.setting(**params)
         t = self.sums(s)
         score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))
+        if np.isnan(score).any():
+            raise self._no_score(s, np.isnan(score))
         data = {"submission": self.names, "accuracy": self.accuracy, "accuracy_rank": rank(self.accuracy, tol=TIE),
                 "score": score, "rank": rank(score, tol=TIE)}
         if s.mode != "continuous":
@@ -285,6 +295,18 @@ class Scorer:
         df = pd.DataFrame(data).sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
         df.attrs["parameters"] = s.parameters()
         return df
+
+    def _no_score(self, s: Setting, missing: np.ndarray) -> InputError:
+        """Why some model has no score (both denominators of Eq. 4 are 0): never a NaN rank."""
+        names = [self.names[i] for i in np.flatnonzero(missing)]
+        who = "any model" if missing.all() else "model " + ", ".join(repr(n) for n in names[:5]) + (
+            f" (and {len(names) - 5} more)" if len(names) > 5 else "")
+        if s.mode == "continuous":
+            return InputError("split_mode", None, f"no sample of {who} has a weight above 0 (its ease E is 0), so "
+                                                  f"its score would be 0/0")
+        return InputError("weights", None, f"no sample of {who} is in a split with a weight above 0 (weights "
+                                           f"{s.weights_name}), so its score would be 0/0: give a split that holds "
+                                           f"samples a weight above 0")
 
     # ---- per-sample views ------------------------------------------------------------------
     def assignment(self, **params) -> tuple[np.ndarray, np.ndarray, Setting]:

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from scoring.core.errors import InputError
 from scoring.difficulty import Scorer, load_competition
 from scoring.difficulty.views import hardest_samples, preset_table, sample_points, split_table
 
@@ -102,9 +103,48 @@ def test_weight_schemes(scorer, weights, b):
     assert row(lb, "A")["score"] == pytest.approx(100 * 2 * b[1] / (2 * b[0] + 2 * b[1]))
 
 
-def test_zero_weights_give_no_score(scorer):
-    lb = scorer.leaderboard(metric="wsbias", ease_column="bias", weights="0,0")
-    assert lb["score"].isna().all() and (lb["rank"] == 1).all()
+def test_settings_without_a_score_are_refused_not_ranked(scorer):
+    """Issue 31: every weight 0, reward and penalty 0, or an ease column with no value made
+    Σ d·W = Σ |e|·W = 0 for every model: NaN scores, every model rank 1, exit 0. Refused instead."""
+    cases = [
+        (dict(metric="wsbias", ease_column="bias", weights="0,0"), "weights", "at least one split weight above 0"),
+        (dict(metric="wmprob", weights="0,0,0"), "weights", "at least one split weight above 0"),
+        (dict(metric="wsbias", ease_column="bias", reward=0, penalty=0), "reward", "reward 0 and penalty 0"),
+        (dict(metric="wmprob", split_mode="continuous", reward=0, penalty=0), "reward", "reward 0 and penalty 0"),
+        # thresholds 0.95 and 0.99: every scored sample (E <= 0.9) is in split 3, weighted 0
+        (dict(metric="wsbias", ease_column="bias", split_mode="threshold", thresholds="0.95,0.99", weights="1,2,0"),
+         "weights", "no sample of any model is in a split with a weight above 0"),
+    ]
+    for params, name, words in cases:
+        with pytest.raises(InputError) as e:
+            scorer.leaderboard(**params)
+        assert e.value.file == name and words in e.value.problem, (params, str(e.value))
+    # every confidence is above 0.5: with thresholds 0.5 every sample is in split 1, weighted 0
+    with pytest.raises(InputError) as e:
+        scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.5", weights="0,1")
+    assert "any model" in e.value.problem
+    # one model alone: threshold 0.92, weights 1, 0. A's confidences 0.8, 0.6, 0.7, 0.95, 0.6 put s4
+    # in split 1 (weighted 1): scored. B's 0.9, 0.9, 0.8, 0.8, 0.7 are all <= 0.92: split 2 only
+    with pytest.raises(InputError) as e:
+        scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.92", weights="1,0")
+    assert "no sample of model 'B' is in a split with a weight above 0" in e.value.problem, str(e.value)
+    # A alone would score: split 1 {s4} right -> 100
+    lb = scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.92", weights="1,1")
+    assert row(lb, "A")["split_1"] == 100.0 and math.isnan(row(lb, "B")["split_1"])
+    # a zero weight where samples are is fine as long as another split carries them
+    assert scorer.leaderboard(metric="wsbias", ease_column="bias", weights="0,1")["score"].notna().all()
+
+
+def test_an_ease_column_with_no_value_is_refused():
+    samples = SAMPLES.replace("label,bias", "label,bias,empty").replace("\n", ",\n").replace("label,bias,empty,",
+                                                                                               "label,bias,empty")
+    sc = Scorer(load_competition(samples.encode(), PREDICTIONS.encode()))
+    assert "empty" in sc.comp.ease_columns
+    for metric in ("wsbias", "wood"):
+        with pytest.raises(InputError) as e:
+            sc.leaderboard(metric=metric, ease_column="empty")
+        assert e.value.file == "samples.csv" and "'empty' is empty in every row" in e.value.problem, str(e.value)
+    assert sc.leaderboard(metric="wsbias", ease_column="bias")["score"].notna().all()
 
 
 def test_wmprob_ties_keep_file_order(scorer):
