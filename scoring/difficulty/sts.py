@@ -22,7 +22,30 @@ from ..core.errors import InputError
 from ..core.sources import source_bytes
 
 TOP_KS = 100  # k = 1..100 %, precomputed at load so the slider only picks a column
-CHUNK = 1 << 22  # similarities held at once (samples × training texts)
+CHUNK = 1 << 20  # similarities held at once (samples × training texts)
+
+
+def _env(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(f"LAB_{name}", default))
+    except ValueError:
+        return default
+
+
+#: samples × training texts: WOOD compares every sample with every training text (exact top-k %
+#: needs every similarity), so its time grows with the product; README "Limits"
+MAX_PAIRS = _env("MAX_WOOD_PAIRS", 100_000_000)
+
+
+def check_pairs(n_samples: int, n_train: int, name: str) -> None:
+    """``InputError`` naming the training file when ``n_samples × n_train`` is over
+    :data:`MAX_PAIRS` (``LAB_MAX_WOOD_PAIRS``), before any similarity is computed."""
+    pairs = n_samples * n_train
+    if pairs > MAX_PAIRS:
+        raise InputError(name, None, f"{n_train:,} training texts × {n_samples:,} samples = {pairs:,} similarities "
+                                     f"for WOOD, over the limit of {MAX_PAIRS:,} (LAB_MAX_WOOD_PAIRS): use fewer "
+                                     f"training texts, or bring each sample's similarity as a column of the samples "
+                                     f"file (ease_column)")
 
 
 def read_train(src, name: str) -> list[str]:
@@ -87,7 +110,7 @@ def sts_table(train: list[str], texts, *, train_name: str = "train") -> np.ndarr
     cuts = np.array([top_k_count(k, n_train) for k in range(1, TOP_KS + 1)])
     out = np.empty((s.shape[0], TOP_KS))
     step = max(1, CHUNK // max(n_train, 1))
-    tt = t.T.tocsc()
+    tt = t.T.tocsr()  # CSR × CSR: scipy would turn a CSC right-hand side into CSR for every chunk
 
     def chunk(a: int) -> None:
         sims = (s[a:a + step] @ tt).toarray()

@@ -4,6 +4,11 @@ CRLF, quotes, blank lines) and parameter errors."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from scoring.core.errors import InputError
@@ -216,3 +221,39 @@ def test_a_nul_byte_after_the_first_64_kib_is_refused():
     load(samples=texts, train=train)
     e = error(samples=texts, train=train + b"bad \x00 plot\n")
     assert (e.file, e.row) == ("train.txt", 7001) and "binary data" in e.problem, str(e)
+
+
+def test_wood_similarities_are_bounded(monkeypatch):
+    """Issue 31: WOOD costs samples × training texts (10⁶ lines: 60 s); over LAB_MAX_WOOD_PAIRS the
+    training file is refused, naming the numbers, before any similarity is computed."""
+    from scoring.difficulty import sts
+
+    texts = "sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n"
+    train = b"good movie\nbad plot\nfine\n"  # 3 samples × 3 texts = 9 similarities
+    monkeypatch.setattr(sts, "MAX_PAIRS", 9)
+    assert load(samples=texts, train=train).n_train == 3  # at the limit: fine
+    monkeypatch.setattr(sts, "MAX_PAIRS", 8)
+    monkeypatch.setattr(sts, "sts_table", lambda *a, **k: pytest.fail("similarities computed over the limit"))
+    e = error(samples=texts, train=train)
+    assert e.file == "train.txt" and e.row is None
+    assert e.problem.startswith("3 training texts × 3 samples = 9 similarities for WOOD, over the limit of 8 "
+                                "(LAB_MAX_WOOD_PAIRS)"), str(e)
+
+
+def test_wood_limit_from_the_environment(tmp_path):
+    (tmp_path / "s.csv").write_text("sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n")
+    (tmp_path / "p.csv").write_text(PREDS)
+    (tmp_path / "t.txt").write_text("good movie\nbad plot\n" * 50)  # 100 texts × 3 samples = 300
+    args = [sys.executable, "-m", "scoring", "difficulty", "leaderboard", "--samples", str(tmp_path / "s.csv"),
+            "--predictions", str(tmp_path / "p.csv"), "--train", str(tmp_path / "t.txt"), "--metric", "wood"]
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "LAB_MAX_WOOD_PAIRS"}
+    ok = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120, env=env)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120,
+                         env={**env, "LAB_MAX_WOOD_PAIRS": "299"})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "error: t.txt: 100 training texts × 3 samples = 300 similarities for WOOD, over the limit of 299 "
+        "(LAB_MAX_WOOD_PAIRS): use fewer training texts, or bring each sample's similarity as a column of the "
+        "samples file (ease_column)")
