@@ -257,3 +257,29 @@ def test_wood_limit_from_the_environment(tmp_path):
         "error: t.txt: 100 training texts × 3 samples = 300 similarities for WOOD, over the limit of 299 "
         "(LAB_MAX_WOOD_PAIRS): use fewer training texts, or bring each sample's similarity as a column of the "
         "samples file (ease_column)")
+
+
+def test_decreasing_thresholds_are_one_error_on_every_entry_point():
+    """Issue 28: split_mode=threshold&thresholds=0.9,0.1 reached the rank-interval, stability and
+    pinned-compare pages. The engine's own parameter check (PARAMS, run by every entry point:
+    the CLI's options, a link's or a pin's values, each stability cell, the per-sample
+    statistics behind rank intervals) refuses it with the same words; the CLI: test_cli."""
+    from scoring.core.stability import Axis, stability_map
+    from scoring.difficulty import FAMILY, PARAMS
+
+    sc = Scorer(load())
+    expected = ("thresholds", None, "expected increasing thresholds t1 < t2 < …, got 0.9,0.1")
+    link = {"metric": "wmprob", "split_mode": "threshold", "thresholds": "0.9,0.1"}  # as a link's text
+    calls = [lambda: PARAMS.validate(link), lambda: FAMILY.params.validate(dict(link), context={"ease_columns": []}),
+             lambda: sc.check(**link), lambda: sc.leaderboard(**link), lambda: sc.unit_stats(**link),
+             lambda: sc.leaderboard(split_mode="threshold", thresholds=[0.9, 0.1]),
+             lambda: sc.leaderboard(split_mode="threshold", thresholds="0.5,0.5")]
+    for i, call in enumerate(calls):
+        with pytest.raises(InputError) as e:
+            call()
+        got = (e.value.file, e.value.row, e.value.problem)
+        assert got == expected or (i == len(calls) - 1 and got[2].endswith("got 0.5,0.5")), (i, got)
+    # a stability cell with them is an invalid cell (NaN τ), never an exception
+    grid = stability_map(FAMILY, sc, {"metric": "wmprob", "split_mode": "threshold", "thresholds": "0.2"},
+                         Axis("thresholds", ["0.2", "0.9,0.1"]), Axis("splits", [None]))
+    assert grid["valid"].tolist() == [True, False]
