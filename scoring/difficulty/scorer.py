@@ -22,7 +22,15 @@ from ..core.errors import InputError
 from ..core.family import UnitStats
 from ..core.ranking import rank
 from .data import Competition
-from .metric import difficulty_factor, eq4, equal_bounds, segment_sums, threshold_bounds, weighted_sums
+from .metric import (
+    difficulty_factor,
+    eq4,
+    equal_bounds,
+    segment_sums,
+    threshold_bounds,
+    unit_scale,
+    weighted_sums,
+)
 from .params import PARAMS, Setting, resolve
 from .sorting import argsort_rows, in_threads, sort_rows
 
@@ -199,8 +207,10 @@ class Scorer:
 
     def setting(self, **params) -> Setting:
         """The :class:`Setting` of ``params``, checked against the data: the ease column must be
-        a numeric column of the samples (an error names the samples file and row), and WOOD
-        needs an ease column unless a training-text file was loaded."""
+        a numeric column of the samples (an error names the samples file and row) with a value
+        somewhere, WOOD needs an ease column unless a training-text file was loaded, and every
+        model must have a score (some sample in a split weighted above 0; issue 31: never a
+        NaN score ranked)."""
         s = resolve(self.check(**params))
         if s.ease_column is not None:
             self.comp.samples.ease_values(s.ease_column)
@@ -211,6 +221,10 @@ class Scorer:
         elif s.metric == "wood" and self.comp.sts is None:
             raise InputError("ease_column", None, "required with metric wood unless a training-text file is given "
                                                   "(--train)")
+        t = self.sums(s)  # cached: the leaderboard reads the same sums
+        missing = (t.dw.sum(axis=1) == 0) & (t.ew.sum(axis=1) == 0)  # Eq. 4 would be 0/0
+        if missing.any():
+            raise self._no_score(s, missing)
         return s
 
     @staticmethod
@@ -247,7 +261,7 @@ class Scorer:
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
         n, correct, mass, mass_correct = self._splits.get(
             key, lambda: o.split_sums(bounds, power, self))
-        kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
+        kw, dw, ew = weighted_sums(mass, mass_correct, *unit_scale(b, s.reward, s.penalty))
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 
     # ---- the leaderboard -------------------------------------------------------------------
@@ -280,9 +294,7 @@ class Scorer:
         """
         s = self.setting(**params)
         t = self.sums(s)
-        score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))
-        if np.isnan(score).any():
-            raise self._no_score(s, np.isnan(score))
+        score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))  # no NaN: setting() refuses those
         data = {"submission": self.names, "accuracy": self.accuracy, "accuracy_rank": rank(self.accuracy, tol=TIE),
                 "score": score, "rank": rank(score, tol=TIE)}
         if s.mode != "continuous":
@@ -302,8 +314,8 @@ class Scorer:
         who = "any model" if missing.all() else "model " + ", ".join(repr(n) for n in names[:5]) + (
             f" (and {len(names) - 5} more)" if len(names) > 5 else "")
         if s.mode == "continuous":
-            return InputError("split_mode", None, f"no sample of {who} has a weight above 0 (its ease E is 0), so "
-                                                  f"its score would be 0/0")
+            return InputError("split_mode", None, f"every sample of {who} weighs 0 (continuous weights from its "
+                                                  f"ease E), so its score would be 0/0")
         return InputError("weights", None, f"no sample of {who} is in a split with a weight above 0 (weights "
                                            f"{s.weights_name}), so its score would be 0/0: give a split that holds "
                                            f"samples a weight above 0")
@@ -337,13 +349,14 @@ class Scorer:
         M = len(self.names)
         factor = difficulty_factor(ease, "wmprob" if s.metric == "wmprob" else "wsbias")
         scored = split >= 0
+        # weights and (d, e) scaled to at most 1 (unit_scale: the same scores, no overflow)
+        b, d, e = unit_scale(np.ones(1) if s.mode == "continuous" else s.weights, s.reward, s.penalty)
         if s.mode == "continuous":
             w = np.where(scored, factor ** (1 + s.scale), 0.0)
         else:
-            b = np.append(np.asarray(s.weights), 0.0)  # index -1: left out, weight 0
+            b = np.append(b, 0.0)  # index -1: left out, weight 0
             w = b[split] * (np.where(scored, factor, 0.0) if s.scale else 1.0)
         w = np.broadcast_to(w, (M, split.shape[1]))
-        d, e = s.reward, s.penalty
         team = np.stack((w * np.where(self.correct, d, e), w * d, w * abs(e), self.correct.astype(float)), axis=-1)
         if split.shape[0] == 1 and s.mode != "continuous":
             k = s.n  # the sample's split

@@ -167,3 +167,17 @@ def test_help_lists_the_spec_options():
                  "--splits", "--thresholds", "--weights", "--reward", "--penalty", "--scale-by-difficulty", "--format",
                  "--output"):
         assert flag in proc.stdout, flag
+
+
+def test_huge_weights_score_exactly_without_warnings(files):
+    """Issue 31: --weights 1e308,1e308 gave NaN scores all ranked 1 and numpy RuntimeWarning lines
+    with source paths on stderr. In a fresh process, as a user runs it: the scores of weights 1, 1
+    (hand computation in test_hand_cases: A 50, B 100) and a quiet stderr."""
+    proc = subprocess.run([sys.executable, "-m", "scoring", "difficulty", "leaderboard", *base(files), "--metric",
+                           "wsbias", "--ease-column", "bias", "--splits", "2", "--weights", "1e308,1e308",
+                           "--reward", "1e308", "--penalty=-1e308"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Warning" not in proc.stderr and ".py" not in proc.stderr, proc.stderr
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(proc.stdout))}
+    assert (rows["A"]["score"], rows["A"]["rank"], rows["B"]["score"], rows["B"]["rank"]) == ("50", "2", "100", "1")

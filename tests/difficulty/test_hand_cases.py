@@ -242,3 +242,28 @@ def test_wood_training_lines_end_at_newline_only():
     odd = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
     texts = read_train(f"a{odd}b\r\nc{odd}d\n".encode(), "t.txt")
     assert texts == [f"a{odd}b", f"c{odd}d"]
+
+
+@pytest.mark.parametrize("params, a_score", [
+    # weights 1e308, 1e308 are weights 1, 1: A on [s1, s2] 1 − 1, on [s3, s4] 1 + 1 -> 2/4
+    (dict(splits=2, weights="1e308,1e308"), 50.0),
+    # d = 1e308, e = −1e308 is case 1 scaled: 7 splits of one sample each, K·W = 1 − 2 + 3 + 4, Σd·W = 10
+    (dict(reward=1e308, penalty=-1e308), 60.0),
+    # a subnormal reward alone (penalty 0): K·W = d·(1 + 3 + 4), Σd·W = d·10
+    (dict(reward=1e-320, penalty=0), 80.0),
+    # weights 1e308 and 1e-300: split 2 weighs nothing beside split 1 -> split 1's score, 0
+    (dict(splits=2, weights="1e308,1e-300"), 0.0),
+])
+def test_extreme_numbers_are_scored_exactly(scorer, params, a_score):
+    """Issue 31: huge weights or rewards gave inf/inf (NaN scores, all ranked 1, numpy warnings on
+    stderr). Eq. 4 is a ratio: the engine scales weights and (d, e) by powers of two first."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow / invalid-value warning either
+        lb = scorer.leaderboard(metric="wsbias", ease_column="bias", **params)
+        us = scorer.unit_stats(metric="wsbias", ease_column="bias", **params)
+    assert row(lb, "A")["score"] == pytest.approx(a_score, abs=1e-9)
+    assert row(lb, "B")["score"] == 100.0 and list(lb["rank"]) == [1, 2]
+    got = dict(zip(us.names, us.scores()["score"], strict=True))
+    assert got["A"] == pytest.approx(a_score, abs=1e-9) and got["B"] == pytest.approx(100.0)
