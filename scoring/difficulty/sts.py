@@ -34,7 +34,7 @@ def _env(name: str, default: int) -> int:
 
 #: samples × training texts: WOOD compares every sample with every training text (exact top-k %
 #: needs every similarity), so its time grows with the product; README "Limits"
-MAX_PAIRS = _env("MAX_WOOD_PAIRS", 100_000_000)
+MAX_PAIRS = _env("MAX_WOOD_PAIRS", 200_000_000)
 
 
 def check_pairs(n_samples: int, n_train: int, name: str) -> None:
