@@ -141,7 +141,9 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: 
 @dataclass
 class Sums:
     """Per model and split (M, k): samples ``n``, ``correct``, masses U and U⁺, and the Eq. 4
-    sums; ``bounds`` (R, k + 1) the split boundaries in the source's order."""
+    sums (of the weights and (d, e) scaled by :func:`.metric.unit_scale`: every ratio as Eq. 4
+    gives it); ``bounds`` (R, k + 1) the split boundaries in the source's order, ``weights``
+    the split weights as given."""
 
     n: np.ndarray
     correct: np.ndarray
@@ -338,7 +340,8 @@ class Scorer:
     def unit_stats(self, **params) -> UnitStats:
         """What every model earned on every sample, as additive sums (see :class:`UnitStats`).
 
-        ``team`` (N, M, 4): K·W, d·W, |e|·W (0 for a sample left out of the metric) and 1 if
+        ``team`` (N, M, 4): K·W, d·W, |e|·W (weights and (d, e) scaled by powers of two, as in
+        :meth:`sums`; 0 for a sample left out of the metric) and 1 if
         correct; ``shared`` (N, 1): 1 per sample. A sample's cell is its split, assigned once
         on the full data; WMProb orders the samples per model, so a sample has no one split
         there: every scored sample is in cell 0 (as in continuous mode). Samples left out of
@@ -349,7 +352,7 @@ class Scorer:
         M = len(self.names)
         factor = difficulty_factor(ease, "wmprob" if s.metric == "wmprob" else "wsbias")
         scored = split >= 0
-        # weights and (d, e) scaled to at most 1 (unit_scale: the same scores, no overflow)
+        # weights and (d, e) scaled into [0.5, 1) by powers of two (unit_scale: the same scores, no overflow)
         b, d, e = unit_scale(np.ones(1) if s.mode == "continuous" else s.weights, s.reward, s.penalty)
         if s.mode == "continuous":
             w = np.where(scored, factor ** (1 + s.scale), 0.0)
