@@ -39,3 +39,7 @@ def human(n: int) -> str:
         if n >= size:
             return f"{n / size:.3g} {unit}"
     return f"{n} bytes"
+#: nesting depth of a JSON document from a user (arrays and objects), and the characters of
+#: one number in it (Python itself refuses integers past 4,300 digits, deep nesting recurses)
+MAX_JSON_DEPTH = _env("MAX_JSON_DEPTH", 100)
+MAX_JSON_NUMBER_CHARS = _env("MAX_JSON_NUMBER_CHARS", 1000)
