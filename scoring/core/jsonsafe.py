@@ -73,10 +73,10 @@ def decoder() -> json.JSONDecoder:
 
 class BoundsExceeded(ValueError):
     """The text goes deeper than ``max_depth`` or holds a number longer than ``max_number``
-    characters; ``line`` (1-based) is where."""
+    characters; ``line`` (1-based) is where, ``offset`` the byte of the chunk (UTF-8)."""
 
-    def __init__(self, problem: str, line: int):
-        self.problem, self.line = problem, line
+    def __init__(self, problem: str, line: int, offset: int = 0):
+        self.problem, self.line, self.offset = problem, line, offset
         super().__init__(f"line {line}: {problem}")
 
 
@@ -131,14 +131,15 @@ class Bounds:
         over = np.flatnonzero(depth > self.max_depth)
         if len(over):
             raise BoundsExceeded(f"nested deeper than {self.max_depth} levels (LAB_MAX_JSON_DEPTH raises the limit)",
-                                 self._line(b, int(over[0])))
+                                 self._line(b, int(over[0])), int(over[0]))
         num = outside & _NUMBER[b]
         last_break = np.maximum.accumulate(np.where(num, -1, pos))
         run = pos - last_break + np.where(last_break < 0, self.run, 0)
         long = np.flatnonzero(num & (run > self.max_number))
         if len(long):
             raise BoundsExceeded(f"a number longer than {self.max_number} characters "
-                                 "(LAB_MAX_JSON_NUMBER_CHARS raises the limit)", self._line(b, int(long[0])))
+                                 "(LAB_MAX_JSON_NUMBER_CHARS raises the limit)", self._line(b, int(long[0])),
+                                 int(long[0]))
         # carry the state to the next chunk
         self.in_string = bool(inside[-1])
         tail = n - 1 - int(last_other[-1])  # backslashes at the end of the chunk
@@ -164,7 +165,7 @@ _RUNS: dict[int, re.Pattern] = {}
 
 def _long_run(n: int) -> re.Pattern:
     if n not in _RUNS:
-        _RUNS[n] = re.compile(r"[0-9+\-.eE]{%d}" % (n + 1))
+        _RUNS[n] = re.compile(r"[0-9+\-.eE]{" + str(n + 1) + "}")
     return _RUNS[n]
 
 
