@@ -71,6 +71,9 @@ def decoder() -> json.JSONDecoder:
     return json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
+_DECODER = decoder()
+
+
 class BoundsExceeded(ValueError):
     """The text goes deeper than ``max_depth`` or holds a number longer than ``max_number``
     characters; ``line`` (1-based) is where, ``offset`` the byte of the chunk (UTF-8)."""
@@ -220,7 +223,7 @@ def loads_bounded(text: str | bytes, *, what: str, row: int | None = None, max_d
     try:
         if duplicate_keys:
             return json.loads(text)
-        return decoder().decode(text)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise InputError(what, row, f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except DuplicateKey as e:
