@@ -150,6 +150,7 @@ class Scorer:
         weight_share`` (the weight over the sum of weights) and ``contribution = weight·score``."""
         p = self.check(**params)
         mult, score = self.theme_scores(p["time_threshold"])
+        self.final_scores(score, p["weights"])  # refused past the largest float, as the leaderboard
         w = self.weight_vector(p["weights"])
         share = (w / w.max()) / (w / w.max()).sum()  # no overflow for weights near 1e308
         T, n_th = len(self.names), len(self.themes)
