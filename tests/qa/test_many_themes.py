@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import scoring.qa as qa
