@@ -31,8 +31,8 @@ def weighted_sum(score: np.ndarray, w: np.ndarray) -> np.ndarray:
     weights are divided by the largest first and the sum scaled back, so weights near the
     largest float (``1e308``) do not overflow on the way (the spec uses weights as given).
 
-    >>> weighted_sum(np.array([[0.9, 0.7], [0.6, 0.48]]), np.array([1e308, 1e308])).tolist()
-    [1.6e+308, 1.08e+308]
+    >>> weighted_sum(np.array([[1.0, 0.5], [0.75, 0.25]]), np.array([1e308, 1e308])).tolist()
+    [1.5e+308, 1e+308]
     """
     top = float(w.max()) if len(w) else 0.0
     if not top > 0:
