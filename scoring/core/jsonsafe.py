@@ -35,6 +35,7 @@ _OPEN[[ord("]"), ord("}")]] = -1
 _NUMBER = np.zeros(256, dtype=bool)
 _NUMBER[[ord(c) for c in "0123456789+-.eE"]] = True
 _QUOTE, _BACKSLASH, _NEWLINE = ord('"'), ord("\\"), ord("\n")
+SLICE = 1 << 17  # bytes scanned at once (the scan's arrays: ~20 bytes per byte)
 
 
 class DuplicateKey(ValueError):
@@ -109,13 +110,19 @@ class Bounds:
         self.lines = 0  # newlines seen before this chunk
 
     def feed(self, chunk: str | bytes) -> None:
-        """Scan the next chunk (text, or UTF-8 bytes); raise :class:`BoundsExceeded`."""
+        """Scan the next chunk (text, or UTF-8 bytes); raise :class:`BoundsExceeded`. A long
+        chunk is scanned in slices of :data:`SLICE` bytes, so the scan's own arrays stay small."""
         data = chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else bytes(chunk)
-        if not data:
-            return
-        b = np.frombuffer(data, dtype=np.uint8)
+        for a in range(0, len(data), SLICE):
+            try:
+                self._scan(np.frombuffer(data, dtype=np.uint8, count=min(SLICE, len(data) - a), offset=a))
+            except BoundsExceeded as e:
+                e.offset += a
+                raise
+
+    def _scan(self, b: np.ndarray) -> None:
         n = len(b)
-        pos = np.arange(n, dtype=np.int64)
+        pos = np.arange(n, dtype=np.int32)
         # quotes escaped by an odd run of backslashes (a run reaching the chunk's start adds the carry)
         bs = b == _BACKSLASH
         last_other = np.maximum.accumulate(np.where(bs, -1, pos))
@@ -130,7 +137,7 @@ class Bounds:
         outside = ~inside
         outside[real] = True  # a quote itself is neither a bracket nor a digit
         step = np.where(outside, _OPEN[b], 0).astype(np.int32)
-        depth = np.cumsum(step, dtype=np.int64) + self.depth
+        depth = np.cumsum(step, dtype=np.int32) + self.depth
         over = np.flatnonzero(depth > self.max_depth)
         if len(over):
             raise BoundsExceeded(f"nested deeper than {self.max_depth} levels (LAB_MAX_JSON_DEPTH raises the limit)",

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from scoring.core import limits
+from scoring.core import jsonsafe, limits
 from scoring.core.errors import InputError
 from scoring.core.jsonsafe import Bounds, BoundsExceeded, check_bounds, loads_bounded
 
@@ -74,7 +74,9 @@ def fast_bounds(text: str, cuts: list[int]) -> tuple[int, int]:
 ALPHABET = ['[', ']', '{', '}', '"', '\\', '\\\\', '\\"', '1', '23', 'e', '-', ' ', ',', ':', 'x', '\n', 'é']
 
 
-def test_chunked_scan_agrees_with_the_character_scan():
+@pytest.mark.parametrize("slice_bytes", [1, 3, 1 << 17])
+def test_chunked_scan_agrees_with_the_character_scan(monkeypatch, slice_bytes):
+    monkeypatch.setattr(jsonsafe, "SLICE", slice_bytes)  # a chunk is also scanned in slices
     rng = random.Random(7)
     for _ in range(400):
         text = "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 40)))
@@ -98,6 +100,9 @@ def test_limits_name_themselves_and_the_line():
     # issue 28's reproducers: 100,000 levels and 5,000 digits are InputErrors, not RecursionError/ValueError
     with pytest.raises(InputError, match="nested deeper"):
         loads_bounded("[" * 100_000 + "]" * 100_000, what="x")
+    with pytest.raises(BoundsExceeded) as e:  # the offset counts from the chunk's start across slices
+        Bounds(max_depth=3).feed(" " * 300_000 + "[[[[1]]]]")
+    assert e.value.offset == 300_003
     assert limits.MAX_JSON_DEPTH == 100 and limits.MAX_JSON_NUMBER_CHARS == 1000
 
 
