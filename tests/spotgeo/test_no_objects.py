@@ -56,5 +56,8 @@ def test_the_pages(tmp_path, monkeypatch, page):
     monkeypatch.setenv("LAB_DATA_DIR_SPOTGEO", str(folder))
     monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"team": "dots"})  # the team with predictions (the first, "quiet", has none)
     at.switch_page(f"pages/spotgeo_{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
+    if page == "frames":
+        assert [s.value for s in at.selectbox if s.key == "sg_team"] == ["dots"]
