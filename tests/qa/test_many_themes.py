@@ -123,6 +123,11 @@ def test_every_weight_zero_is_a_clear_error(tmp_path, capsys):
         scorer.leaderboard(weights={"alpha": 0, "beta": 0})
     with pytest.raises(InputError, match=r"^weights: expected at least one weight > 0"):
         scorer.unit_stats(weights={"alpha": 0, "beta": 0})
+    many = qa.Scorer(qa.load_competition(**{k: v for k, v in many_themes(tmp_path / "many", 30).items()
+                                            if k != "truth"}))
+    with pytest.raises(InputError) as e:  # one short line, not every theme's weight
+        many.leaderboard(weights={t: 0 for t in many.themes})
+    assert str(e.value) == "weights: expected at least one weight > 0, got 0 for all 30 themes"
     (tmp_path / "w.csv").write_text("theme,weight\nalpha,0\nbeta,0\n")
     code = main(["qa", "leaderboard", "--ground-truth", str(files["ground_truth"]), "--submissions",
                  str(files["submissions"][0]), "--theme-weights", str(tmp_path / "w.csv")])
