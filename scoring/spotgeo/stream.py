@@ -145,8 +145,8 @@ def _value(text: _Text, dec: json.JSONDecoder, index: int):
             if near_end and text.more(len(text.buf) - text.pos):  # double what is pending: linear overall
                 continue
             raise text.error(e.msg, e.pos) from None
-        except DuplicateKey as e:
-            raise InputError(text.name, None, f"entry {index + 1}: {e}") from None
+        except DuplicateKey as e:  # (a bad entry before it is still the first problem)
+            raise NotJSON(text.name, None, f"entry {index + 1}: {e}") from None
         except RecursionError:  # pragma: no cover - the depth limit comes first
             raise InputError(text.name, None, "not valid JSON (nested too deeply)") from None
         if end >= len(text.buf) and text.more():  # a number (or literal) may go on

@@ -118,6 +118,7 @@ def test_problems_in_file_order(tmp_path, monkeypatch, batch):
     """A bad entry before bad text is the first problem, whatever the batch size."""
     monkeypatch.setattr(stream, "BATCH", batch)
     for text, message in [(f'[{G}, {{"a": 1}}] x', "entry 2: missing key 'sequence_id'"),
+                          (f'[{G}, {{"a": 1}}, {{"a": 1, "a": 2}}]', "entry 2: missing key 'sequence_id'"),
                           (f'[{G}, 7 x]', "entry 2: expected an object with keys sequence_id, frame, "
                                           "num_objects, object_coords, got a number"),
                           (f'[{G}, {G}, ' + "[" * 200 + "]" * 200 + "]",
