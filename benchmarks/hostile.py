@@ -1,18 +1,27 @@
-"""Hostile inputs, measured: ``python -m benchmarks hostile [--repo DIR]``.
+"""Hostile and large inputs, measured: ``python -m benchmarks hostile [--repo DIR] [--only TEXT]``.
 
-Runs the command line (``python -m scoring leaderboard``) of the checkout in ``--repo``
-(default: this one) on generated hostile files and prints, for each, the wall time, the peak
-memory of the process and the first line of its answer. ``--repo`` pointed at an older
-checkout gives the "before" figures.
+Runs the command line (``python -m scoring ...``) of the checkout in ``--repo`` (default:
+this one) on generated files and prints, for each case, the wall time, the peak memory of
+the process (``VmHWM``) and the first line of its answer. ``--repo`` pointed at an older
+checkout gives the "before" figures. Files are generated only for the cases that run.
+
+The cases: the Shovel-Ready cells and headers of the first round; issue 30's table (spotGEO
+ground truths of 100 MB whose first entry is bad, QA with 5,000 / 20,000 / 100,000 themes);
+issue 28's JSON limits; and the audit of every family's multiplying dimensions (groups ×
+essays, splits × samples × models, sequences × frames, themes × bootstrap replicates). The
+"read only" case reads a valid 100 MB spotGEO file and prints its peak over the file size
+(the multiple stated in the README).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,31 +29,194 @@ HEADER = "id,discourse_type,predictionstring,discourse_effectiveness\n"
 SUB = "id,class,predictionstring,Effective,Ineffective\ne1,Lead,0 1 2,0.5,0.5\n"
 RUN = """
 import json, sys, time
-sys.argv = ["scoring"] + sys.argv[1:]
 from scoring.cli import main
 t0 = time.perf_counter()
 code = main(sys.argv[1:])
 hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))  # reset by exec
 print(json.dumps({"code": code, "seconds": time.perf_counter() - t0, "peak_mib": hwm / 1024}), file=sys.__stdout__)
 """
+READ = """
+import json, os, sys, time
+from scoring.spotgeo.stream import read_frames
+hwm = lambda: next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
+base = hwm()
+t0 = time.perf_counter()
+fr = read_frames(sys.argv[1], "gt.json", ground_truth=True)
+size = os.path.getsize(sys.argv[1]) / 2**20
+extra = hwm() - base
+print(json.dumps({"code": 0, "seconds": time.perf_counter() - t0, "peak_mib": hwm(),
+                  "note": f"{fr.n_frames:,} frames; +{extra:.0f} MiB over the imports = {extra / size:.2f}x the "
+                          f"{size:.0f} MiB file"}))
+"""
 
 
-def cases(tmp: Path) -> dict[str, Path]:
-    out = {}
-    p = tmp / "cell_range.csv"
-    p.write_text(HEADER + "e1,Lead," + " ".join(map(str, range(7_000_000))) + ",Effective\n")
-    out["50 MB cell, a valid range"] = p
-    p = tmp / "cell_junk.csv"
-    p.write_text(HEADER + "e1,Lead,0 " + "x " * 25_000_000 + ",Effective\n")
-    out["50 MB cell, junk tokens"] = p
-    for n in (20_000, 100_000, 1_000_000):
-        p = tmp / f"wide_{n}.csv"
-        p.write_text(",".join(f"c{i}" for i in range(n)) + "\n" + ",".join("x" * 1 for _ in range(n)) + "\n")
-        out[f"{n:,}-column header"] = p
-    p = tmp / "nbsp.csv"
-    p.write_text(HEADER + "e1,Lead,0\u00a01 2,Effective\n")
-    out["NBSP inside a predictionstring"] = p
-    return out
+def _sr(tmp: Path, gt_text: str) -> list[str]:
+    gt = tmp / "sr_gt.csv"
+    gt.write_text(gt_text)
+    (tmp / "sr_subs").mkdir(exist_ok=True)
+    (tmp / "sr_subs" / "A.csv").write_text(SUB)
+    return ["leaderboard", "--ground-truth", str(gt), "--submissions", str(tmp / "sr_subs")]
+
+
+def _wide(n: int):
+    return lambda tmp: _sr(tmp, ",".join(f"c{i}" for i in range(n)) + "\n" + ",".join("x" for _ in range(n)) + "\n")
+
+
+# ---- spotGEO ------------------------------------------------------------------------------------
+def _sg_entry(seq: int, frame: int, rng: random.Random) -> dict:
+    pts = [[round(rng.uniform(0, 639), 2), round(rng.uniform(0, 479), 2)] for _ in range(10)]
+    return {"sequence_id": seq, "frame": frame, "num_objects": len(pts), "object_coords": pts}
+
+
+def _sg_file(path: Path, mb: float, first=None, as_arrays: bool = False) -> Path:
+    """A spotGEO file of about ``mb`` MB of 10-point entries; ``first`` replaces entry 1."""
+    rng = random.Random(0)
+    with path.open("w") as f:
+        f.write("[")
+        size, seq, n = 1, 1, 0
+        while size < mb * 1e6:
+            parts = []
+            for frame in range(1, 6):
+                e = _sg_entry(seq, frame, rng)
+                if n == 0 and first is not None:
+                    e = first
+                if as_arrays:
+                    e = [e["sequence_id"], e["frame"], e["num_objects"], e["object_coords"]]
+                parts.append(json.dumps(e))
+                n += 1
+            text = ("," if seq > 1 else "") + ",".join(parts)
+            f.write(text)
+            size += len(text)
+            seq += 1
+        f.write("]")
+    return path
+
+
+def _sg_cli(tmp: Path, gt: Path, *extra: str) -> list[str]:
+    sub = tmp / "sg_A.json"
+    if not sub.exists():
+        sub.write_text(json.dumps([{"sequence_id": 1, "frame": 1, "num_objects": 0, "object_coords": []}]))
+    return ["spotgeo", "leaderboard", "--ground-truth", str(gt), "--submissions", str(sub), *extra]
+
+
+def _sg_sequences(n_seq: int):
+    """``n_seq`` sequences × 5 frames, 3 objects each; one submission equal to the truth
+    shifted by 2 px, one empty: sequences × frames, and the bootstrap over sequences."""
+    def build(tmp: Path) -> list[str]:
+        rng = random.Random(1)
+        gt, near, empty = [], [], []
+        for s in range(1, n_seq + 1):
+            for fr in range(1, 6):
+                pts = [[round(rng.uniform(5, 630), 2), round(rng.uniform(5, 470), 2)] for _ in range(3)]
+                gt.append({"sequence_id": s, "frame": fr, "num_objects": 3, "object_coords": pts})
+                near.append({**gt[-1], "object_coords": [[x + 2, y] for x, y in pts]})
+                empty.append({**gt[-1], "num_objects": 0, "object_coords": []})
+        (tmp / "sgs").mkdir(exist_ok=True)
+        (tmp / "sgs_gt.json").write_text(json.dumps(gt))
+        (tmp / "sgs" / "near.json").write_text(json.dumps(near))
+        (tmp / "sgs" / "empty.json").write_text(json.dumps(empty))
+        return ["spotgeo", "leaderboard", "--ground-truth", str(tmp / "sgs_gt.json"), "--submissions",
+                str(tmp / "sgs"), "--bootstrap", "100"]
+    return build
+
+
+# ---- QA ---------------------------------------------------------------------------------------
+def _qa(n_themes: int, per: int = 1, *extra: str):
+    def build(tmp: Path) -> list[str]:
+        d = tmp / f"qa_{n_themes}_{per}"
+        (d / "subs").mkdir(parents=True, exist_ok=True)
+        rng = random.Random(0)
+        gt = ["question_id,theme,paragraph_ids,answers"]
+        subs: dict[str, list[str]] = {"A": [], "B": []}
+        for t in range(n_themes):
+            for j in range(per):
+                gt.append(f'q{t}_{j},theme{t:06d},"[""p{t}""]","[""answer {t}""]"')
+                for rows in subs.values():
+                    rows.append(f"q{t}_{j},p{t if rng.random() < .7 else 0},answer {t if rng.random() < .6 else 'x'},"
+                                f"{rng.uniform(50, 400):.1f}")
+        (d / "gt.csv").write_text("\n".join(gt) + "\n")
+        for team, rows in subs.items():
+            (d / "subs" / f"{team}.csv").write_text("question_id,paragraph_id,answer,inference_ms\n" + "\n".join(rows)
+                                                    + "\n")
+        return ["qa", "leaderboard", "--ground-truth", str(d / "gt.csv"), "--submissions", str(d / "subs"), *extra]
+    return build
+
+
+# ---- the other families' multiplying dimensions ----------------------------------------------------
+def _sr_groups(n_essays: int):
+    """Every essay its own demographic group: groups × essays."""
+    def build(tmp: Path) -> list[str]:
+        rng = random.Random(2)
+        gt, demo, sub = [HEADER.strip()], ["id,grp"], ["id,class,predictionstring,Effective,Ineffective"]
+        for e in range(n_essays):
+            gt.append(f"e{e},Lead,0 1 2 3 4,{'Effective' if e % 2 else 'Ineffective'}")
+            demo.append(f"e{e},g{e}")
+            p = rng.random()
+            sub.append(f"e{e},Lead,0 1 2 3,{p:.3f},{1 - p:.3f}")
+        (tmp / "grp_subs").mkdir(exist_ok=True)
+        (tmp / "grp_gt.csv").write_text("\n".join(gt) + "\n")
+        (tmp / "grp_demo.csv").write_text("\n".join(demo) + "\n")
+        (tmp / "grp_subs" / "A.csv").write_text("\n".join(sub) + "\n")
+        (tmp / "grp_subs" / "B.csv").write_text("\n".join(sub[:1] + sub[1::2]) + "\n")
+        return ["shovel-ready", "leaderboard", "--ground-truth", str(tmp / "grp_gt.csv"), "--submissions",
+                str(tmp / "grp_subs"), "--demographics", str(tmp / "grp_demo.csv"), "--attributes", "grp",
+                "--bootstrap", "100"]
+    return build
+
+
+def _difficulty(n_samples: int, n_models: int):
+    """Samples × models predictions, continuous splits (every sample its own weight)."""
+    def build(tmp: Path) -> list[str]:
+        rng = random.Random(3)
+        samples = ["sample_id,label,bias"] + [f"{i},{i % 2},{rng.random():.4f}" for i in range(n_samples)]
+        preds = ["model,sample_id,p0,p1,predicted"]
+        for m in range(n_models):
+            for i in range(n_samples):
+                p = rng.random()
+                preds.append(f"m{m},{i},{1 - p:.4f},{p:.4f},{int(p > 0.5)}")
+        (tmp / "dif_samples.csv").write_text("\n".join(samples) + "\n")
+        (tmp / "dif_preds.csv").write_text("\n".join(preds) + "\n")
+        return ["difficulty", "leaderboard", "--samples", str(tmp / "dif_samples.csv"), "--predictions",
+                str(tmp / "dif_preds.csv"), "--metric", "wsbias", "--ease-column", "bias", "--split-mode",
+                "continuous", "--bootstrap", "100"]
+    return build
+
+
+def cases() -> dict[str, tuple[str, Callable[[Path], list[str]]]]:
+    """name -> (runner: "cli" or "read", build(tmp) -> arguments)."""
+    bad_first = {"frame": 1, "num_objects": 0, "object_coords": []}
+    return {
+        "50 MB cell, a valid range": ("cli", lambda t: _sr(t, HEADER + "e1,Lead," + " ".join(map(str, range(7_000_000)))
+                                                          + ",Effective\n")),
+        "50 MB cell, junk tokens": ("cli", lambda t: _sr(t, HEADER + "e1,Lead,0 " + "x " * 25_000_000 + ",Effective\n")),
+        **{f"{n:,}-column header": ("cli", _wide(n)) for n in (20_000, 100_000, 1_000_000)},
+        "NBSP inside a predictionstring": ("cli", lambda t: _sr(t, HEADER + "e1,Lead,0\u00a01 2,Effective\n")),
+        # issue 30's table
+        "spotGEO 100 MB, entry 1 lacks sequence_id": ("cli", lambda t: _sg_cli(
+            t, _sg_file(t / "sg_bad_first.json", 100, first=bad_first))),
+        "spotGEO 100 MB of arrays, not objects": ("cli", lambda t: _sg_cli(
+            t, _sg_file(t / "sg_arrays.json", 100, as_arrays=True))),
+        "spotGEO 100 MB valid, read only": ("read", lambda t: [str(_sg_file(t / "sg_valid.json", 100))]),
+        "QA 5,000 themes": ("cli", _qa(5_000)),
+        "QA 20,000 themes": ("cli", _qa(20_000)),
+        "QA 100,000 themes, one question each": ("cli", _qa(100_000)),
+        # issue 28's JSON limits
+        "spotGEO JSON nested 100,000 deep": ("cli", lambda t: _sg_cli(t, _text(t / "deep.json", "[" * 100_000
+                                                                                + "]" * 100_000))),
+        "spotGEO JSON, a 5,000-digit integer": ("cli", lambda t: _sg_cli(t, _text(t / "digits.json",
+                                                                                  "[" + "9" * 5000 + "]"))),
+        # the audit of the multiplying dimensions (all with --bootstrap 100)
+        "QA 20,000 themes x bootstrap": ("cli", _qa(20_000, 1, "--bootstrap", "100", "--weight-draws", "100")),
+        "QA 100 themes x 100,000 questions": ("cli", _qa(100, 1000)),
+        "shovel-ready 20,000 essays, 20,000 groups": ("cli", _sr_groups(20_000)),
+        "difficulty 100,000 samples x 10 models": ("cli", _difficulty(100_000, 10)),
+        "spotGEO 20,000 sequences x 5 frames": ("cli", _sg_sequences(20_000)),
+    }
+
+
+def _text(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
 
 
 def main(argv=None) -> int:
@@ -52,24 +224,27 @@ def main(argv=None) -> int:
     ap.add_argument("--repo", default=str(ROOT), help="the checkout whose command line runs (default: this one)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a case is stopped (default 600)")
     ap.add_argument("--only", default="", help="run only the cases whose name contains this text")
+    ap.add_argument("--list", action="store_true", help="list the cases and stop")
     args = ap.parse_args(argv)
+    selected = {k: v for k, v in cases().items() if args.only in k}
+    if args.list:
+        print("\n".join(selected))
+        return 0
+    print(f"command line of {args.repo}")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        (tmp / "subs").mkdir()
-        (tmp / "subs" / "A.csv").write_text(SUB)
-        print(f"command line of {args.repo}")
-        for name, gt in cases(tmp).items():
-            if args.only and args.only not in name:
-                continue
-            cmd = [sys.executable, "-c", RUN, "leaderboard", "--ground-truth", str(gt), "--submissions",
-                   str(tmp / "subs")]
+        for name, (runner, build) in selected.items():
+            cmd = [sys.executable, "-c", RUN if runner == "cli" else READ, *build(tmp)]
             try:
                 proc = subprocess.run(cmd, cwd=args.repo, capture_output=True, text=True, timeout=args.timeout)
                 stats = json.loads(proc.stdout.strip().splitlines()[-1])
-                answer = next((ln for ln in proc.stderr.splitlines() if ln.startswith("error")), "(no error)")
-                print(f"{name:34s} {stats['seconds']:8.2f} s {stats['peak_mib']:9.0f} MiB  exit {stats['code']}  "
-                      f"{answer[:110]}")
+                answer = stats.get("note") or next((ln for ln in proc.stderr.splitlines() if ln.startswith("error")),
+                                                   "(no error)")
+                print(f"{name:44s} {stats['seconds']:8.2f} s {stats['peak_mib']:7.0f} MiB  exit {stats['code']}  "
+                      f"{answer[:120]}")
             except subprocess.TimeoutExpired:
-                print(f"{name:34s} over {args.timeout:.0f} s (stopped)")
+                print(f"{name:44s} over {args.timeout:.0f} s (stopped)")
+            except (json.JSONDecodeError, IndexError):
+                print(f"{name:44s} no result: {(proc.stderr.strip().splitlines() or ['?'])[-1][:120]}")
             sys.stdout.flush()
     return 0

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .widecsv import WIDE, simple, wide_csv
+
 FORMULA_START = "=+-@\t\r"
 
 
@@ -68,11 +70,11 @@ def escape_cell(value: Any) -> Any:
 def escape_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with every text cell and column name passed through :func:`escape_cell`."""
     out = df.copy()
+    out.attrs = {}  # pandas deep-copies attrs at every column access (QA's hold every theme)
     out.columns = [escape_cell(str(c)) for c in out.columns]
-    for i, col in enumerate(out.columns):
-        s = out.iloc[:, i]
-        if s.dtype == object or pd.api.types.is_string_dtype(s):
-            out[col] = s.map(escape_cell)
+    for i, dtype in enumerate(out.dtypes.tolist()):
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            out.isetitem(i, out.iloc[:, i].map(escape_cell))
     return out
 
 
@@ -96,6 +98,8 @@ def to_csv(df: pd.DataFrame, columns: Sequence[str] | None = None, *, escape: bo
     table = df if columns is None else df[list(columns)]
     if escape:
         table = escape_frame(table)
+    if table.shape[1] > WIDE and simple(table):  # QA with thousands of themes: pandas pays per column
+        return wide_csv(table, float_format=float_format)
     return table.to_csv(index=False, float_format=float_format)
 
 

@@ -191,21 +191,30 @@ class UnitStats:
     def cell_sums(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Sums per cell: ``(team (cells, teams, k), shared (cells, j))``; with ``weights``
         (replicates × units) one weighted sum per replicate, ``(B, cells, teams, k)`` and
-        ``(B, cells, j)``, as one matrix product per cell."""
+        ``(B, cells, j)``, as one matrix product per cell. The units are sorted by cell once
+        (``np.add.reduceat`` over the sorted rows), so the cost is proportional to the data,
+        never cells × units."""
         u, t, k = self.team.shape
         j = self.shared.shape[1]
+        flat = self.team.reshape(u, t * k)
+        order = np.argsort(self.cell, kind="stable")
+        counts = np.bincount(self.cell, minlength=self.n_cells)
+        ends = np.cumsum(counts)
+        starts = ends - counts
+        has = np.flatnonzero(counts)
         if weights is None:
-            onehot = (self.cell[None, :] == np.arange(self.n_cells)[:, None]).astype(float)
-            return (onehot @ self.team.reshape(u, t * k)).reshape(self.n_cells, t, k), onehot @ self.shared
+            team = np.zeros((self.n_cells, t * k))
+            shared = np.zeros((self.n_cells, j))
+            if len(has):
+                team[has] = np.add.reduceat(flat[order], starts[has], axis=0)
+                shared[has] = np.add.reduceat(self.shared[order], starts[has], axis=0)
+            return team.reshape(self.n_cells, t, k), shared
         w = np.asarray(weights, dtype=float)
         b = w.shape[0]
         team = np.zeros((b, self.n_cells, t, k))
         shared = np.zeros((b, self.n_cells, j))
-        flat = self.team.reshape(u, t * k)
-        for g in range(self.n_cells):
-            idx = np.flatnonzero(self.cell == g)
-            if len(idx) == 0:
-                continue
+        for g in has.tolist():
+            idx = order[starts[g]:ends[g]]
             wg = w[:, idx]
             team[:, g] = (wg @ flat[idx]).reshape(b, t, k)
             shared[:, g] = wg @ self.shared[idx]

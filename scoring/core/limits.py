@@ -27,6 +27,13 @@ MAX_COLUMNS = _env("MAX_COLUMNS", 1000)
 #: files in one upload bundle (the app) and their total size
 MAX_BUNDLE_FILES = _env("MAX_BUNDLE_FILES", 2500)
 MAX_BUNDLE_BYTES = _env("MAX_BUNDLE_BYTES", 2 << 30)
+#: nesting depth of a JSON document from a user (arrays and objects), and the characters of
+#: one number in it (Python itself refuses integers past 4,300 digits, deep nesting recurses)
+MAX_JSON_DEPTH = _env("MAX_JSON_DEPTH", 100)
+MAX_JSON_NUMBER_CHARS = _env("MAX_JSON_NUMBER_CHARS", 1000)
+#: distinct themes of a QA ground truth (the CSV has five columns per theme; the hidden-weight
+#: draws cost themes × draws: 20,000 themes score in ~8 s, 100,000 would take ~40 s)
+MAX_THEMES = _env("MAX_THEMES", 50_000)
 
 
 def human(n: int) -> str:

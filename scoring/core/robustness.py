@@ -57,9 +57,13 @@ def resample_counts(cell: np.ndarray, b: int, *, seed: int = 0) -> np.ndarray:
     cell = np.asarray(cell, dtype=np.int64)
     rng = np.random.default_rng(seed)
     out = np.zeros((b, len(cell)))
-    for g in np.unique(cell):
-        idx = np.flatnonzero(cell == g)
-        n = len(idx)
+    # the units of each cell by one stable sort (not a scan of every unit per cell), in the
+    # same cell order and unit order as ever, so a seed draws what it always drew
+    order = np.argsort(cell, kind="stable")
+    _, starts, sizes = np.unique(cell[order], return_index=True, return_counts=True)
+    out[:, order[starts[sizes == 1]]] = 1.0  # a one-unit cell is always itself (and draws no number)
+    for s, n in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
+        idx = order[s:s + n]
         draws = rng.integers(0, n, size=(b, n))
         flat = (np.arange(b, dtype=np.int64)[:, None] * n + draws).ravel()
         out[:, idx] = np.bincount(flat, minlength=b * n).reshape(b, n)

@@ -14,7 +14,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core import limits
 from ..core.errors import InputError
+from ..core.jsonsafe import check_bounds, decoder
 from ..core.tables import (
     arrow_array,
     cell,
@@ -31,6 +33,7 @@ GT_COLUMNS = ["question_id", "theme", "paragraph_ids", "answers"]
 SUB_COLUMNS = ["question_id", "paragraph_id", "answer", "inference_ms"]
 WEIGHT_COLUMNS = ["theme", "weight"]
 _EXAMPLES = {"paragraph_ids": '["p1", "p2"]', "answers": '["an answer"]'}
+_DECODER = decoder()
 
 
 @dataclass
@@ -60,8 +63,12 @@ def positions(arr: pa.Array, values: pa.Array) -> np.ndarray:
 
 def _json_list(text: str, name: str, row: int, column: str) -> list:
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        check_bounds(text, what=name, row=row)  # no RecursionError, no int-string ValueError
+    except InputError as e:
+        raise InputError(name, row, f"{column}: {e.problem}", column=column, value=text) from None
+    try:
+        value = _DECODER.decode(text)
+    except (ValueError, RecursionError):  # DuplicateKey too: an object is not a list anyway
         value = None
     if not isinstance(value, list):
         shown = text if len(text) <= 40 else text[:37] + "..."
@@ -112,6 +119,10 @@ def load_ground_truth(src, name: str) -> GroundTruth:
     require_columns(df, GT_COLUMNS, name)
     if len(df) == 0:
         raise InputError(name, None, "the ground truth has no rows")
+    n_themes = int(df["theme"].nunique())
+    if n_themes > limits.MAX_THEMES:  # before anything grows with the themes
+        raise InputError(name, None, f"{n_themes:,} themes, over the limit of {limits.MAX_THEMES:,} "
+                                     "(LAB_MAX_THEMES raises it)")
     first_empty(df, "question_id", name)
     first_empty(df, "theme", name)
     first_duplicate(df, "question_id", name, "question_id")

@@ -7,7 +7,9 @@ divided by its sum (a normalised vector of unit exponentials is Dirichlet(1, …
 team scores of all draws are one matrix product, (teams × themes) @ (themes × K); the ranks
 of all draws are those of :func:`scoring.core.ranking.rank_rows` (ties within 1e-12 share
 the better rank), computed by :func:`draw_ranks` in the (teams × draws) layout, in blocks so
-that memory stays bounded for any ``K``.
+that memory stays bounded for any ``K``. With many themes the draws themselves are made in
+blocks (:func:`draw_blocks`: at most :data:`DRAW_BUDGET` numbers at once, the same stream as
+one big draw), so memory never holds a themes × K matrix.
 
 For 2 or 3 themes :func:`winner_regions` gives the exact region of the simplex where each
 team ranks first: the simplex clipped by the half-spaces ``(s_i − s_j)·w ≥ 0``, a convex
@@ -24,6 +26,7 @@ import numpy as np
 from ..core.ranking import TIE, rank_columns
 
 BLOCK = 8192  # draws ranked at once
+DRAW_BUDGET = 1 << 21  # weights drawn at once (themes × draws of a block): 16 MiB
 
 
 def weight_draws(n_themes: int, k: int, *, seed: int = 0) -> np.ndarray:
@@ -39,12 +42,33 @@ def weight_draws(n_themes: int, k: int, *, seed: int = 0) -> np.ndarray:
     return np.ascontiguousarray((e / e.sum(axis=1, keepdims=True)).T)
 
 
-def hidden_weight_ranks(scores: np.ndarray, draws: np.ndarray) -> dict[str, np.ndarray]:
+def draw_blocks(n_themes: int, k: int, *, seed: int = 0, budget: int = DRAW_BUDGET):
+    """The columns of :func:`weight_draws` ``(n_themes, k, seed)``, made and yielded as
+    (themes × block) matrices of at most ``budget`` numbers (at least one draw each): the
+    generator's stream is consumed row by row, so the blocks side by side are exactly the
+    one big draw.
+
+    >>> whole = weight_draws(5, 7, seed=2)
+    >>> bool(np.array_equal(np.hstack(list(draw_blocks(5, 7, seed=2, budget=10))), whole))
+    True
+    """
+    if n_themes < 1 or k < 1:
+        raise ValueError(f"expected at least one theme and one draw, got {n_themes} and {k}")
+    rng = np.random.default_rng(seed)
+    step = max(1, min(BLOCK, budget // n_themes))
+    for a in range(0, k, step):
+        e = rng.standard_exponential((min(step, k - a), n_themes))
+        e /= e.sum(axis=1, keepdims=True)
+        yield e.T
+
+
+def hidden_weight_ranks(scores: np.ndarray, draws) -> dict[str, np.ndarray]:
     """Per team, over the draws: ``p_first`` (share of draws ranked 1st), ``best_rank``,
     ``median_rank`` (as ``numpy.median``), ``worst_rank``, and ``rank_share`` (teams × ranks:
     the share of draws at each rank 1..n).
 
-    ``scores`` (teams × themes) are the theme scores ``score_t``; ``draws`` (themes × K).
+    ``scores`` (teams × themes) are the theme scores ``score_t``; ``draws`` (themes × K), or
+    an iterable of such blocks side by side (:func:`draw_blocks`).
 
     >>> s = np.array([[1.0, 0.0], [0.0, 1.0], [0.4, 0.4]])
     >>> r = hidden_weight_ranks(s, np.array([[1.0, 0.7, 0.2], [0.0, 0.3, 0.8]]))
@@ -52,11 +76,15 @@ def hidden_weight_ranks(scores: np.ndarray, draws: np.ndarray) -> dict[str, np.n
     ([0.6666666666666666, 0.3333333333333333, 0.0], [1, 1, 2], [1.0, 3.0, 2.0], [3, 3, 2])
     """
     s = np.asarray(scores, dtype=float)
-    n, k = s.shape[0], draws.shape[1]
+    n = s.shape[0]
+    blocks = (draws[:, a:a + BLOCK] for a in range(0, draws.shape[1], BLOCK)) if isinstance(draws, np.ndarray) \
+        else draws
     counts = np.zeros((n, n), dtype=np.int64)  # counts[team, rank - 1]
-    for a in range(0, k, BLOCK):
+    k = 0
+    for block in blocks:
         # one matrix product (einsum: no BLAS thread start-up for this thin shape)
-        counts += _histogram(draw_ranks(np.einsum("it,tk->ik", s, draws[:, a:a + BLOCK])), n)
+        counts += _histogram(draw_ranks(np.einsum("it,tk->ik", s, block)), n)
+        k += block.shape[1]
     cum = np.cumsum(counts, axis=1)
     lo = _rank_at(cum, (k - 1) // 2)
     hi = _rank_at(cum, k // 2)

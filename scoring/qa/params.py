@@ -13,7 +13,8 @@ FIXED_COLUMNS = ("submission", "final_score", "rank", "p_first", "best_rank", "m
 def _check(values: dict) -> None:
     w = values.get("weights")
     if w is not None and not any(v > 0 for v in w.values()):
-        raise ValueError("weights", f"expected at least one weight > 0, got {dict(w)!r}")
+        shown = f"{dict(w)!r}" if len(w) <= 10 else f"0 for all {len(w):,} themes"  # one short line
+        raise ValueError("weights", f"expected at least one weight > 0, got {shown}")
 
 
 PARAMS = ParamSpec([

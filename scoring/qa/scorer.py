@@ -21,9 +21,24 @@ from ..core.errors import InputError
 from ..core.family import UnitStats
 from ..core.ranking import order, rank
 from .competition import Competition
-from .hidden import hidden_weight_ranks, winner_regions
+from .hidden import DRAW_BUDGET, draw_blocks, hidden_weight_ranks, winner_regions
 from .hidden import weight_draws as draw_weights
 from .params import FIXED_COLUMNS, METRICS, PARAMS
+
+
+def weighted_sum(score: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``Σ_t w_t·score_t`` over the last axis, exactly as far as floating point allows: the
+    weights are divided by the largest first and the sum scaled back, so weights near the
+    largest float (``1e308``) do not overflow on the way (the spec uses weights as given).
+
+    >>> weighted_sum(np.array([[1.0, 0.5], [0.75, 0.25]]), np.array([1e308, 1e308])).tolist()
+    [1.5e+308, 1e+308]
+    """
+    top = float(w.max()) if len(w) else 0.0
+    if not top > 0:
+        return score @ w
+    with np.errstate(over="ignore"):  # past the largest float: inf, for the caller to refuse
+        return (score @ (w / top)) * top
 
 
 def theme_scores(acc: np.ndarray, f1: np.ndarray, ait: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
@@ -47,13 +62,16 @@ class Scorer:
         self.comp = competition
         self.names = list(competition.submission_names)
         self.themes = list(competition.themes)
-        theme = competition.theme
+        theme = np.asarray(competition.theme, dtype=np.int64)
         n_th = len(self.themes)
-        onehot = (theme[None, :] == np.arange(n_th)[:, None]).astype(float)  # themes × questions
-        self.n = onehot.sum(axis=1)  # questions per theme
-        self.acc = (competition.correct @ onehot.T) / self.n  # teams × themes
-        self.f1 = (competition.f1 @ onehot.T) / self.n
-        self.ait = (competition.ms @ onehot.T) / self.n
+        self.n = np.bincount(theme, minlength=n_th).astype(float)  # questions per theme
+
+        def means(x: np.ndarray) -> np.ndarray:  # teams × themes: one bincount per team, no themes × questions
+            out = np.zeros((x.shape[0], n_th))
+            for i, row in enumerate(x):
+                out[i] = np.bincount(theme, weights=row, minlength=n_th)
+            return out / self.n
+        self.acc, self.f1, self.ait = means(competition.correct), means(competition.f1), means(competition.ms)
         self._cache = LRU(16)
         self._draws = LRU(2)
 
@@ -74,6 +92,17 @@ class Scorer:
     def weight_vector(self, weights: dict) -> np.ndarray:
         return np.array([weights[t] for t in self.themes], dtype=float)
 
+    def final_scores(self, score: np.ndarray, weights: dict) -> np.ndarray:
+        """``Σ_t w_t·score_t`` per team (:func:`weighted_sum`); an :class:`InputError` when the
+        true value is past the largest float (weights near 1e308), never an infinite score."""
+        final = weighted_sum(score, self.weight_vector(weights))
+        if not np.isfinite(final).all():
+            top = max(weights.values())
+            raise InputError("weights", None, f"the weighted sum of the theme scores is larger than the largest "
+                                              f"number (largest weight {top:g}); divide every weight by the same "
+                                              "number (the ranking stays the same)")
+        return final
+
     # ---- per theme --------------------------------------------------------------------------
     def theme_scores(self, time_threshold: float = 200.0) -> tuple[np.ndarray, np.ndarray]:
         """``(multiplier, score)``, each (teams × themes), at the threshold ``T``."""
@@ -86,8 +115,11 @@ class Scorer:
         key = (p["time_threshold"], p["weight_draws"], p["seed"])
 
         def run():
-            draws = self._draws.get((p["weight_draws"], p["seed"]),
-                                    lambda: draw_weights(len(self.themes), p["weight_draws"], seed=p["seed"]))
+            n_th, k, seed = len(self.themes), p["weight_draws"], p["seed"]
+            if n_th * k <= DRAW_BUDGET * 4:  # kept for the next threshold move
+                draws = self._draws.get((k, seed), lambda: draw_weights(n_th, k, seed=seed))
+            else:  # many themes: drawn again block by block, never a themes × K matrix
+                draws = draw_blocks(n_th, k, seed=seed)
             return hidden_weight_ranks(self.theme_scores(p["time_threshold"])[1], draws)
         return self._cache.get(key, run)
 
@@ -99,14 +131,15 @@ class Scorer:
         resolved ``weights``."""
         p = self.check(**params)
         mult, score = self.theme_scores(p["time_threshold"])
-        final = score @ self.weight_vector(p["weights"])
+        final = self.final_scores(score, p["weights"])
         h = self.hidden(time_threshold=p["time_threshold"], weight_draws=p["weight_draws"], seed=p["seed"])
         data = {"submission": self.names, "final_score": final, "rank": rank(final), "p_first": h["p_first"],
                 "best_rank": h["best_rank"], "median_rank": h["median_rank"], "worst_rank": h["worst_rank"]}
-        for j, t in enumerate(self.themes):
-            for m, v in zip(METRICS, (self.acc, self.f1, self.ait, mult, score), strict=True):
-                data[f"{t}:{m}"] = v[:, j]
-        df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
+        # the per-theme columns as one block (teams × themes·5), not one array per column
+        block = np.stack((self.acc, self.f1, self.ait, mult, score), axis=2).reshape(len(self.names), -1)
+        per_theme = pd.DataFrame(block, columns=[f"{t}:{m}" for t in self.themes for m in METRICS])
+        df = pd.concat([pd.DataFrame(data), per_theme], axis=1)
+        df = df.iloc[order(self.names, data["rank"])].reset_index(drop=True)
         df.attrs["themes"] = list(self.themes)
         df.attrs["weights"] = dict(p["weights"])
         return df
@@ -117,13 +150,15 @@ class Scorer:
         weight_share`` (the weight over the sum of weights) and ``contribution = weight·score``."""
         p = self.check(**params)
         mult, score = self.theme_scores(p["time_threshold"])
+        self.final_scores(score, p["weights"])  # refused past the largest float, as the leaderboard
         w = self.weight_vector(p["weights"])
+        share = (w / w.max()) / (w / w.max()).sum()  # no overflow for weights near 1e308
         T, n_th = len(self.names), len(self.themes)
         return pd.DataFrame({
             "submission": np.repeat(self.names, n_th), "theme": np.tile(self.themes, T),
             "accuracy": self.acc.ravel(), "f1": self.f1.ravel(), "metric": (self.acc + self.f1).ravel(),
             "ait_ms": self.ait.ravel(), "multiplier": mult.ravel(), "score": score.ravel(),
-            "weight": np.tile(w, T), "weight_share": np.tile(w / w.sum(), T), "contribution": (score * w).ravel(),
+            "weight": np.tile(w, T), "weight_share": np.tile(share, T), "contribution": (score * w).ravel(),
         })
 
     def rank_changes(self, **params) -> pd.DataFrame:
@@ -132,7 +167,7 @@ class Scorer:
         rank_change`` (positive: the weights move the team up), in leaderboard order."""
         p = self.check(**params)
         score = self.theme_scores(p["time_threshold"])[1]
-        final = score @ self.weight_vector(p["weights"])
+        final = self.final_scores(score, p["weights"])
         equal = score.mean(axis=1) if len(self.themes) else np.zeros(len(self.names))
         r, re_ = rank(final), rank(equal)
         df = pd.DataFrame({"submission": self.names, "final_score": final, "rank": r, "equal_final_score": equal,
@@ -151,7 +186,9 @@ class Scorer:
         w = self.weight_vector(p["weights"])
         mult, score = self.theme_scores(T)
         faster = theme_scores(self.acc, self.f1, np.maximum(self.ait - step_ms, 0.0), T)[0]
-        gain = w * (self.acc + self.f1) * (faster - mult)
+        top = w.max()
+        with np.errstate(over="ignore"):
+            gain = (w / top) * (self.acc + self.f1) * (faster - mult) * top
         n_th = len(self.themes)
         return pd.DataFrame({
             "submission": np.repeat(self.names, n_th), "theme": np.tile(self.themes, len(self.names)),
@@ -177,9 +214,11 @@ class Scorer:
         if unknown or len(set(chosen)) != len(chosen) or len(chosen) not in (2, 3):
             raise InputError("themes", None, f"expected 2 or 3 distinct themes of ({', '.join(self.themes)}), "
                                              f"got {', '.join(chosen) or 'none'}")
-        idx = [self.themes.index(t) for t in chosen]
+        pos = {t: j for j, t in enumerate(self.themes)}
+        idx = [pos[t] for t in chosen]
         rest = [j for j in range(len(self.themes)) if j not in idx]
         w = self.weight_vector(p["weights"])
+        w = w / w.max()  # the regions and the shares do not change with the scale
         score = self.theme_scores(p["time_threshold"])[1]
         m = float(w[idx].sum())
         offset = score[:, rest] @ w[rest] if rest else np.zeros(len(self.names))
@@ -207,7 +246,7 @@ class Scorer:
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = np.where(n > 0, sums / n, 0.0)
             s = theme_scores(mean[..., 0], mean[..., 1], mean[..., 2], T)[1]
-            out = {"final_score": s @ w}
+            out = {"final_score": weighted_sum(s, w)}
             out.update({f"{t}:score": s[..., j] for j, t in enumerate(themes)})
             return out
 

@@ -16,7 +16,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.sources import expand_submissions, source_name
-from .data import Frames, parse_frames, read_json
+from .data import Frames
+from .stream import read_frames
 
 MAX_TAU = 50.0
 _KEY_STRIDE = 1000.0  # frame index stride of the x look-up key (> 640 + 2·MAX_TAU)
@@ -114,7 +115,7 @@ def ground_truth_from_frames(frames: Frames) -> GroundTruth:
 def load_ground_truth(src, *, report: list[str] | None = None) -> GroundTruth:
     """Read and validate a ground-truth file (spec §1)."""
     name = source_name(src, "ground_truth.json")
-    frames = parse_frames(read_json(src, name), name, ground_truth=True, report=report)
+    frames = read_frames(src, name, ground_truth=True, report=report)
     return ground_truth_from_frames(frames)
 
 
@@ -173,7 +174,7 @@ def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarr
 
 def prepare_submission(name: str, src, display: str, gt: GroundTruth) -> Submission:
     """Read, validate and align one submission and find its candidate pairs."""
-    frames = parse_frames(read_json(src, display), display)
+    frames = read_frames(src, display)
     align(frames, gt, display)
     point_frame = np.repeat(np.arange(frames.n_frames), frames.counts)
     p, g, d = candidate_pairs(frames.xy, point_frame, gt.frames.xy, gt.point_frame)

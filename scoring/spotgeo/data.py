@@ -1,11 +1,11 @@
 """Reading and validating one spotGEO JSON file (spec §1).
 
-A file is an array of entries ``{"sequence_id", "frame", "num_objects", "object_coords"}``.
-Validation runs in two passes: a vectorised pass over the whole file (a handful of list
-comprehensions and numpy checks, a small fraction of the ``json.loads`` time) that only says
-*whether* the file is valid, and — only when it is not — a plain entry-by-entry scan that
-finds the first problem and names it. Both passes check the same rules, so the message is
-always about the first bad entry in file order.
+A file is an array of entries ``{"sequence_id", "frame", "num_objects", "object_coords"}``,
+read entry by entry by :mod:`scoring.spotgeo.stream`; here are the rules. A run of entries
+is validated in two passes (:func:`check_batch`): a vectorised pass (a handful of list
+comprehensions and numpy checks) that only says *whether* the run is valid, and — only when
+it is not — a plain entry-by-entry scan that finds the first problem and names it. Both
+passes check the same rules, so the message is always about the first bad entry in file order.
 
 Every problem is an :class:`~scoring.core.errors.InputError` naming the file, the entry
 (1-based position in the array, plus its ``sequence_id``/``frame`` when readable) and the
@@ -19,12 +19,10 @@ import json
 import math
 from dataclasses import dataclass
 from itertools import chain
-from pathlib import Path
 
 import numpy as np
 
 from ..core.errors import InputError
-from ..core.sources import source_bytes
 
 FRAMES = (1, 5)  # frame numbers of a sequence
 MAX_OBJECTS = 30
@@ -103,46 +101,39 @@ class Frames:
         return self.seq * 8 + self.frame
 
 
-def read_json(src, name: str):
-    """The parsed JSON value of a source (path, bytes, file-like, or an already parsed list)."""
-    if isinstance(src, (list, tuple)):
-        try:
-            data = json.dumps(list(src)).encode()
-        except (TypeError, ValueError) as e:
-            raise InputError(name, None, f"not JSON data ({e})") from None
-    else:
-        if isinstance(src, (str, Path)) and Path(src).is_dir():
-            raise InputError(name, None, "expected a JSON file, got a folder")
-        data = source_bytes(src, name)
-    if not data.strip():
-        raise InputError(name, None, "the file is empty")
-    try:
-        return json.loads(data)
-    except json.JSONDecodeError as e:
-        raise InputError(name, None, f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except UnicodeDecodeError:
-        raise InputError(name, None, "not valid JSON (not UTF-8, UTF-16 or UTF-32 text)") from None
-    except RecursionError:
-        raise InputError(name, None, "not valid JSON (nested too deeply)") from None
-    except ValueError as e:  # e.g. an integer with thousands of digits
-        raise InputError(name, None, f"not valid JSON ({e})") from None
+class Invalid(Exception):
+    """Entry ``index`` (0-based, within its batch) breaks a rule of spec §1: ``problem``."""
+
+    def __init__(self, index: int, problem: str):
+        self.index, self.problem = index, problem
+        super().__init__(problem)
 
 
-def parse_frames(data, name: str, *, ground_truth: bool = False, report: list[str] | None = None) -> Frames:
-    """Validate a parsed file (spec §1) and return its :class:`Frames`.
+def check_batch(entries: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(seq, frame, counts, xy)`` of a run of entries when each is valid (vectorised, then —
+    only for a bad run — entry by entry); else :class:`Invalid` for the first bad entry.
+    Duplicate (sequence_id, frame) pairs are :func:`frames_from_arrays`' to find.
 
-    Raises :class:`InputError` for the first problem in file order. ``report`` collects
-    warnings (an ``object_brightness`` key that cannot be used).
+    >>> seq, frame, counts, xy = check_batch([{"sequence_id": 2, "frame": 1, "num_objects": 1,
+    ...                                        "object_coords": [[3, 4]]}])
+    >>> seq.tolist(), frame.tolist(), counts.tolist(), xy.tolist()
+    ([2], [1], [1], [[3.0, 4.0]])
     """
-    if not isinstance(data, list):
-        raise InputError(name, None, f"expected a JSON array of entries, got {_kind(data)}")
-    if not data:
-        raise InputError(name, None, "the file has no entries (an empty array)")
-    parsed = _fast(data)
-    if parsed is None:
-        _first_problem(data, name)  # raises
-        raise AssertionError("the fast and the slow check disagree")  # pragma: no cover
-    seq, frame, counts, xy = parsed
+    parsed = _fast(entries)
+    if parsed is not None:
+        return parsed
+    for i, e in enumerate(entries):
+        problem = entry_problem(e)
+        if problem is not None:
+            raise Invalid(i, problem)
+    raise AssertionError("the fast and the slow check disagree")  # pragma: no cover
+
+
+def frames_from_arrays(name: str, seq: np.ndarray, frame: np.ndarray, counts: np.ndarray, xy: np.ndarray
+                       ) -> tuple[Frames, np.ndarray]:
+    """The :class:`Frames` of valid entries given in file order, and the position in file
+    order of each of its points (to reorder per-point extras); an error for the first
+    duplicate (sequence_id, frame) in file order."""
     keys = seq * 8 + frame
     order = np.argsort(keys, kind="stable")
     sk = keys[order]
@@ -151,18 +142,14 @@ def parse_frames(data, name: str, *, ground_truth: bool = False, report: list[st
         later = order[dup + 1]
         i = int(later.min())
         first = int(order[dup[np.argmin(later)]])
-        raise entry_error(name, i, data[i], f"duplicate (sequence_id, frame): also entry {first + 1}")
+        entry = {"sequence_id": int(seq[i]), "frame": int(frame[i])}
+        raise entry_error(name, i, entry, f"duplicate (sequence_id, frame): also entry {first + 1}")
     start_file = np.concatenate(([0], np.cumsum(counts)))
     c_sorted = counts[order]
     start = np.concatenate(([0], np.cumsum(c_sorted)))
     # point positions in file order, gathered frame by frame in sorted order
     idx = np.repeat(start_file[order] - start[:-1], c_sorted) + np.arange(start[-1])
-    out = Frames(name, seq[order], frame[order], start, xy[idx], order + 1)
-    if ground_truth and any(BRIGHTNESS_KEY in e for e in data):
-        b = _brightness(data, counts, name, report)
-        if b is not None:
-            out.brightness = b[idx]
-    return out
+    return Frames(name, seq[order], frame[order], start, xy[idx], order + 1), idx
 
 
 def _kind(v) -> str:
@@ -268,19 +255,17 @@ def _first_problem(data: list, name: str) -> None:
         seen[key] = i
 
 
-def _brightness(data: list, counts: np.ndarray, name: str, report: list[str] | None) -> np.ndarray | None:
-    """The optional per-object brightness (an extra key of the ground truth), in file order;
-    None with a warning when some entry lacks it or has a malformed one (extra keys never
-    make a file invalid)."""
+def brightness_of(entries: list, counts: np.ndarray, offset: int = 0) -> tuple[np.ndarray | None, str | None]:
+    """The ``object_brightness`` values of a run of entries (file positions ``offset`` on), in
+    file order, or ``(None, why)`` naming the first entry that lacks a well-formed one (the
+    ground truth's optional extra key; it never makes a file invalid)."""
     vals: list = []
-    for i, e in enumerate(data):
+    for i, e in enumerate(entries):
         b = e.get(BRIGHTNESS_KEY, _ABSENT)
         ok = isinstance(b, list) and len(b) == counts[i] and all(
             _is_num(v) and math.isfinite(float(v)) for v in b)
         if not ok:
-            if report is not None:
-                why = "missing" if b is _ABSENT else f"not {int(counts[i])} finite numbers"
-                report.append(f"{name}: {BRIGHTNESS_KEY} ignored (entry {i + 1}: {why})")
-            return None
+            why = "missing" if b is _ABSENT else f"not {int(counts[i])} finite numbers"
+            return None, f"entry {offset + i + 1}: {why}"
         vals.extend(b)
-    return np.array(vals, dtype=np.float64)
+    return np.array(vals, dtype=np.float64), None

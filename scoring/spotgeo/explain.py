@@ -76,7 +76,8 @@ def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, **par
     objects["prediction"] = _nullable(op - p0 + 1, op >= 0)
     objects["d"] = od
     po = pred_obj[p0:p1]
-    pd_ = np.where(po >= 0, obj_d[np.maximum(po, 0)], np.nan) if len(po) else np.zeros(0)
+    pd_ = np.full(len(po), np.nan)  # (a ground truth may have no object at all)
+    pd_[po >= 0] = obj_d[po[po >= 0]]
     predictions = pd.DataFrame({"prediction": np.arange(1, p1 - p0 + 1), "x": sub.xy[p0:p1, 0],
                                 "y": sub.xy[p0:p1, 1], "label": np.where(po >= 0, "TP", "FP")})
     predictions["object"] = _nullable(po - g0 + 1, po >= 0)
@@ -128,7 +129,8 @@ def prediction_outcomes(scorer: Scorer, team: str, **params) -> pd.DataFrame:
     _, obj_d, pred_obj = _outcomes(scorer, i, p)
     fr = sub.point_frame
     tp = pred_obj >= 0
-    d = np.where(tp, obj_d[np.maximum(pred_obj, 0)], np.nan) if sub.n_points else np.zeros(0)
+    d = np.full(sub.n_points, np.nan)  # (a ground truth may have no object at all)
+    d[tp] = obj_d[pred_obj[tp]]
     pen = np.where(tp, penalty(np.nan_to_num(d), tau=p["tau"], epsilon=p["epsilon"], rules=ruleset(p["rules"])),
                    np.nan)
     return pd.DataFrame({"sequence_id": gt.frames.seq[fr], "frame": gt.frames.frame[fr],

@@ -120,9 +120,12 @@ def test_bytes_that_are_not_text(tmp_path):
 
 
 def test_deep_nesting_and_huge_integers(tmp_path):
-    with pytest.raises(InputError, match=r"^gt.json: not valid JSON"):
+    """Issue 28: 100,000 levels and a 5,000-digit integer are refused by the JSON limits,
+    before any parsing, naming the limit and its variable."""
+    with pytest.raises(InputError, match=r"^gt.json: JSON nested deeper than 100 levels \(LAB_MAX_JSON_DEPTH"):
         sg.load_competition(write(tmp_path / "gt.json", "[" * 100000 + "]" * 100000), {"A": GOOD})
-    with pytest.raises(InputError, match=r"^gt.json: not valid JSON"):
+    with pytest.raises(InputError, match=r"^gt.json: JSON a number longer than 1000 characters "
+                                         r"\(LAB_MAX_JSON_NUMBER_CHARS"):
         sg.load_competition(write(tmp_path / "gt.json", "[" + "9" * 5000 + "]"), {"A": GOOD})
 
 
