@@ -9,7 +9,6 @@ loads another recipe's stages into the sidebar (and the link) without reloading 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import streamlit as st
 
 from scoring.core.errors import InputError
 from scoring.core.export import to_json
+from scoring.core.jsonsafe import loads_bounded
 from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
 
 from . import current, nav, state, store, tables
@@ -124,9 +124,8 @@ def recipe_text(p: Mapping[str, Any]) -> str:
 def apply_recipe(text: str) -> str | None:
     """Set the sidebar to a recipe's stages (the data stays); returns a problem in words, or None."""
     try:
-        doc = json.loads(text)
-        recipe = parse_recipe(doc, "recipe")
-    except (ValueError, RecursionError) as e:
+        recipe = parse_recipe(loads_bounded(text, what="recipe"), "recipe")
+    except ValueError as e:
         return md(e) if isinstance(e, InputError) else f"not a JSON document ({md(e)})"
     ctx = current.competition(FAM).context()
     try:

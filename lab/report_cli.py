@@ -6,22 +6,24 @@ module only when the command runs; nothing here imports Streamlit."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from scoring import cli_load
 from scoring.core.errors import InputError
 from scoring.core.family import Family
+from scoring.core.jsonsafe import loads_bounded
 
 
 def _compare_params(fam: Family, given: str, base: dict[str, Any], context) -> dict[str, Any]:
-    path = Path(given)
-    label = str(path) if path.is_file() else "--compare"
+    if given.lstrip()[:1] in ("{", "["):  # the JSON itself
+        label, text = "--compare", given
+    else:  # a file holding it (a missing one: the command's one-line OSError message names it)
+        label, text = given, Path(given).read_bytes()
     try:
-        doc = json.loads(path.read_text(encoding="utf-8") if path.is_file() else given)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise InputError(label, None, f"expected a JSON object of parameter values ({e})") from None
+        doc = loads_bounded(text, what=label)
+    except InputError as e:
+        raise InputError(label, None, f"expected a JSON object of parameter values ({e.problem})") from None
     if not isinstance(doc, dict):
         raise InputError(label, None, "expected a JSON object of parameter values")
     try:

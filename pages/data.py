@@ -13,6 +13,7 @@ from lab import current, families, links, nav, state, store, uploads
 from lab.text import md
 from scoring import registry
 from scoring.core import limits
+from scoring.core.jsonsafe import loads_bounded
 from scoring.core.validate import MAX_ERRORS, check_inputs
 
 nav.ensure_app_entry()
@@ -172,10 +173,10 @@ def _apply_preset_upload() -> None:
     uploaded = st.session_state.get(f"{K}_preset_file")
     if uploaded is None:
         return
-    try:
-        data = json.loads(uploaded.getvalue().decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        st.session_state[f"{K}_preset_result"] = ("error", f"{uploaded.name} is not valid JSON: {err}")
+    try:  # bounded nesting and number length: a hostile preset is a message, not a RecursionError
+        data = loads_bounded(uploaded.getvalue(), what=uploaded.name)
+    except scoring.InputError as err:
+        st.session_state[f"{K}_preset_result"] = ("error", str(err))
         return
     if not isinstance(data, dict):
         st.session_state[f"{K}_preset_result"] = ("error", f"{uploaded.name} must hold a JSON object of parameters "

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.jsonsafe import loads_bounded
 from ..core.sources import source_bytes
 from .params import PARAMS
 from .reading import SPLITS
@@ -188,11 +189,7 @@ def read_recipe(src, name: str = "recipe") -> Recipe:
         except tomllib.TOMLDecodeError as e:
             raise InputError(name, None, f"not a TOML document ({e})") from None
     else:
-        try:
-            doc = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            line = getattr(e, "lineno", None)
-            raise InputError(name, line, f"not a JSON document ({getattr(e, 'msg', e)})") from None
+        doc = loads_bounded(text, what=name)  # bounded depth and numbers; InputError naming the file
     return parse_recipe(doc, name)
 
 
