@@ -201,3 +201,59 @@ def test_names_with_markup_and_dot_dot_stay_as_given(tmp_path, family):
         first.rename(subs / f"{name}{first.suffix}")
     lb = fam.scorer(fam.load(**_sources(fam, folder))).leaderboard()
     assert name in set(lb["submission"].astype(str)), lb["submission"].tolist()
+
+
+# ---- the same damage through the Data page (AppTest) -------------------------------------------
+APP_DAMAGE = ("truncated", "utf16", "nul", "5000_digits", "deep_json", "header_only", "markup")
+MIME = {".csv": "text/csv", ".json": "application/json", ".tsv": "text/tab-separated-values"}
+
+
+def _upload(tmp_path: Path, monkeypatch, fam, folder: Path):
+    """The Data page of ``fam`` with every file of ``folder`` uploaded and *Check and load* clicked."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.helpers import APP, TIMEOUT
+
+    for var in ("LAB_DATA_DIR", "LAB_DATA_DIR_SPOTGEO", "LAB_DATA_DIR_QA", "LAB_DATA_DIR_DIFFICULTY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"family": family})
+    at.run()
+    at.switch_page("pages/data.py").run()
+    for inp in fam.inputs:
+        p = folder / inp.path.rstrip("/")
+        if not p.exists() or inp.role == "train":
+            continue
+        files = sorted(p.iterdir()) if p.is_dir() else [p]
+        value = [(f.name, f.read_bytes(), MIME.get(f.suffix, "text/plain")) for f in files]
+        at.file_uploader(key=f"data_{fam.key}_{inp.role}").set_value(value if inp.many else value[0])
+    at.run()
+    at.button(key=f"data_{fam.key}_load").click().run()
+    return at
+
+
+@pytest.mark.parametrize(("family", "role", "path", "damage"),
+                         [c for c in CASES if c[3] in APP_DAMAGE])
+def test_the_data_page_loads_or_lists_the_problem(tmp_path, monkeypatch, family, role, path, damage):
+    fam = registry.get(family)
+    folder, name = _build(tmp_path, family, path, damage)
+    at = _upload(tmp_path, monkeypatch, fam, folder)
+    assert not at.exception, [e.value for e in at.exception]
+    errors = " ".join(e.value for e in at.error)
+    assert "Something went wrong" not in errors, errors
+    loaded = any("loaded" in s.value.lower() or "active" in s.value.lower() for s in at.success)
+    assert loaded or errors, "neither loaded nor a problem listed"
+
+
+@pytest.mark.parametrize("family", sorted(MAKERS))
+def test_the_data_page_loads_the_undamaged_data(tmp_path, monkeypatch, family):
+    """The check above can tell a load from a refusal: the undamaged bundle loads."""
+    fam = registry.get(family)
+    folder = tmp_path / family
+    folder.mkdir()
+    MAKERS[family](folder)
+    at = _upload(tmp_path, monkeypatch, fam, folder)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("loaded" in s.value.lower() or "active" in s.value.lower() for s in at.success), \
+        [s.value for s in at.success]
