@@ -218,7 +218,7 @@ def _upload(tmp_path: Path, monkeypatch, fam, folder: Path):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({"family": family})
+    at.query_params.update({"family": fam.name})
     at.run()
     at.switch_page("pages/data.py").run()
     for inp in fam.inputs:
