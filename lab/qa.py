@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,10 +60,24 @@ def start_weights(comp) -> tuple[dict[str, float], float]:
     and what they were divided by to fit the sliders (1, or the sum of a file's weights when
     one of them is above the slider's top)."""
     w = {t: float(v) for t, v in comp.default_weights.items()}
-    if max(w.values(), default=0.0) > WEIGHTS.slider[1] + 1e-12:
-        total = sum(w.values())
-        return {t: v / total for t, v in w.items()}, total
+    top = max(w.values(), default=0.0)
+    if top > WEIGHTS.slider[1] + 1e-12:
+        # shares through the largest weight first, so that weights near the largest float keep
+        # their shares (their plain sum overflows to inf, and every share to 0); the divisor
+        # itself may still be inf, said so in words (divisor_text)
+        scaled = {t: v / top for t, v in w.items()}
+        total = sum(scaled.values())
+        return {t: v / total for t, v in scaled.items()}, top * total
     return w, 1.0
+
+
+def divisor_text(divisor: float) -> str:
+    """The sum of a weights file's weights in words: ``2.5``, or beyond the largest float.
+
+    >>> divisor_text(2.5), divisor_text(float("inf"))
+    ('2.5', 'more than 1.8e+308')
+    """
+    return f"{divisor:g}" if math.isfinite(divisor) else f"more than {sys.float_info.max:.2g}"
 
 
 def _weights_note(group: str, comp) -> str | None:

@@ -24,9 +24,10 @@ st.caption(
 )
 start, divisor = qa.start_weights(current.competition(FAM))
 if divisor != 1.0:
-    st.info(f"The weights file's weights add up to {divisor:g}, and some are above the sliders' range (0–1), so the "
-            f"sliders started at their shares (each weight ÷ {divisor:g}). Ranks, shares and the hidden-weight "
-            f"results are the file's; final scores are the file's ÷ {divisor:g}.", icon=":material/tune:")
+    total = qa.divisor_text(divisor)
+    st.info(f"The weights file's weights add up to {total}, and some are above the sliders' range (0–1), so the "
+            f"sliders started at their shares (each weight ÷ their sum). Ranks, shares and the hidden-weight "
+            f"results are the file's; final scores are the file's ÷ {total}.", icon=":material/tune:")
 
 themes = lb.attrs["themes"]
 st.dataframe(charts.leaderboard_table(lb, changes), hide_index=True, key="qa_lb_table",
