@@ -16,7 +16,7 @@ from scoring.core.robustness import (
     replicates,
     resample_counts,
     stage_intervals,
-    tiers,
+    top_set,
 )
 from scoring.core.stability import axis, compare, flip_edges, stability_map
 from scoring.shovel_ready.efficiency import boost_arrays
@@ -37,15 +37,6 @@ def test_resampling_keeps_every_cell_size_and_is_seeded():
     assert w[:, 5].tolist() == [1] * 50  # a one-unit cell is always itself
     assert np.array_equal(w, resample_counts(cell, 50, seed=3))
     assert not np.array_equal(w, resample_counts(cell, 50, seed=4))
-
-
-def test_tiers_by_hand():
-    # intervals: A [0.8, 0.9], B [0.7, 0.85], C [0.5, 0.6], D [0.55, 0.75]
-    lo, hi = np.array([0.8, 0.7, 0.5, 0.55]), np.array([0.9, 0.85, 0.6, 0.75])
-    # C: A and B lie wholly above 0.6 -> tier 3; D: only A (0.8 > 0.75) -> tier 2
-    assert tiers(lo, hi).tolist() == [1, 1, 3, 2]
-    # lower is better: the same intervals as losses
-    assert tiers(lo, hi, higher_is_better=False).tolist() == [3, 2, 1, 1]
 
 
 # ---- the Shovel-Ready family: matrix product = explicit re-scorings --------------------------------
@@ -80,11 +71,12 @@ def test_replicates_equal_explicit_rescoring(attrs):
         assert ranks[b].tolist() == lb.loc[list(us.names), "rank"].tolist()
 
 
-def test_a_copy_gets_the_same_interval_and_tier_and_seeds_repeat():
+def test_a_copy_gets_the_same_row_and_seeds_repeat():
     comp = _tiny({"Alpha": TINY_ALPHA, "Copy": TINY_ALPHA, "Beta": TINY_BETA}, TINY_RUNTIMES + "Copy,50\n")
     us = scoring.Scorer(comp).unit_stats(attributes=())
     iv = bootstrap(us, b=300, seed=7)
-    cols = ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+    cols = ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win", "rank_low_all",
+            "rank_high_all"]
     assert iv.loc["Alpha", cols].tolist() == iv.loc["Copy", cols].tolist()
     assert bootstrap(us, b=300, seed=7).equals(iv)
 
@@ -95,8 +87,12 @@ def test_a_perfect_team_ranks_first_in_every_replicate():
                "e2,Claim,0 1 2 3 4 5,1,0\n")
     comp = _tiny({"Alpha": TINY_ALPHA, "Perfect": perfect, "Beta": TINY_BETA})
     iv = bootstrap(scoring.Scorer(comp).unit_stats(attributes=("ell_status",), band=0.0), b=200)
-    assert iv.loc["Perfect", ["rank_low", "rank_high", "tier"]].tolist() == [1, 1, 1]
+    # one essay per group: every replicate is the data itself, so every difference is certain
+    # (se = 0): the perfect team is first in every set, alone in its letter, the one possible winner
+    assert iv.loc["Perfect", ["rank_low", "rank_high", "rank_low_all", "rank_high_all"]].tolist() == [1, 1, 1, 1]
     assert iv.loc["Perfect", "score_low"] == pytest.approx(1.0)
+    assert top_set(iv, 1) == ["Perfect"] and iv["could_win"].tolist() == [t == "Perfect" for t in iv.index]
+    assert not set(iv.loc["Perfect", "letters"]) & set("".join(iv.drop(index="Perfect")["letters"]))
 
 
 def test_group_intervals_equal_percentiles_of_explicit_rescorings():
@@ -254,13 +250,13 @@ def test_bootstrap_on_the_command_line(fam, tmp_path):
     csv = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
     assert csv.returncode == 0, csv.stderr
     head = csv.stdout.splitlines()[0].split(",")
-    assert head[-5:] == ["score_low", "score_high", "rank_low", "rank_high", "tier"]
-    assert head[:-5] == base.stdout.splitlines()[0].split(",")  # the family's own columns first, unchanged
+    assert head[-6:] == ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]
+    assert head[:-6] == base.stdout.splitlines()[0].split(",")  # the family's own columns first, unchanged
     again = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
     assert again.stdout == csv.stdout  # a fixed seed: the same intervals
     doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--format", "json").stdout)
     row = doc["leaderboard"][0]
-    assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["tier"] >= 1
+    assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["letters"]
     assert doc["bootstrap"]["replicates"] == 60
     bad = run_cli(*_args(fam, tmp_path), "--bootstrap", "lots")
     assert bad.returncode == 2 and "bootstrap" in bad.stderr
