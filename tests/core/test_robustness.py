@@ -258,5 +258,16 @@ def test_bootstrap_on_the_command_line(fam, tmp_path):
     row = doc["leaderboard"][0]
     assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["letters"]
     assert doc["bootstrap"]["replicates"] == 60
-    bad = run_cli(*_args(fam, tmp_path), "--bootstrap", "lots")
-    assert bad.returncode == 2 and "bootstrap" in bad.stderr
+    assert list(doc)[0] == "who_could_have_won"  # the prize committee's question comes first
+    could = [r["submission"] for r in doc["leaderboard"] if r["could_win"]]
+    assert sorted(doc["who_could_have_won"]["teams"]) == sorted(could) and doc["leaderboard"][0]["could_win"]
+    both = run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--simultaneous", "--top-k", "2")
+    assert both.returncode == 0, both.stderr
+    assert both.stdout.splitlines()[0].split(",")[-3:] == ["rank_low_all", "rank_high_all", "in_top_2"]
+    doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--top-k", "2", "--format", "json").stdout)
+    assert set(doc["who_could_have_won"]["teams"]) <= set(doc["top_k"]["teams"]) and doc["top_k"]["k"] == 2
+    for flags, name in [(["--bootstrap", "lots"], "bootstrap"), (["--bootstrap", "50", "--confidence", "1.5"], "confidence"),
+                        (["--bootstrap", "50", "--seed", "-3"] if fam != "qa" else ["--bootstrap", "50", "--seed", "x"],
+                         "seed"), (["--bootstrap", "50", "--top-k", "0"], "top-k"), (["--simultaneous"], "bootstrap")]:
+        bad = run_cli(*_args(fam, tmp_path), *flags)
+        assert bad.returncode == 2 and name in bad.stderr and "Traceback" not in bad.stderr, flags
