@@ -271,3 +271,26 @@ def test_bootstrap_on_the_command_line(fam, tmp_path):
                          "seed"), (["--bootstrap", "50", "--top-k", "0"], "top-k"), (["--simultaneous"], "bootstrap")]:
         bad = run_cli(*_args(fam, tmp_path), *flags)
         assert bad.returncode == 2 and name in bad.stderr and "Traceback" not in bad.stderr, flags
+
+
+def test_kendall_tau_b_equals_a_hand_count_on_random_tied_rankings():
+    """τ-b = (concordant − discordant) / √((n0 − ties in a)(n0 − ties in b)), counted pair by pair."""
+    from scoring.core.stability import kendall_tau_b
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        n = int(rng.integers(2, 15))
+        a, b = rng.integers(1, 5, n), rng.integers(1, 5, n)  # few values: many ties
+        conc = disc = ties_a = ties_b = 0
+        for i in range(n):
+            for j in range(i + 1, n):
+                sa, sb = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+                ties_a += sa == 0
+                ties_b += sb == 0
+                conc += sa * sb > 0
+                disc += sa * sb < 0
+        n0 = n * (n - 1) // 2
+        denom = np.sqrt((n0 - ties_a) * (n0 - ties_b))
+        want = (conc - disc) / denom if denom > 0 else np.nan
+        got = kendall_tau_b(a, b)
+        assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, abs=1e-12), (a, b)
