@@ -98,6 +98,16 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
     return out
 
 
+def noise_note(fam: Family, iv: pd.DataFrame, a: str, b: str, *, where: str) -> str:
+    """Whether teams ``a`` and ``b`` can be told apart in ``iv`` (``intervals``), in words."""
+    if a not in iv.index or b not in iv.index:
+        return ""
+    if _share(iv.loc[a, "letters"], iv.loc[b, "letters"]):
+        return f"{where}, {a} and {b} share a letter: they cannot be told apart at this confidence"
+    first, second = (a, b) if iv.loc[a, "rank"] <= iv.loc[b, "rank"] else (b, a)
+    return f"{where}, {first} is established better than {second}"
+
+
 def _share(a: str, b: str) -> bool:
     """Two teams' letters have one in common (letters are single characters, or space-separated)."""
     split = (lambda x: set(x.split(" "))) if " " in a + b else set

@@ -31,7 +31,7 @@ def test_intervals_who_could_have_won_sets_letters_and_warnings(core_dir):
         # one essay per group: every replicate is the data itself, so the interval is the score
         assert row["Low"] == pytest.approx(row["Final score"]) and row["High"] == pytest.approx(row["Final score"]), team
     # the lead: who could have won, then the top k, before the table
-    text = [plain(m.value) for m in at.markdown]
+    text = [plain(m.value).replace("**", "") for m in at.markdown]
     lead = next(i for i, m in enumerate(text) if "could have won" in m)
     assert any("Could be in the top 3" in m for m in text[lead:])
     won = [str(x) for x in t.index[t["Could have won"]]]
@@ -65,6 +65,16 @@ def test_compare_from_a_link_holding_both_settings(core_dir):
     assert "Overlap removal: true → false" in text
     assert "winner changes from" in text and "C" in text and "A" in text
     assert figure(at, "rob_cmp_slope")["data"]
+    # beyond the noise? (no groups: both essays in one cell, so the resamples differ)
+    at.toggle(key="rob_cmp_noise").set_value(True)
+    rerun(at)
+    text = [plain(m.value).replace("**", "") for m in at.markdown]
+    could = next(m for m in text if m.startswith("Could have won under A:"))
+    under_a, under_b = could.removeprefix("Could have won under A: ").split(" (")[0].split("; under B: ")
+    assert "C" in under_a.split(", ") and "A" in under_b.split(", ")  # each setting's own winner could have won
+    note = next(m for m in text if m.startswith("under A, "))
+    # the notes agree with the lists: a team established worse than A's winner could not have won under A
+    assert ("C is established better than A" in note) == ("A" not in under_a.split(", "))
 
 
 def test_compare_pin_and_unpin(core_dir):
@@ -92,6 +102,10 @@ def test_stability_map_cells_and_current_point(core_dir):
     star = next(tr for tr in fig["data"] if tr.get("name") == "current settings")
     # α = 50 is the 2nd of 0, 50, 100, 150, 200; w = 0.5 the 3rd of 0, 0.25, 0.5, 0.75, 1
     assert star["x"] == [1] and star["y"] == [2]
+    at.toggle(key="rob_map_noise").set_value(True)
+    rerun(at)
+    assert any("could have won (the list holds the true winner" in plain(m.value) for m in at.markdown)
+    assert not at.exception
 
 
 def test_a_shared_pages_address_names_its_family_and_a_copied_link_opens_it(sample):
