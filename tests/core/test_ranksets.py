@@ -159,3 +159,17 @@ def test_letters_by_hand_and_in_the_order_of_the_best_team():
     # sixty distinct teams: past z and Z the letters read a2, b2, …, separated by spaces
     many = letters(~np.eye(60, dtype=bool))
     assert many[:2] == ["a", "b"] and many[51] == "Z" and many[52] == "a2" and len(set(many)) == 60
+
+
+def test_a_team_five_standard_errors_ahead_of_every_other_gets_first_place_only():
+    rng = np.random.default_rng(8)
+    k, b = 20, 1000
+    noise = rng.normal(0, 1, (b, k))
+    full = np.concatenate([[0.0], -np.sort(rng.uniform(0.0, 3.0, k - 1))])
+    se = (noise[:, 1:] - noise[:, :1]).std(axis=0, ddof=1)  # of each difference with team 0
+    full[0] = (full[1:] + 5 * se).max()  # 5 standard errors above every other team, and no more
+    p = paired(full, full + noise)
+    assert p.t[1:, 0].min() == pytest.approx(5.0)
+    rs = rank_sets(full, full + noise)
+    assert (rs.rank_low[0], rs.rank_high[0], rs.rank_low_all[0], rs.rank_high_all[0]) == (1, 1, 1, 1)
+    assert rs.top(1).tolist() == [0] and not set(rs.letters[0]) & set("".join(rs.letters[1:]))
