@@ -65,15 +65,20 @@ def _blocks(b: int, k: int, block: int) -> list[slice]:
 
 
 def _tstar(p: Paired, rows: slice) -> np.ndarray:
-    """(B, rows, K) studentised replicates of the block's rows (0 where se = 0)."""
-    c = p.centred
+    """(B, rows, K) studentised replicates of the block's rows (0 where se = 0), in float32."""
+    c = p.centred.astype(np.float32, copy=False)
     se = p.se[rows]
-    inv = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
-    return (c[:, None, :] - c[:, rows, None]) * inv[None]
+    inv = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0).astype(np.float32)
+    out = c[:, None, :] - c[:, rows, None]
+    out *= inv[None]
+    return out
 
 
 def paired(full, reps, *, higher_is_better: bool = True, tol: float = TIE, block: int = BLOCK) -> Paired:
     """The paired differences of scores ``full`` (K,) over replicates ``reps`` (B × K).
+
+    The standard errors come from the replicates' covariance (``var_j + var_k − 2 cov_jk``);
+    teams whose replicates are identical (exact copies) get identical rows, and 0 between them.
 
     >>> p = paired([0.5, 0.7], [[0.5, 0.8], [0.4, 0.6], [0.6, 0.7]])
     >>> p.diff.round(3).tolist(), p.se.round(3).tolist()
@@ -91,11 +96,19 @@ def paired(full, reps, *, higher_is_better: bool = True, tol: float = TIE, block
     diff = v0[None, :] - v0[:, None]
     diff[np.abs(diff) <= tol] = 0.0
     k = len(v)
+    # exact copies (the same column of replicates and the same score): one representative each
+    _, first, group = np.unique(np.vstack([centred, v0[None, :]]).T, axis=0, return_index=True, return_inverse=True)
+    rep = first[np.asarray(group).ravel()]
     se = np.zeros((k, k))
     if r.shape[0] > 1:
-        for rows in _blocks(r.shape[0], k, block):
-            se[rows] = (centred[:, None, :] - centred[:, rows, None]).std(axis=0, ddof=1)
-    se[se <= tol] = 0.0
+        u = np.unique(rep)
+        x = centred[:, u] - centred[:, u].mean(axis=0)
+        cov = x.T @ x / (r.shape[0] - 1)
+        d = np.diag(cov)
+        var = np.maximum(d[:, None] + d[None, :] - 2 * cov, 0.0)
+        pos = np.searchsorted(u, rep)
+        se = np.sqrt(var)[np.ix_(pos, pos)]
+    se[se <= max(tol, 1e-9 * float(np.abs(centred).max(initial=0.0)))] = 0.0
     testable = ok[:, None] & ok[None, :] & ~np.eye(k, dtype=bool)
     return Paired(centred=centred, diff=diff, se=se, testable=testable)
 
@@ -105,12 +118,12 @@ def _quantile(m: np.ndarray, confidence: float) -> np.ndarray:
     return np.quantile(m, confidence, axis=0, method="inverted_cdf")
 
 
-def _family_max(ts: np.ndarray, up: np.ndarray, down: np.ndarray) -> np.ndarray:
-    """(B, rows): the largest t* over each row's active hypotheses (``up[j, k]``: θ_k ≤ θ_j,
-    statistic ``t*``; ``down[j, k]``: θ_k ≥ θ_j, statistic ``−t*``)."""
-    hi = np.max(ts, axis=2, where=up[None], initial=-np.inf)
-    lo = np.min(ts, axis=2, where=down[None], initial=np.inf)
-    return np.maximum(hi, -lo)
+def _suffix_max(null: np.ndarray) -> np.ndarray:
+    """The running maximum from the right along the last axis, with a ``-inf`` end slot:
+    ``out[..., s]`` is the largest of ``null[..., s:]``."""
+    out = np.maximum.accumulate(null[..., ::-1], axis=-1)[..., ::-1]
+    pad = np.full(out.shape[:-1] + (1,), -np.inf, dtype=out.dtype)
+    return np.concatenate([out, pad], axis=-1)
 
 
 def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
@@ -118,22 +131,40 @@ def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
     """Per team ``j``, its own family of ``2(K − 1)`` comparisons, stepped down: ``(better,
     worse)``, (K, K) booleans, ``better[j, k]``: ``k`` is established better than ``j``;
     ``worse[j, k]``: established worse. Each row holds with probability ≥ ``confidence``.
+
+    A step rejects the hypotheses whose statistic is above the critical value, so the rejected
+    ones are always the first of the family sorted by statistic: with the replicates' maxima
+    over every tail of that order computed once, each step costs one quantile.
     """
     t = p.t
+    k = len(t)
+    b = p.centred.shape[0]
     better = np.zeros_like(p.testable)
     worse = np.zeros_like(p.testable)
-    blocks = _blocks(p.centred.shape[0], len(t), block)
+    blocks = _blocks(b, 2 * k, block // 2)
     for n, rows in enumerate(blocks):
+        ok = p.testable[rows]
+        stat = np.where(np.concatenate([ok, ok], axis=1), np.concatenate([t[rows], -t[rows]], axis=1), -np.inf)
+        order = np.argsort(-stat, axis=1, kind="stable")  # (J, 2K), largest first
+        stat = np.take_along_axis(stat, order, axis=1)
         ts = _tstar(p, rows)
-        up, down = p.testable[rows].copy(), p.testable[rows].copy()
+        null = np.concatenate([ts, -ts], axis=2)
+        del ts
+        null[:, ~np.concatenate([ok, ok], axis=1)] = -np.inf
+        tail = _suffix_max(np.take_along_axis(null, order[None], axis=2))  # (B, J, 2K + 1)
+        del null
+        j = np.arange(len(stat))
+        done = np.zeros(len(stat), dtype=np.int64)  # rejected: the first ``done`` of each row
         while True:
-            c = _quantile(_family_max(ts, up, down), confidence)  # (rows,)
-            new_up, new_down = up & (t[rows] > c[:, None]), down & (-t[rows] > c[:, None])
-            if not (new_up.any() or new_down.any()):
+            c = _quantile(tail[:, j, done].astype(float), confidence)
+            now = (stat > c[:, None]).sum(axis=1)
+            if (now <= done).all():
                 break
-            up &= ~new_up
-            down &= ~new_down
-        better[rows], worse[rows] = p.testable[rows] & ~up, p.testable[rows] & ~down
+            done = np.maximum(done, now)
+        rejected = np.arange(2 * k)[None, :] < done[:, None]
+        hit = np.zeros((len(stat), 2 * k), dtype=bool)
+        np.put_along_axis(hit, order, rejected, axis=1)
+        better[rows], worse[rows] = hit[:, :k] & ok, hit[:, k:] & ok
         if progress is not None:
             progress(n + 1, len(blocks), "marginal")
     return better, worse
@@ -144,23 +175,43 @@ def simultaneous(p: Paired, confidence: float, *, block: int = BLOCK,
     """Every ordered pair at once, stepped down: ``better`` (K, K), ``better[j, k]``: ``k`` is
     established better than ``j``; all of it holds at once with probability ≥ ``confidence``.
     (Its transpose says who is established worse: the pairs' two directions are one family.)
+
+    As in :func:`marginal`, the pairs are sorted by statistic once; the replicates' maxima are
+    kept per chunk of ``block`` numbers, so each step costs one chunk and one quantile.
     """
     t = p.t
-    active = p.testable.copy()  # active[j, k]: "θ_k ≤ θ_j" not yet rejected
-    blocks = _blocks(p.centred.shape[0], len(t), block)
-    one = _tstar(p, blocks[0]) if len(blocks) == 1 else None  # a small table: computed once
-    rounds = 0
-    while True:
-        m = np.full(p.centred.shape[0], -np.inf)
-        for rows in blocks:
-            ts = one if one is not None else _tstar(p, rows)
-            m = np.maximum(m, np.max(ts, axis=(1, 2), where=active[rows][None], initial=-np.inf))
-        rounds += 1
-        if progress is not None:
-            progress(rounds, rounds + 1, "simultaneous")
-        c = _quantile(m, confidence)
-        new = active & (t > c)
-        if not new.any():
+    jj, kk = np.nonzero(p.testable)
+    order = np.argsort(-t[jj, kk], kind="stable")
+    jj, kk = jj[order], kk[order]
+    stat = t[jj, kk]
+    c32 = p.centred.astype(np.float32)
+    inv = np.where(p.se > 0, 1.0 / np.where(p.se > 0, p.se, 1.0), 0.0).astype(np.float32)
+    b = len(c32)
+    h = max(1, block // max(1, b))
+    starts = list(range(0, len(jj), h))
+
+    def chunk(a: int) -> np.ndarray:
+        j, k = jj[a:a + h], kk[a:a + h]
+        ts = c32[:, k] - c32[:, j]
+        ts *= inv[j, k][None]
+        return ts
+
+    cmax = np.full((b, len(starts) + 1), -np.inf, dtype=np.float32)  # each chunk's maximum, per replicate
+    for i, a in enumerate(starts):
+        cmax[:, i] = chunk(a).max(axis=1)
+        if progress is not None and i % 64 == 63:
+            progress(i + 1, len(starts) + 1, "simultaneous")
+    later = _suffix_max(cmax[:, :-1])  # (B, chunks + 1): the maximum of the chunks from i on
+    done = 0
+    while done < len(stat):
+        i = done // h
+        part = chunk(starts[i])[:, done - starts[i]:].max(axis=1) if done > starts[i] else later[:, i]
+        m = np.maximum(part, later[:, i + 1])
+        c = _quantile(m.astype(float), confidence)
+        now = int((stat > c).sum())
+        if now <= done:
             break
-        active &= ~new
-    return p.testable & ~active
+        done = now
+    better = np.zeros_like(p.testable)
+    better[jj[:done], kk[:done]] = True
+    return better
