@@ -119,15 +119,16 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
         sig = dd[i]
         if not sig.any():
             continue
-        hit = cols[:, i] & (cols & sig[None]).any(axis=1)
-        if not hit.any():
+        with_i = np.flatnonzero(cols[:, i])  # the letters of team i: a few
+        hit = with_i[(cols[with_i] & sig[None]).any(axis=1)]
+        if not len(hit):
             continue
         a, b = cols[hit].copy(), cols[hit].copy()
         a[:, i] = False
         b[:, sig] = False
         new = np.vstack([a, b])
         new = new[new.any(axis=1)]
-        cols = _absorb(cols[~hit], new)
+        cols = _absorb(np.delete(cols, hit, axis=0), new)
     start = np.array([int(np.argmax(c)) for c in cols])  # best member (heads are in order)
     cols = cols[np.lexsort((np.arange(len(cols)), start))]
     many = len(cols) > len(SYMBOLS)
@@ -137,13 +138,21 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
 
 
 def _absorb(old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """``old`` (no letter inside another) with the ``new`` letters no other letter holds."""
-    _, first = np.unique(new, axis=0, return_index=True)
-    new = new[np.sort(first)]  # duplicates among the new ones: the first copy
-    if not len(new):
-        return old
-    size = new.sum(axis=1)
-    f = new.astype(np.float32)
-    in_old = ((f @ old.T.astype(np.float32)) == size[:, None]).any(axis=1) if len(old) else np.zeros(len(new), bool)
-    in_new = ((f @ f.T) == size[:, None]) & (size[None, :] > size[:, None])  # i strictly inside j
-    return np.vstack([old, new[~in_old & ~in_new.any(axis=1)]])
+    """``old`` (no letter inside another) with the ``new`` letters no other letter holds. A letter
+    can only lie inside one that holds its first team: only those are compared."""
+    keep: list[np.ndarray] = []
+    seen: set[bytes] = set()
+    for i, n in enumerate(new):
+        key = np.packbits(n).tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        first = int(np.argmax(n))
+        around = old[old[:, first]]
+        if len(around) and not (n[None] & ~around).any(axis=1).all():
+            continue  # inside an old letter
+        size = int(n.sum())
+        if any(j != i and m[first] and m.sum() > size and not (n & ~m).any() for j, m in enumerate(new)):
+            continue  # inside a bigger new letter
+        keep.append(n)
+    return np.vstack([old, *keep]) if keep else old
