@@ -165,8 +165,8 @@ def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
         hit = np.zeros((len(stat), 2 * k), dtype=bool)
         np.put_along_axis(hit, order, rejected, axis=1)
         better[rows], worse[rows] = hit[:, :k] & ok, hit[:, k:] & ok
-        if progress is not None:
-            progress(n + 1, len(blocks), "marginal")
+        if progress is not None and ((n + 1) % max(1, len(blocks) // 100) == 0 or n + 1 == len(blocks)):
+            progress(n + 1, len(blocks), "marginal")  # at most about a hundred reports
     return better, worse
 
 

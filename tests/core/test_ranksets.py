@@ -173,3 +173,15 @@ def test_a_team_five_standard_errors_ahead_of_every_other_gets_first_place_only(
     rs = rank_sets(full, full + noise)
     assert (rs.rank_low[0], rs.rank_high[0], rs.rank_low_all[0], rs.rank_high_all[0]) == (1, 1, 1, 1)
     assert rs.top(1).tolist() == [0] and not set(rs.letters[0]) & set("".join(rs.letters[1:]))
+
+
+def test_progress_counts_the_blocks_of_a_big_field():
+    rng = np.random.default_rng(0)
+    full = np.sort(rng.normal(0, 1, 60))
+    reps = full + rng.normal(0, 0.05, (50, 60))
+    calls: list = []
+    quiet = rank_sets(full, reps)
+    chunked = rank_sets(full, reps, block=50 * 120 * 2, progress=lambda d, t, n: calls.append((d, t, n)))
+    marg = [c for c in calls if c[2] == "marginal"]
+    assert marg[-1] == (60, 60, "marginal") and all(d <= t for d, t, _ in calls)  # one row a block
+    assert _same(quiet, chunked)
