@@ -59,8 +59,9 @@ class Paired:
         return np.where(self.testable, np.nan_to_num(t, nan=0.0, posinf=np.inf, neginf=-np.inf), 0.0)
 
 
-def _blocks(b: int, k: int, block: int) -> list[slice]:
-    step = max(1, block // max(1, b * k))
+def _blocks(b: int, k: int, block: int, width: int | None = None) -> list[slice]:
+    """Slices of the ``k`` rows, each at most ``block`` numbers of ``b`` × rows × ``width`` (``k``)."""
+    step = max(1, block // max(1, b * (k if width is None else width)))
     return [slice(a, min(k, a + step)) for a in range(0, k, step)]
 
 
@@ -141,7 +142,7 @@ def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
     b = p.centred.shape[0]
     better = np.zeros_like(p.testable)
     worse = np.zeros_like(p.testable)
-    blocks = _blocks(b, 2 * k, block // 2)
+    blocks = _blocks(b, k, block, width=4 * k)  # the block, its mirror, sorted, tail maxima
     for n, rows in enumerate(blocks):
         ok = p.testable[rows]
         stat = np.where(np.concatenate([ok, ok], axis=1), np.concatenate([t[rows], -t[rows]], axis=1), -np.inf)

@@ -181,7 +181,7 @@ def test_progress_counts_the_blocks_of_a_big_field():
     reps = full + rng.normal(0, 0.05, (50, 60))
     calls: list = []
     quiet = rank_sets(full, reps)
-    chunked = rank_sets(full, reps, block=50 * 120 * 2, progress=lambda d, t, n: calls.append((d, t, n)))
+    chunked = rank_sets(full, reps, block=50 * 240, progress=lambda d, t, n: calls.append((d, t, n)))
     marg = [c for c in calls if c[2] == "marginal"]
     assert marg[-1] == (60, 60, "marginal") and all(d <= t for d, t, _ in calls)  # one row a block
     assert _same(quiet, chunked)
