@@ -236,11 +236,15 @@ def _args(fam: str, tmp_path) -> list[str]:
     if fam == "spotgeo":
         return ["spotgeo", "leaderboard", "--ground-truth", root / "spotgeo" / "ground_truth.json",
                 "--submissions", root / "spotgeo" / "submissions"]
+    if fam == "difficulty":
+        d = root / "difficulty" / "sst-2"
+        return ["difficulty", "leaderboard", "--samples", d / "samples.csv", "--predictions", d / "predictions.csv",
+                "--metric", "wsbias", "--ease-column", "bias_algo1"]
     return ["qa", "leaderboard", "--ground-truth", root / "qa" / "ground_truth.csv", "--submissions",
             root / "qa" / "submissions", "--weight-draws", "200"]
 
 
-@pytest.mark.parametrize("fam", ["shovel-ready", "spotgeo", "qa"])
+@pytest.mark.parametrize("fam", ["shovel-ready", "spotgeo", "qa", "difficulty"])
 def test_bootstrap_on_the_command_line(fam, tmp_path):
     import json
 
@@ -267,7 +271,7 @@ def test_bootstrap_on_the_command_line(fam, tmp_path):
     doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--top-k", "2", "--format", "json").stdout)
     assert set(doc["who_could_have_won"]["teams"]) <= set(doc["top_k"]["teams"]) and doc["top_k"]["k"] == 2
     for flags, name in [(["--bootstrap", "lots"], "bootstrap"), (["--bootstrap", "50", "--confidence", "1.5"], "confidence"),
-                        (["--bootstrap", "50", "--seed", "-3"] if fam != "qa" else ["--bootstrap", "50", "--seed", "x"],
+                        (["--bootstrap", "50", "--seed", "-3"] if fam not in ("qa",) else ["--bootstrap", "50", "--seed", "x"],
                          "seed"), (["--bootstrap", "50", "--top-k", "0"], "top-k"), (["--simultaneous"], "bootstrap")]:
         bad = run_cli(*_args(fam, tmp_path), *flags)
         assert bad.returncode == 2 and name in bad.stderr and "Traceback" not in bad.stderr, flags
