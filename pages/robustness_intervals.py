@@ -43,16 +43,16 @@ if len(winners) == 1:
                 "confidence.")
 else:
     st.markdown(f"**{len(winners)} teams could have won:** {md(', '.join(winners))} — no team is established better "
-                f"than any of them. This list holds the true winner (the best on all possible {fam.unit}s) with "
+                f"than any of them. This list is built to hold the true winner (the best on all possible {fam.unit}s) with "
                 f"probability at least {pct}.")
 top = top_set(iv, int(k))
 st.markdown(f"**Could be in the top {int(k)}:** {md(', '.join(top))} ({len(top)} team{'s' if len(top) != 1 else ''}) "
-            f"— the list holds every true top-{int(k)} team with probability at least {pct}.")
+            f"— the list is built to hold every true top-{int(k)} team with probability at least {pct}.")
 rb.show_warnings(rb.fragile(fam, lb, iv))
 
 simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
-                         help="Off: each team's set holds its own true rank with the confidence. On: all the sets "
-                              "hold together with the confidence (they are wider).")
+                         help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
+                              "the sets together with the confidence (they are wider).")
 table = iv.rename_axis("Team").reset_index()
 lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
 table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
@@ -68,14 +68,14 @@ st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_t
 st.markdown(
     f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
     f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
-    + ("all the teams' sets hold their true ranks together with that probability.\n" if simultaneous else
-       "the set holds the team's true rank with that probability (one team at a time; the toggle widens the "
+    + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
+       "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "
        "sets so that all hold together).\n")
     + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
     "in common are (all pairs at once).\n"
     "- **Could have won**: no team is established better than this one.\n"
     "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
-    "number of teams truly better, and its set also holds every place the tie spans.")
+    "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")
 drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
 if len(iv) > MAX_DRAWN:
     st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")

@@ -58,7 +58,7 @@ if len(valid) and st.toggle("Which of these winners could have won here anyway?"
     named = sorted({w for cell in valid["winner"] for w in cell.split(" & ")})
     inside = [w for w in named if w in could]
     outside = [w for w in named if w not in could]
-    st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list holds the true winner "
+    st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "
                 "with probability at least 95 %)."
                 + (f" Of this map's winners, {md(', '.join(inside))} {'is' if len(inside) == 1 else 'are'} in that "
                    "list: a flip between them could come from the sample alone." if len(inside) > 1 else "")

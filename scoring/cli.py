@@ -98,10 +98,11 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
         "rank sets (bootstrap over the scoring units)",
         "From B resamples of the units, paired comparisons of every two teams (studentised, max-t): "
         "score_low/score_high, the percentile interval of the score; rank_low/rank_high, the ranks the "
-        "team could hold at the confidence (it holds the team's true rank with that probability); "
+        "team could hold at the confidence (built to hold the team's true rank with at least that "
+        "probability); "
         "letters: two teams that share a letter are not distinguishable at the confidence (all pairs "
-        "at once); could_win: no team is established better (the set of such teams holds the true "
-        "winner with that probability).")
+        "at once); could_win: no team is established better (the set of such teams is built to hold "
+        "the true winner with at least that probability).")
     rb.add_argument("--bootstrap", metavar="B", default=None,
                     help=f"add score_low, score_high, rank_low, rank_high, letters and could_win from B resamples "
                          f"of the {fam.unit}s (default: none)")
@@ -110,9 +111,9 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     rb.add_argument("--confidence", default="0.95", help="confidence of the sets and letters, and central share "
                     "of the score interval (default 0.95)")
     rb.add_argument("--simultaneous", action="store_true", help="also rank_low_all, rank_high_all: rank sets that "
-                    "hold for all teams at once with the confidence (wider)")
+                    "are built to hold for all teams at once with the confidence (wider)")
     rb.add_argument("--top-k", metavar="K", default=None, help="also in_top_K: whether the team could be among "
-                    "the best K (the set holds every true top-K team with the confidence)")
+                    "the best K (the set is built to hold every true top-K team with the confidence)")
     output_args(lb)
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
@@ -188,11 +189,11 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         conf = float(args.confidence)
         head = {"who_could_have_won": {
             "teams": top_set(iv, 1), "confidence": conf,
-            "meaning": f"the teams that no other team is established better than; the list holds the true winner "
+            "meaning": f"the teams that no other team is established better than; the list is built to hold the true winner "
                        f"with probability >= {conf:g}"}}
         if top_k is not None:
             head["top_k"] = {"k": top_k, "teams": top_set(iv, top_k), "confidence": conf,
-                             "meaning": f"the teams that could be among the best {top_k}; the list holds every "
+                             "meaning": f"the teams that could be among the best {top_k}; the list is built to hold every "
                                         f"true top-{top_k} team with probability >= {conf:g}"}
         doc = {**head, **doc}
         doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),

@@ -104,7 +104,7 @@ def test_stability_map_cells_and_current_point(core_dir):
     assert star["x"] == [1] and star["y"] == [2]
     at.toggle(key="rob_map_noise").set_value(True)
     rerun(at)
-    assert any("could have won (the list holds the true winner" in plain(m.value) for m in at.markdown)
+    assert any("could have won (the list is built to hold the true winner" in plain(m.value) for m in at.markdown)
     assert not at.exception
 
 
