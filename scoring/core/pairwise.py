@@ -127,6 +127,33 @@ def _suffix_max(null: np.ndarray) -> np.ndarray:
     return np.concatenate([out, pad], axis=-1)
 
 
+def _marginal_sorted(p: Paired, t: np.ndarray, rows: slice, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """The step-down of :func:`marginal` for a block of rows, on every hypothesis sorted by
+    statistic (the general way: no assumption on the critical values)."""
+    k = len(t)
+    ok = p.testable[rows]
+    stat = np.where(np.concatenate([ok, ok], axis=1), np.concatenate([t[rows], -t[rows]], axis=1), -np.inf)
+    order = np.argsort(-stat, axis=1, kind="stable")  # (J, 2K), largest first
+    stat = np.take_along_axis(stat, order, axis=1)
+    ts = _tstar(p, rows)
+    null = np.concatenate([ts, -ts], axis=2)
+    del ts
+    null[:, ~np.concatenate([ok, ok], axis=1)] = -np.inf
+    tail = _suffix_max(np.take_along_axis(null, order[None], axis=2))  # (B, J, 2K + 1)
+    del null
+    j = np.arange(len(stat))
+    done = np.zeros(len(stat), dtype=np.int64)  # rejected: the first ``done`` of each row
+    while True:
+        c = _quantile(tail[:, j, done].astype(float), confidence)
+        now = (stat > c[:, None]).sum(axis=1)
+        if (now <= done).all():
+            break
+        done = np.maximum(done, now)
+    hit = np.zeros((len(stat), 2 * k), dtype=bool)
+    np.put_along_axis(hit, order, np.arange(2 * k)[None, :] < done[:, None], axis=1)
+    return hit[:, :k] & ok, hit[:, k:] & ok
+
+
 def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
              progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per team ``j``, its own family of ``2(K − 1)`` comparisons, stepped down: ``(better,
@@ -134,38 +161,57 @@ def marginal(p: Paired, confidence: float, *, block: int = BLOCK,
     ``worse[j, k]``: established worse. Each row holds with probability ≥ ``confidence``.
 
     A step rejects the hypotheses whose statistic is above the critical value, so the rejected
-    ones are always the first of the family sorted by statistic: with the replicates' maxima
-    over every tail of that order computed once, each step costs one quantile.
+    ones are always the first of the family sorted by statistic. The first step (the largest
+    ``|t*|`` over the whole family) rejects every far pair at once; while the critical value
+    stays ≥ 0 a hypothesis with a statistic ≤ 0 is never rejected, so the later steps need only
+    the few statistics in ``(0, c₁]``, sorted, and the replicates' maximum over the rest, once.
+    A row whose critical value falls below 0 is redone the general way (every hypothesis sorted).
     """
     t = p.t
     k = len(t)
     b = p.centred.shape[0]
     better = np.zeros_like(p.testable)
     worse = np.zeros_like(p.testable)
-    blocks = _blocks(b, k, block, width=4 * k)  # the block, its mirror, sorted, tail maxima
+    blocks = _blocks(b, k, block, width=3 * k)  # the block and two temporaries
     for n, rows in enumerate(blocks):
         ok = p.testable[rows]
-        stat = np.where(np.concatenate([ok, ok], axis=1), np.concatenate([t[rows], -t[rows]], axis=1), -np.inf)
-        order = np.argsort(-stat, axis=1, kind="stable")  # (J, 2K), largest first
-        stat = np.take_along_axis(stat, order, axis=1)
+        tr = t[rows]
         ts = _tstar(p, rows)
-        null = np.concatenate([ts, -ts], axis=2)
+        c1 = _quantile(np.max(np.abs(ts), axis=2, where=ok[None], initial=-np.inf).astype(float), confidence)
+        up = ok & (tr > c1[:, None])  # rejected at the first step
+        down = ok & (-tr > c1[:, None])
+        rest = np.maximum(np.max(ts, axis=2, where=(ok & (tr <= 0))[None], initial=-np.inf),
+                          np.max(-ts, axis=2, where=(ok & (tr >= 0))[None], initial=-np.inf))  # (B, J)
+        redo = []
+        for r in range(len(tr)):
+            cand_up = np.flatnonzero(ok[r] & (tr[r] > 0) & ~up[r])
+            cand_down = np.flatnonzero(ok[r] & (tr[r] < 0) & ~down[r])
+            stat = np.concatenate([tr[r, cand_up], -tr[r, cand_down]])
+            order = np.argsort(-stat, kind="stable")
+            null = np.concatenate([ts[:, r, cand_up], -ts[:, r, cand_down]], axis=1)[:, order]
+            stat = stat[order]
+            tail = _suffix_max(null)
+            done = 0
+            while done < len(stat):
+                c = float(_quantile(np.maximum(tail[:, done], rest[:, r]).astype(float), confidence))
+                if c < 0:
+                    break
+                now = int((stat > c).sum())
+                if now <= done:
+                    break
+                done = now
+            if done < len(stat) and c < 0:
+                redo.append(r)
+                continue
+            who = np.concatenate([cand_up, cand_down])[order][:done]
+            is_up = np.concatenate([np.ones(len(cand_up), bool), np.zeros(len(cand_down), bool)])[order][:done]
+            up[r, who[is_up]] = True
+            down[r, who[~is_up]] = True
         del ts
-        null[:, ~np.concatenate([ok, ok], axis=1)] = -np.inf
-        tail = _suffix_max(np.take_along_axis(null, order[None], axis=2))  # (B, J, 2K + 1)
-        del null
-        j = np.arange(len(stat))
-        done = np.zeros(len(stat), dtype=np.int64)  # rejected: the first ``done`` of each row
-        while True:
-            c = _quantile(tail[:, j, done].astype(float), confidence)
-            now = (stat > c[:, None]).sum(axis=1)
-            if (now <= done).all():
-                break
-            done = np.maximum(done, now)
-        rejected = np.arange(2 * k)[None, :] < done[:, None]
-        hit = np.zeros((len(stat), 2 * k), dtype=bool)
-        np.put_along_axis(hit, order, rejected, axis=1)
-        better[rows], worse[rows] = hit[:, :k] & ok, hit[:, k:] & ok
+        better[rows], worse[rows] = up, down
+        for r in redo:
+            one = slice(rows.start + r, rows.start + r + 1)
+            better[one], worse[one] = _marginal_sorted(p, t, one, confidence)
         if progress is not None and ((n + 1) % max(1, len(blocks) // 100) == 0 or n + 1 == len(blocks)):
             progress(n + 1, len(blocks), "marginal")  # at most about a hundred reports
     return better, worse

@@ -185,3 +185,20 @@ def test_progress_counts_the_blocks_of_a_big_field():
     marg = [c for c in calls if c[2] == "marginal"]
     assert marg[-1] == (60, 60, "marginal") and all(d <= t for d, t, _ in calls)  # one row a block
     assert _same(quiet, chunked)
+
+
+def test_the_marginal_shortcut_equals_the_general_step_down():
+    """``marginal`` skips the statistics ≤ 0 after the first step; the general way sorts all."""
+    from scoring.core.pairwise import _marginal_sorted
+
+    rng = np.random.default_rng(0)
+    for it in range(120):
+        k, b = int(rng.integers(2, 25)), int(rng.integers(20, 300))
+        full = rng.normal(0, 1, k).round(1)
+        reps = full + rng.normal(0, rng.uniform(0.05, 1), (b, k)) + rng.normal(0, 0.3, (b, 1))
+        if it % 3 == 0:
+            reps[:, -1], full[-1] = reps[:, 0], full[0]
+        p = paired(full, reps)
+        conf = float(rng.choice([0.5, 0.8, 0.95]))
+        fast, general = marginal(p, conf), _marginal_sorted(p, p.t, slice(0, k), conf)
+        assert np.array_equal(fast[0], general[0]) and np.array_equal(fast[1], general[1]), it
