@@ -92,6 +92,10 @@ def test_a_perfect_team_ranks_first_in_every_replicate():
     assert iv.loc["Perfect", ["rank_low", "rank_high", "rank_low_all", "rank_high_all"]].tolist() == [1, 1, 1, 1]
     assert iv.loc["Perfect", "score_low"] == pytest.approx(1.0)
     assert top_set(iv, 1) == ["Perfect"] and iv["could_win"].tolist() == [t == "Perfect" for t in iv.index]
+    assert top_set(iv, len(iv))[0] == "Perfect" and len(top_set(iv, len(iv))) == len(iv)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(scoring.InputError, match="top_k"):
+            top_set(iv, bad)
     assert not set(iv.loc["Perfect", "letters"]) & set("".join(iv.drop(index="Perfect")["letters"]))
 
 
