@@ -8,7 +8,7 @@ the sample; ``LAB_DATA_DIR_<FAMILY>`` does the same for another family.
 
 import streamlit as st
 
-from lab import families, nav, sidebar, store
+from lab import families, guard, nav, sidebar, store
 from lab.text import md
 from scoring import InputError
 
@@ -30,4 +30,4 @@ else:
     sidebar.draw(family, entry.comp, entry.digest)
     st.sidebar.caption(f"Data: {md(entry.label)} — {md(families.ui(family).describe(entry.comp))}.")
 
-navigation.run()
+guard.run_page(navigation, family)  # bad input or parameters: the page's own message, never a traceback

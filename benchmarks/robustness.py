@@ -109,4 +109,36 @@ def main(argv=None) -> int:
         note = (f"target <= {target:g} s: {verdict(took, target)}" if target
                 else "re-matches 21 thresholds: no target")
         print(f"  {x} x {y:10s} {took:6.2f} s  ({note}); {grid['winner'].nunique()} winners")
+    shakeup_section(big)
     return 0
+
+
+def shakeup_section(big) -> None:
+    """Shake-up (issue 25) at FP1 scale: 1,000 random public/private splits at 30 % public
+    (target <= 5 s) and the sweep over 19 fractions x 200 splits (target <= 10 s), without and
+    with demographic groups as strata; the first 1,000 bootstrap replicates beside them, as the
+    same matrix products on the same machine at the same moment."""
+    from scoring.core.robustness import replicates, resample_counts
+    from scoring.core.shakeup import binomial_interval, shakeup
+    from scoring.core.shakeup_sweep import sweep
+
+    binomial_interval(1, 2)  # scipy's first import is not the simulation's time
+    print("\nshake-up (FP1 scale: 10,400 essays x 20 submissions)")
+    scorer = scoring.Scorer(big)
+    for attrs in [(), ("ell_status",)]:
+        us = scorer.unit_stats(attributes=attrs)
+        groups = ", ".join(attrs) or "no groups"
+        t = time.perf_counter()
+        replicates(us, resample_counts(us.cell, 1000))
+        ref = time.perf_counter() - t
+        t = time.perf_counter()
+        sh = shakeup(us, 0.3, 1000, unit="essay")
+        one = time.perf_counter() - t
+        t = time.perf_counter()
+        sw = sweep(us, splits=200, unit="essay")
+        swept = time.perf_counter() - t
+        print(f"  1,000 splits at 30 % ({groups:10s}) {one:6.2f} s (target <= 5 s: {verdict(one, 5.0)}; "
+              f"1,000 bootstrap replicates now: {ref:.2f} s, ratio {one / ref:.2f}); P(public winner holds) {sh.p_winner():.0%}")
+        print(f"  sweep 19 x 200      ({groups:10s}) {swept:6.2f} s (target <= 10 s: {verdict(swept, 10.0)}; "
+              f"{swept / ref:.2f} x the bootstrap's time); "
+              f"best fraction {sw.loc[sw['p_winner_holds'].idxmax(), 'fraction']:.0%}")

@@ -94,7 +94,11 @@ def notices(fam: Family) -> None:
     """What the visitor must know about what is shown: a link that named data this server
     does not have, an address that named no page, the upload being shown."""
     missing = store.missing_link(fam)
-    if missing:
+    if missing == "deleted":
+        st.warning("**The uploaded data you were shown, or the link you opened names, has been deleted** by "
+                   "someone who had it open, so you are seeing the sample instead. Its files are gone from this "
+                   "server: to score them again, upload them again on the Data page.", icon=":material/delete:")
+    elif missing:
         st.warning("**The link you opened names data this server does not have**, so you are seeing the "
                    "sample instead. Uploads are kept for a limited time, and only on the server they were "
                    "uploaded to: upload the files again on the Data page.", icon=":material/link_off:")
@@ -133,5 +137,7 @@ def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = 
     guardrails(fam)
     e = entry(fam)
     if not e.is_default:
-        st.caption(f"Showing {md(e.label)} — switch back to the sample on the Data page.")
+        st.caption(f"Showing {md(e.label)} — switch back to the sample on the Data page. This page's address "
+                   "opens these files for anyone who has it: the Data page has a link without them, and deletes "
+                   "them.")
     return slot

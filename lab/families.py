@@ -74,6 +74,7 @@ MODULES = {
     "spotgeo": "lab.spotgeo",
     "qa": "lab.qa",
     "difficulty": "lab.difficulty",
+    "custom": "lab.custom",
 }
 
 
@@ -84,6 +85,7 @@ ROBUSTNESS_PAGES = (
     PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:"),
     PageSpec("pages/robustness_stability.py", "Stability map", ":material/grid_on:"),
     PageSpec("pages/robustness_compare.py", "Compare settings", ":material/compare_arrows:"),
+    PageSpec("pages/robustness_shakeup.py", "Shake-up", ":material/shuffle:"),
 )
 
 

@@ -13,6 +13,7 @@ family's ``FamilyUI.link_keys`` so that the reset button clears them too.
 from __future__ import annotations
 
 import math
+import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -80,3 +81,21 @@ def number(key: str, url_key: str, default: float, *, low: float | None = None, 
     elif key not in ss:
         ss[key] = float(default)
     return ss[key]
+
+
+def address(*, without: Sequence[str] = (), query: dict[str, list[str]] | None = None) -> str:
+    """This page's address with its link parameters (``query``: the current ones), leaving out
+    the keys in ``without`` — e.g. ``data``, the key to an upload. Without a browser (a test
+    run) it is the query part alone (``?w=0.5``).
+
+    >>> address(without=("data",), query={"w": ["0.5"], "data": ["sr-00"], "attributes": ["a", "b"]})
+    '?w=0.5&attributes=a&attributes=b'
+    """
+    if query is None:
+        query = {k: st.query_params.get_all(k) for k in st.query_params}
+    pairs = [(k, v) for k, values in query.items() if k not in without for v in values]
+    try:
+        base = st.context.url or ""
+    except Exception:  # no browser context (bare mode)
+        base = ""
+    return f"{base}?{urllib.parse.urlencode(pairs)}" if pairs else base

@@ -7,8 +7,10 @@ sessions that hold the same bytes.
   only key. Its entry lives while a session holds it (a weak map) or while it is among the
   most recently used within a memory budget (``LAB_STORE_BYTES``, default 2 GiB); so a
   session's data is freed when the session ends. The bytes are also kept on disk under the
-  digest (``uploads.py``), so a reload — or a link with ``data=<digest>`` — finds them again,
-  and nobody can reach them without the digest.
+  digest (``uploads.py``), so a reload — or a link with ``data=<digest>`` — finds them again:
+  the digest cannot be guessed, so such a link is the key, for whoever has it, until the
+  upload expires or is deleted (:func:`delete_upload`: from disk, from memory and from every
+  session holding it).
 
 One mechanism throughout: ``scoring.core.cache.LRU``, inside one process-wide object.
 """
@@ -30,6 +32,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
+from scoring.core.sources import submission_name
 
 from . import families, uploads
 from .progress import progress_bar
@@ -51,6 +54,8 @@ class Entry:
         self.extras = dict(extras or {})  # uploaded files the engine does not read (essays.csv)
         self._scorer = None
         self._lock = threading.Lock()
+        self.deleted = False  # an upload deleted by its user: every session holding it lets go
+        self.on_disk = False  # an upload whose files are kept on disk (uploads.py)
 
     @property
     def is_default(self) -> bool:
@@ -89,6 +94,11 @@ class _Store:
         if not pin:
             self.recent.put(key, entry)
 
+    def remove(self, key: tuple[str, str]) -> None:
+        with self.lock:
+            self.live.pop(key, None)
+        self.recent.pop(key)
+
 
 @st.cache_resource(show_spinner=False)
 def _store() -> _Store:
@@ -107,9 +117,11 @@ def _session_alive() -> bool:
     return runtime.get_instance().is_active_session(ctx.session_id)
 
 
-def _with_progress(what: str, load: Callable[[Callable], Any]) -> Any:
+def with_progress(what: str, load: Callable[[Callable], Any], *, verb: str = "Loading") -> Any:
+    """``load(progress)`` under a progress bar ("Loading <what>: <name> (3/60)") that raises
+    :class:`LoadCancelled` once the session that asked has ended."""
     def label(done: int, total: int, name: str) -> str:
-        return f"Loading {what}: {md(name)} ({done}/{total})" if name else f"Loading {what}…"
+        return f"{verb} {what}: {md(name)} ({done}/{total})" if name else f"{verb} {what}…"
 
     def check() -> None:
         if not _session_alive():  # the browser went away: stop, and free the core for the others
@@ -147,7 +159,7 @@ def engine_sources(fam: Family, bundle: Mapping[str, Any]) -> dict[str, Any]:
         if not item:
             continue
         if inp.many:
-            out[inp.role] = [(Path(str(n)).stem, NamedBytes(str(n), b)) for n, b in item]
+            out[inp.role] = [(submission_name(str(n), inp.suffix), NamedBytes(str(n), b)) for n, b in item]
         else:
             out[inp.role] = NamedBytes(str(item[0]), item[1])
     return out
@@ -162,7 +174,7 @@ def load_bundle(fam: Family, bundle: Mapping[str, Any], digest: str | None = Non
     entry = store.find(key)
     if entry is None:
         sources = engine_sources(fam, bundle)
-        comp = _with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
+        comp = with_progress("your files", lambda progress: fam.load(**sources, progress=progress))
         roles = {i.role for i in fam.inputs}
         extras = {r: v for r, v in bundle.items() if r not in roles and v}
         entry = Entry(fam, digest, comp, label="your uploaded data", extras=extras)
@@ -246,7 +258,7 @@ def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
             entry = store.find(key)
             if entry is None:
                 what = label or ("the sample data" if folder == Path(fam.sample_dir or "") else str(folder.name))
-                comp = _with_progress(what, lambda progress: fam.load(**sources, progress=progress))
+                comp = with_progress(what, lambda progress: fam.load(**sources, progress=progress))
                 sample = families.ui(fam).sample_label
                 entry = Entry(fam, digest, comp, folder=folder,
                               label=label or (sample if "sample" in what else f"data in {folder}"))
@@ -288,7 +300,7 @@ def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
     session's data for ``fam``; its bytes are kept on disk under their digest."""
     digest = bundle_digest(fam, bundle)
     entry = load_bundle(fam, bundle, digest)
-    uploads.save(fam.name, digest, bundle)
+    entry.on_disk = uploads.save(fam.name, digest, bundle)
     st.session_state[_slot(fam)] = entry  # the session's strong reference
     st.session_state.pop(f"_run_{fam.key}", None)
     st.query_params["data"] = _link(fam, digest)
@@ -322,20 +334,50 @@ def use_default(fam: Family) -> None:
         del st.query_params["data"]
 
 
+def delete_upload(fam: Family) -> bool:
+    """Delete this session's upload of ``fam`` now: its files on disk (a later link to it says
+    the data was deleted), its entry in memory (every session holding it switches back to the
+    default data and is told why), and this session's use of it. False when the session
+    shows no upload of ``fam``."""
+    entry = st.session_state.get(_slot(fam))
+    if entry is None or entry.is_default:
+        return False
+    entry.deleted = True
+    _store().remove((fam.name, entry.digest))
+    uploads.delete(fam.name, entry.digest)
+    use_default(fam)
+    return True
+
+
+def upload_link(fam: Family) -> tuple[str, float | None] | None:
+    """``(link value, expiry)`` of this session's upload of ``fam`` — the ``data=`` value that
+    opens it for anyone, and when it expires on disk if nobody opens it again — or None when
+    the session shows no upload of ``fam``."""
+    entry = active(fam)
+    if entry.is_default:
+        return None
+    return _link(fam, entry.digest), uploads.kept_until(fam.name, entry.digest)
+
+
 def _from_link(fam: Family) -> Entry | None:
     """The upload a link names (``data=<digest>``), from memory or from disk; None (and a
-    notice for the page) when this server does not have it."""
+    notice for the page: "deleted" or "unknown") when this server does not have it."""
     value = str(st.query_params.get("data") or "")
     if not value.startswith(f"{fam.key}-"):
         return None  # no link, or another family's data
     digest = value[len(fam.key) + 1:]
     entry = _store().find((fam.name, digest)) if uploads.valid_digest(digest) else None
-    if entry is None and uploads.valid_digest(digest):
+    if entry is not None and entry.on_disk and not uploads.touch(fam.name, digest):
+        _store().remove((fam.name, digest))  # expired on disk: a link no longer opens it
+        entry = None
+    elif entry is None and uploads.valid_digest(digest):
         bundle = uploads.load(fam.name, digest)
         if bundle is not None:
             entry = load_bundle(fam, bundle, digest)
+            entry.on_disk = True
     if entry is None:
-        st.session_state[f"_{fam.key}_missing_link"] = digest
+        gone = uploads.valid_digest(digest) and uploads.deleted(fam.name, digest)
+        st.session_state[f"_{fam.key}_missing_link"] = "deleted" if gone else "unknown"
         del st.query_params["data"]
     return entry
 
@@ -348,7 +390,13 @@ def active(fam: Family) -> Entry:
     if memo is not None:
         return memo
     entry = ss.get(_slot(fam))
-    if entry is None:
+    if entry is not None and entry.deleted:  # deleted by someone holding it (in another session too)
+        del ss[_slot(fam)]
+        ss[f"_{fam.key}_missing_link"] = "deleted"
+        if st.query_params.get("data") == _link(fam, entry.digest):
+            del st.query_params["data"]
+        entry = None
+    elif entry is None:
         entry = _from_link(fam)
         if entry is not None:
             ss[_slot(fam)] = entry
@@ -361,7 +409,8 @@ def active(fam: Family) -> Entry:
 
 
 def missing_link(fam: Family) -> str | None:
-    """The digest of a link's data this server does not have (once), for a notice."""
+    """Why the data a link named (or this session showed) is not shown (once), for a notice:
+    ``"deleted"`` (its user deleted it) or ``"unknown"`` (never here, or expired)."""
     return st.session_state.pop(f"_{fam.key}_missing_link", None)
 
 

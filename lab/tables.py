@@ -1,5 +1,9 @@
 """Tables for display and download: a leaderboard's stages side by side, grouped by stage with
-rank moves and the final result first, number formats, and formula-safe CSV / JSON downloads (``scoring.core.export``)."""
+rank moves and the final result first, number formats, and formula-safe CSV / JSON downloads (``scoring.core.export``).
+
+Streamlit is imported inside the few functions that draw or configure widgets, so the pure
+helpers (:func:`stage_table`, :func:`rank_arrow`, ...) serve the HTML report (``lab.report``)
+without it."""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
-import streamlit as st
 
 from scoring.core.export import escape_document, to_csv
 from scoring.core.family import Stage
@@ -66,6 +69,8 @@ def stage_column_config(table: pd.DataFrame, stages: Sequence[Stage],
     decimals, ranks narrow, every header's help in plain words, the team pinned. The final
     result is not pinned: pinned columns are drawn faded, and the answer is drawn in full.
     ``extra`` configures the extras by ``(group, column)``."""
+    import streamlit as st
+
     by_label = {s.label: (i, s) for i, s in enumerate(stages)}
     final = stages[-1]
     cfg: dict[int, Any] = {}
@@ -90,6 +95,8 @@ def show_stage_table(lb: pd.DataFrame, stages: Sequence[Stage], *, key: str,
                      extra_config: Mapping[tuple[str, str], Any] | None = None) -> pd.DataFrame:
     """Draw a family's leaderboard as :func:`stage_table` with its column config; returns the
     table shown."""
+    import streamlit as st
+
     table = stage_table(lb, stages, extras)
     st.dataframe(table, hide_index=True, column_config=stage_column_config(table, stages, extra_config), key=key)
     return table
@@ -137,6 +144,8 @@ def team_group_table(values: pd.DataFrame, fmt: str, help: str | None = None) ->
     with its column config: a row per team and a column per group — or, with many groups
     (:func:`groups_as_rows`), a row per group (``F · White``, the attributes named once in the
     header) and a column per team, so that every column is readable at any number of groups."""
+    import streamlit as st
+
     groups, teams = [str(g) for g in values.columns], [str(t) for t in values.index]
     if groups_as_rows(len(groups), len(teams)):
         short, attrs = short_group_labels(groups)
@@ -157,6 +166,8 @@ def team_group_table(values: pd.DataFrame, fmt: str, help: str | None = None) ->
 
 def number_columns(columns: Iterable[str], fmt: str = "%.3f") -> dict[str, Any]:
     """``st.dataframe`` column config showing each of ``columns`` as a number in ``fmt``."""
+    import streamlit as st
+
     return {c: st.column_config.NumberColumn(c, format=fmt) for c in columns}
 
 

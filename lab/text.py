@@ -13,8 +13,6 @@ from __future__ import annotations
 import html as _html
 import re
 
-import streamlit as st
-
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
 
@@ -49,6 +47,8 @@ def html(text: object) -> str:
 def page_header(title: str, explanation: str, *, note: str | None = None) -> None:
     """Page title plus one short paragraph (both the app's own words) and an optional note
     about the data being shown (escaped)."""
+    import streamlit as st  # here, not at the top: the report (``lab.report``) uses this module without Streamlit
+
     st.title(title)
     st.markdown(explanation)
     if note:

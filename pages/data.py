@@ -4,11 +4,12 @@ sample, and save or load parameter presets."""
 from __future__ import annotations
 
 import json
+import time
 
 import streamlit as st
 
 import scoring
-from lab import current, families, nav, state, store
+from lab import current, families, links, nav, state, store, uploads
 from lab.text import md
 from scoring import registry
 from scoring.core import limits
@@ -20,8 +21,9 @@ st.markdown(
     "Score your own competition: pick its metric family, upload its files, and every page of "
     "that family scores them. The files are checked together; if anything is wrong you get the "
     "file, the row and the problem, and the data you had before stays active — nothing is "
-    "half-loaded. Your upload is kept under its content hash: a reload, or a link you share, "
-    "finds it again. Parameter presets save and restore a set of sidebar settings."
+    "half-loaded. Your upload is kept on this server under its content hash, so a reload finds it "
+    "again — and so does anyone with a link that holds it: below, a link without it, and a button that "
+    "deletes it. Parameter presets save and restore a set of sidebar settings."
 )
 
 fams = [f for f in registry.families() if families.ui(f).pages]
@@ -41,20 +43,36 @@ def _upload_cap() -> int:
     return int(st.get_option("server.maxUploadSize")) << 20
 
 
-def _uploaded_bundle() -> dict:
+#: what browsers make of a quote mark in a file name they upload (the HTML standard's form
+#: encoding): read back, so that a team keeps the name its file was given
+QUOTE_SENT = "%22"
+
+
+def _file_name(name: str, renamed: list[str]) -> str:
+    """The name a file was given: as the browser sent it, with ``%22`` read back as ``"``
+    (noted in ``renamed``, for the page to say so)."""
+    if QUOTE_SENT in name:
+        renamed.append(name)
+        return name.replace(QUOTE_SENT, '"')
+    return name
+
+
+def _uploaded_bundle(renamed: list[str] | None = None) -> dict:
+    renamed = [] if renamed is None else renamed
     bundle: dict = {}
     for inp in (*fam.inputs, *fui.extra_inputs):
         got = st.session_state.get(f"{K}_{inp.role}")
         if inp.many:
-            bundle[inp.role] = [(f.name, f.getvalue()) for f in got or []]
+            bundle[inp.role] = [(_file_name(f.name, renamed), f.getvalue()) for f in got or []]
         elif got is not None:
-            bundle[inp.role] = (got.name, got.getvalue())
+            bundle[inp.role] = (_file_name(got.name, renamed), got.getvalue())
     return bundle
 
 
 def _load_uploads() -> None:
     """Validate the uploaded files as one bundle; switch to them only when all of them load."""
-    bundle = _uploaded_bundle()
+    renamed: list[str] = []
+    bundle = _uploaded_bundle(renamed)
     missing = [i.label for i in fam.inputs if i.required and not bundle.get(i.role)]
     if missing:
         st.session_state[f"{K}_result"] = {"status": "error", "errors": [
@@ -70,8 +88,13 @@ def _load_uploads() -> None:
     try:
         entry = store.use_bundle(fam, bundle)
     except scoring.InputError as err:
-        with st.spinner("Checking every file, to report all the problems at once…"):
-            found, more = check_inputs(fam, **store.engine_sources(fam, bundle))
+        sources = store.engine_sources(fam, bundle)
+        try:
+            found, more = store.with_progress("every file, to report all the problems at once",
+                                              lambda progress: check_inputs(fam, progress=progress, **sources),
+                                              verb="Checking")
+        except store.LoadCancelled:
+            return
         st.session_state[f"{K}_result"] = {"status": "error", "more": more,
                                            "errors": [_problem(e) for e in (found or [err])]}
         return
@@ -85,7 +108,7 @@ def _load_uploads() -> None:
     names = [n for item in bundle.values() for n, _ in (item if isinstance(item, list) else [item] if item else [])]
     st.session_state[f"{K}_result"] = {"status": "ok", "files": names, "describe": fui.describe(entry.comp),
                                        "submissions": list(entry.comp.submission_names),
-                                       "report": list(getattr(entry.comp, "report", []))}
+                                       "report": list(getattr(entry.comp, "report", [])), "renamed": renamed}
 
 
 def _problem(e: scoring.InputError) -> dict:
@@ -112,6 +135,37 @@ VALUE_CHARS = 20_000
 def _use_default() -> None:
     store.use_default(fam)
     st.session_state[f"{K}_result"] = {"status": "sample"}
+
+
+def _delete_upload() -> None:
+    if store.delete_upload(fam):
+        st.session_state[f"{K}_result"] = {"status": "deleted"}
+
+
+def _share_and_delete() -> None:
+    """The two links to this page — without the upload (the one to share) and with it (a key
+    to the files, said so beside it) — and the button that deletes the upload."""
+    shared = store.upload_link(fam)
+    if shared is None:
+        return
+    _, until = shared
+    st.subheader("Links, and deleting your upload")
+    st.markdown("**Link without your data** — this page and these settings, on the sample data: safe to share.")
+    st.code(links.address(without=("data",)), language=None, wrap_lines=True)
+    st.markdown("**Link with your data** — the same, holding the key to your uploaded files.")
+    days = f"{uploads.max_age_seconds() / 86400:g}"
+    kept = (f"{days} days after the last time anyone opens it (today: until "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(until))}), also after the server restarts"
+            if until is not None else "while this server keeps them in memory (they could not be kept on its "
+            "disk, so not after a restart)")
+    st.warning(f"**Anyone who has this link can open your uploaded files** on this server, with no sign-in: "
+               f"{kept}, or until you delete them. Your browser's address bar holds the same key while your "
+               "upload is shown.", icon=":material/key:")
+    st.code(links.address(), language=None, wrap_lines=True)
+    st.button("Delete my upload from this server", key=f"{K}_delete", on_click=_delete_upload,
+              icon=":material/delete:",
+              help="Removes your files from this server's disk and memory now: every link that holds them then "
+                   "says the data was deleted, and this page shows the sample again.")
 
 
 def _apply_preset_upload() -> None:
@@ -146,6 +200,8 @@ if entry is not None:
     st.markdown(f"Scoring **{md(entry.label)}**: {md(fui.describe(entry.comp))}.")
 st.button("Use the sample data", key=f"{K}_use_sample", on_click=_use_default,
           disabled=entry is None or entry.is_default, help="Switch this family's pages back to the default data.")
+if entry is not None:
+    _share_and_delete()
 
 # ---- upload ---------------------------------------------------------------------------------
 st.subheader(f"Upload a {fam.title} competition")
@@ -182,12 +238,19 @@ if result is not None:
     elif result["status"] == "ok":
         st.success(f"Loaded {len(result['files'])} files: {md(result['describe'])} "
                    f"({md(', '.join(result['submissions']))}). Every {md(fam.title)} page now scores them.")
+        if result.get("renamed"):
+            st.info(f"Your browser sent a quote mark (\") in a file name as {QUOTE_SENT} (the web's form encoding); "
+                    f"it was read back as \", so the names above are the files' own: "
+                    f"{md(', '.join(result['renamed']))}.", icon=":material/edit:")
         if result["report"]:
             st.warning("The files loaded, with these warnings:\n\n" + "\n".join(f"- {md(line)}" for line in result["report"]))
         else:
             st.caption("No warnings: every row was used.")
     elif result["status"] == "sample":
         st.success("Switched back to the sample data.")
+    elif result["status"] == "deleted":
+        st.success("Deleted: your uploaded files are gone from this server's disk and memory, and a link that "
+                   "holds them now says so. The pages show the sample data again.")
 
 # ---- presets --------------------------------------------------------------------------------
 st.subheader("Parameter presets")

@@ -3,7 +3,7 @@ the current settings in words, Table 1's reward/penalty cases, and the paper's m
 
 import streamlit as st
 
-from lab import current, tables
+from lab import current, report_button, tables
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -46,12 +46,13 @@ st.dataframe(charts.leaderboard_table(lb, splits), hide_index=True, key="df_lb_t
     **{f"Split {i}": cc.NumberColumn(format="%.1f", help=f"The score within split {i} alone" + (
         " (the easiest)" if i == 1 else " (the hardest)" if i == len(splits) else "")) for i in range(1, len(splits) + 1)},
 })
-d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Download CSV", tables.csv_bytes(lb, csv_columns(lb)), file_name="difficulty-leaderboard.csv",
-                   mime="text/csv", key="df_lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", tables.json_bytes(leaderboard_document(lb, p)),
-                   file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json",
+d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1.download_button("Download CSV", lambda: tables.csv_bytes(lb, csv_columns(lb)), file_name="difficulty-leaderboard.csv",
+                   mime="text/csv", key="df_lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: tables.json_bytes(leaderboard_document(lb, p)),
+                   file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json", on_click="ignore",
                    icon=":material/download:")
+report_button.download(FAM, key="df_lb_report", page="difficulty_leaderboard", params=p, where=d3)
 
 colors = current.colors(FAM)
 left, right = st.columns(2)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current, links
+from lab import current, links, report_button
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
@@ -41,11 +41,12 @@ if ties:
         + ": reordering those rows can change their score."
     )
 
-d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Download CSV", sr.leaderboard_csv(lb), file_name="leaderboard.csv",
-                   mime="text/csv", key="lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", sr.leaderboard_json(lb, p), file_name="leaderboard.json",
-                   mime="application/json", key="lb_json", icon=":material/download:")
+d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1.download_button("Download CSV", lambda: sr.leaderboard_csv(lb), file_name="leaderboard.csv",
+                   mime="text/csv", key="lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_name="leaderboard.json",
+                   mime="application/json", key="lb_json", on_click="ignore", icon=":material/download:")
+report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
 
 st.altair_chart(rank_chart(lb, STAGES, colors), key="lb_bump")
 st.caption("Each line is a team (the legend lists them in final order); the biggest move into each stage is "

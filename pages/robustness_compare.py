@@ -3,7 +3,7 @@ side — both rankings, the places each team moved, and the stage where it moved
 
 import streamlit as st
 
-from lab import current, state, tables
+from lab import current, report_button, state, tables
 from lab import robustness as rb
 from lab.charts.robustness import slope_figure
 from lab.text import md
@@ -63,3 +63,5 @@ table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "ra
 st.dataframe(table, hide_index=True, key="rob_cmp_table",
              column_config=tables.number_columns(["Score under A", "Score under B"], "%.4f"))
 st.plotly_chart(slope_figure(diff, current.colors(fam)), key="rob_cmp_slope")
+report_button.download(fam, key="rob_cmp_report", page="robustness_compare", params=a, params_b=b,
+                       labels=("A (pinned)", "B (current)"))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current
+from lab import current, report_button
 from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
 from lab.text import md
@@ -26,11 +26,12 @@ if tie:
     st.caption(tie)
 st.dataframe(sg.table(lb, rules), hide_index=True, column_config=sg.column_config(rules), key="sg_lb_table")
 
-d1, d2, _ = st.columns([1, 1, 3])
-d1.download_button("Download CSV", sg.leaderboard_csv(lb), file_name="spotgeo-leaderboard.csv", mime="text/csv",
-                   key="sg_lb_csv", icon=":material/download:")
-d2.download_button("Download JSON", sg.leaderboard_json(lb, p), file_name="spotgeo-leaderboard.json",
-                   mime="application/json", key="sg_lb_json", icon=":material/download:")
+d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1.download_button("Download CSV", lambda: sg.leaderboard_csv(lb), file_name="spotgeo-leaderboard.csv", mime="text/csv",
+                   key="sg_lb_csv", on_click="ignore", icon=":material/download:")
+d2.download_button("Download JSON", lambda: sg.leaderboard_json(lb, p), file_name="spotgeo-leaderboard.json",
+                   mime="application/json", key="sg_lb_json", on_click="ignore", icon=":material/download:")
+report_button.download(FAM, key="sg_lb_report", page="spotgeo_leaderboard", params=p, where=d3)
 
 by_seed = lb.assign(**{rules: lb["rank"], other: lb["other_rules_rank"]})
 st.plotly_chart(charts.rank_slope(by_seed, [("seed", "Published rules"), ("starter-kit", "Starter-kit code")],

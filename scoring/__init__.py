@@ -6,6 +6,9 @@ The names at this level are the Shovel-Ready family's (SPEC.md §8): ``load_comp
 ``Scorer`` and friends keep working as they always did.
 """
 
+#: The product's version (shown in the HTML report's header).
+__version__ = "0.26.0"
+
 from .core.errors import InputError
 from .core.export import json_value
 from .core.ranking import rank

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import cli_load, shakeup_cli
 from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
@@ -114,11 +115,24 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
                     "are built to hold for all teams at once with the confidence (wider)")
     rb.add_argument("--top-k", metavar="K", default=None, help="also in_top_K: whether the team could be among "
                     "the best K (the set is built to hold every true top-K team with the confidence)")
+    # the report: the leaderboard's inputs and parameters (copied from its parser), written as one HTML file
+    rp = sub.add_parser("report", parents=[lb], add_help=False, help=f"write the {fam.title} view as one HTML file",
+                        description=f"Score submissions with {fam.summary}; write a self-contained HTML report "
+                                    "(no server, no network) of the data, the parameters, the leaderboard and charts.")
+    rp.set_defaults(family=fam.name, command="report")
+    rp.add_argument("--out", required=True, metavar="FILE", help="write the report (one HTML file) here")
+    rp.add_argument("--compare", metavar="JSON", help="a second configuration B shown beside this one: a JSON "
+                    "file (or text) of the parameter values that differ, e.g. '{\"alpha\": 10}' (default: none)")
     output_args(lb)
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
         cmd.configure(c)
+    sh = sub.add_parser("shakeup", help="how much the board shakes up between random public/private splits",
+                        description=f"Random public/private splits of the {fam.unit}s (stratified, seeded): each team's "
+                        "public and private ranks, P(the public winner wins the private board), Kendall's tau.")
+    sh.set_defaults(family=fam.name, command="shakeup")
+    shakeup_cli.configure(sh, fam)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -155,16 +169,7 @@ def _top_k(args: argparse.Namespace) -> int | None:
 
 def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     top_k = _top_k(args)
-    sources = {inp.role: getattr(args, inp.role) for inp in fam.inputs if getattr(args, inp.role, None) is not None}
-    extra = {}
-    if fam.parallel:
-        if args.workers is not None and args.workers < 1:
-            raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
-        extra = {"workers": args.workers, "scheduler": args.scheduler}
-    comp = fam.load(**sources, progress=_BAR, **extra)
-    for line in getattr(comp, "report", []):
-        print(f"warning: {line}", file=sys.stderr)
-    params = fam.params.from_args(args, context=fam.context(comp))
+    comp, params = cli_load.load(fam, args, _BAR)
     scorer = fam.scorer(comp)
     if hasattr(scorer, "progress"):  # a re-match over many files reports on the same bar
         scorer.progress = _BAR
@@ -180,7 +185,9 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         if top_k is not None:
             iv[f"in_top_{top_k}"] = iv["rank_low_all"] <= top_k
             extra = extra + [f"in_top_{top_k}"]
+        attrs = dict(lb.attrs)
         lb = interval_table(lb, iv, columns=extra)
+        lb.attrs.update(attrs)  # what a family's document reads (Custom: the recipe's notes)
         columns += extra
     if args.format == "csv":
         return to_csv(lb, columns, escape=not args.raw_names)
@@ -207,10 +214,17 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "docs":
+        if args.command == "shakeup":
+            text = shakeup_cli.run(get(args.family), args, progress=_BAR)
+        elif args.command == "docs":
             text = families_markdown(families())
         else:
             fam = get(args.family)
+            if args.command == "report":
+                from lab.report_cli import run as run_report  # the UI package's builder; no Streamlit
+
+                print(run_report(fam, args, _BAR), file=sys.stderr)
+                return 0
             text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")

@@ -18,6 +18,7 @@ MODULES = (
     "scoring.spotgeo",
     "scoring.qa",
     "scoring.difficulty",
+    "scoring.custom",
 )
 
 _cache: dict[str, Family] = {}

@@ -380,9 +380,10 @@ class ParamSpec:
             parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar, required=p.cli_required,
                                 help=p.help if p.cli_required else f"{p.help} (default {shown})")
 
-    def from_args(self, args: argparse.Namespace, *, context=None) -> dict[str, Any]:
-        """Validated parameters from parsed arguments (errors name the flag)."""
-        given = {}
+    def from_args(self, args: argparse.Namespace, *, context=None, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Validated parameters from parsed arguments (errors name the flag); ``base``: values
+        that replace the defaults (a recipe's), which the options given override."""
+        given = dict(base or {})
         for p in self.params:
             if p.flag is None or not hasattr(args, p.name):
                 continue

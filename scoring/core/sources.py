@@ -15,12 +15,18 @@ from .limits import human
 
 
 def source_name(src, default: str) -> str:
-    """A display name for a source: the file name of a path or upload, else ``default``."""
+    """A display name for a source: the file name of a path; the name of an upload as it was
+    given (an uploaded ``a/b.csv`` stays ``a/b.csv``; an absolute path, as an open file's name
+    is, gives its file name); else ``default``.
+
+    >>> source_name("/data/gt.csv", "x"), source_name(type("U", (), {"name": "a/b.csv"})(), "x")
+    ('gt.csv', 'a/b.csv')
+    """
     if isinstance(src, (str, Path)):
         return Path(src).name
     name = getattr(src, "name", None)
     if isinstance(name, str) and name:
-        return Path(name).name
+        return Path(name).name if Path(name).is_absolute() else name
     return default
 
 
@@ -53,6 +59,21 @@ def source_bytes(src, name: str) -> bytes:
     if len(data) > limits.MAX_FILE_BYTES:
         raise _too_big(name, len(data))
     return data
+
+
+def submission_name(file_name: str, suffix: str) -> str:
+    """The submission name of a file given by name (an upload, a file-like): the name as it was
+    given, as text, less its ``suffix`` in any case — nothing else is taken off (a folder is
+    kept: ``a/b.csv`` is ``a/b``).
+
+    >>> submission_name("a/b.csv", ".csv"), submission_name('Team "Q".JSON', ".json")
+    ('a/b', 'Team "Q"')
+    >>> submission_name(".csv", ".csv"), submission_name("notes.txt", ".csv")
+    ('.csv', 'notes.txt')
+    """
+    if suffix and len(file_name) > len(suffix) and file_name.lower().endswith(suffix.lower()):
+        return file_name[:-len(suffix)]
+    return file_name
 
 
 _INVISIBLE = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
@@ -112,7 +133,7 @@ def expand_submissions(submissions, suffix: str = ".csv") -> list[tuple[str, obj
                 if not nm:
                     raise InputError("submissions", None, f"a submission without a name ({type(item).__name__}); "
                                      "pass a dict {name: source}")
-                out.append((Path(nm).stem, item, nm, str(getattr(item, "name", nm))))
+                out.append((submission_name(nm, suffix), item, nm, str(getattr(item, "name", nm))))
     seen: dict[str, str] = {}
     named = []
     for name, src, disp, where in out:

@@ -6,7 +6,7 @@ and repeats the loader's check on it, each time leaving out the row the last pro
 so each later problem is found too; the rows keep their spreadsheet numbers, so every message
 names the row of the file. :func:`check_inputs` does this for a family: its own ``validate``
 (file by file) when it has one, else :func:`file_by_file` (the load's first problem, then the
-first problem of each further file of an input that takes many).
+first problem of each further bad file of an input that takes many, each file checked once).
 """
 
 from __future__ import annotations
@@ -55,50 +55,82 @@ def table_errors(check: Callable[[pd.DataFrame], Any], src, name: str, *, limit:
     return sorted(errors, key=lambda e: e.row or 0), result
 
 
-def check_inputs(fam, *, limit: int = MAX_ERRORS, **sources) -> tuple[list[InputError], bool]:
+def check_inputs(fam, *, limit: int = MAX_ERRORS, progress: Callable[[int, int, str], None] | None = None,
+                 **sources) -> tuple[list[InputError], bool]:
     """``(problems, more)``: at most ``limit`` problems of a family's inputs (the keywords of
-    its loader), and whether checking stopped with more to find."""
+    its loader), and whether checking stopped with more to find. ``progress(done, total,
+    name)`` counts the files checked (a family's own ``validate`` may ignore it)."""
     if getattr(fam, "validate", None) is not None:
-        found = list(fam.validate(limit=limit + 1, **sources))
+        found = list(fam.validate(limit=limit + 1, progress=progress, **sources))
     else:
-        found = file_by_file(fam, limit=limit + 1, **sources)
+        found = file_by_file(fam, limit=limit + 1, progress=progress, **sources)
     return found[:limit], len(found) > limit
 
 
-def file_by_file(fam, *, limit: int = MAX_ERRORS, **sources) -> list[InputError]:
-    """Problems of a bundle for a family whose loader stops at the first one: that first
-    problem; then, when it is in a file of an input that takes many files (the submissions),
-    each of that input's files loaded alone with the rest of the bundle, so that every bad
-    submission is named with its own first problem. A problem seen before is not repeated;
-    nothing is reported for a bundle that loads."""
+def file_by_file(fam, *, limit: int = MAX_ERRORS, progress: Callable[[int, int, str], None] | None = None,
+                 **sources) -> list[InputError]:
+    """Problems of a bundle for a family whose loader stops at the first one, each file
+    checked once: the bundle is loaded; when the problem is in a file of an input that takes
+    many files (the submissions), that file is left out together with the files the load had
+    already finished (a loader counts them in order through ``progress``, as
+    ``scoring.core.fanout.fan_out`` does), and the rest is loaded again with the other
+    inputs — until a load succeeds, a problem is not in such a file, or ``limit`` problems are
+    found. So every bad submission is named with its own first problem, and ``B`` bad files
+    among ``K`` cost ``B + 1`` loads of the other inputs and one check of each submission
+    (loading each good file alone with the ground truth cost ``K`` loads of it). A problem
+    seen before is not repeated; nothing is reported for a bundle that loads."""
+    many = [inp for inp in fam.inputs if inp.many and sources.get(inp.role) is not None]
+    done = [0]  # files the current load has finished, in order
+
+    def counted(offset: int = 0, total: int | None = None) -> Callable[[int, int, str], None]:
+        def report(k: int, n: int, name: str) -> None:
+            done[0] = max(done[0], k)
+            if progress is not None:
+                progress(offset + k, n if total is None else total, name)
+        return report
+
     try:
-        fam.load(**sources)
+        fam.load(**sources, progress=counted())
         return []
     except InputError as e:
         found = [e]
-    seen = {str(found[0])}
-    for inp in fam.inputs:
-        if not inp.many or sources.get(inp.role) is None:
-            continue
+    for inp in many:
         try:
             items = expand_submissions(sources[inp.role], suffix=inp.suffix)
         except InputError:
-            continue  # a bad name or folder: the load's own problem says so
-        if len(items) < 2 or found[0].file not in {disp for _, _, disp in items}:
-            continue
-        for name, src, disp in items:
-            if len(found) >= limit:
+            return found  # a bad name or folder: the load's own problem says so
+        if found[0].file in {disp for _, _, disp in items}:
+            break
+    else:
+        return found  # the problem is in no file of an input of many files
+    seen = {str(found[0])}
+    rest = list(items)
+    while len(found) < limit:
+        at = [k for k, (_, _, disp) in enumerate(rest) if disp == found[-1].file]
+        if not at:
+            break  # the last problem is not in one of these files (the ground truth, a limit)
+        k = next((k for k in at if k >= done[0]), at[0])
+        rest = rest[k + 1:] if k <= done[0] else rest[:k] + rest[k + 1:]
+        if not rest:
+            break
+        done[0] = 0
+        one = {name: _named(src, disp) for name, src, disp in rest} if isinstance(sources[inp.role], Mapping) \
+            else [(name, _named(src, disp)) for name, src, disp in rest]
+        try:
+            fam.load(**{**sources, inp.role: one}, progress=counted(len(items) - len(rest), len(items)))
+            break
+        except InputError as e:
+            if str(e) in seen:
                 break
-            if disp == found[0].file:
-                continue
-            try:
-                if isinstance(src, (bytes, bytearray, memoryview)):  # an upload read once: keep its file name
-                    src = io.BytesIO(src)
-                    src.name = disp
-                one = {name: src} if isinstance(sources[inp.role], Mapping) else [(name, src)]
-                fam.load(**{**sources, inp.role: one})
-            except InputError as e:
-                if str(e) not in seen:
-                    seen.add(str(e))
-                    found.append(e)
+            seen.add(str(e))
+            found.append(e)
     return found
+
+
+def _named(src, disp: str):
+    """A source as the loader takes it again: an upload read once (bytes) keeps its file name."""
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        out = io.BytesIO(src)
+        out.name = disp
+        return out
+    return src

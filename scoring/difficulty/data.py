@@ -98,7 +98,7 @@ def load_competition(samples, predictions, train=None, *,
                           f"the metric, not of accuracy, when {col!r} is the ease column)")
     sts, t_name, n_train = None, None, 0
     if train is not None:
-        from .sts import read_train, sts_table
+        from .sts import check_pairs, read_train, sts_table
 
         t_name = source_name(train, "train.txt")
         if smp.text is None:
@@ -108,6 +108,7 @@ def load_competition(samples, predictions, train=None, *,
                                         "texts of --train)")
         tick(2, t_name)
         texts = read_train(train, t_name)
+        check_pairs(smp.n, len(texts), t_name)
         sts, n_train = np.ascontiguousarray(sts_table(texts, smp.text, train_name=t_name).T), len(texts)
     tick(steps, "")
     return Competition(samples=smp, predictions=preds, sts=sts, train_file=t_name, n_train=n_train, report=report)

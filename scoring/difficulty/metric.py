@@ -14,6 +14,8 @@ and the metric is ``100 · Σ K·W / Σ d·W`` (Eq. 4), or over ``Σ |e|·W`` wh
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .params import DELTA
@@ -98,6 +100,30 @@ def eq4(kw: np.ndarray, dw: np.ndarray, ew: np.ndarray) -> np.ndarray:
     den = np.where(dw != 0, dw, ew)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den != 0, 100.0 * kw / np.where(den != 0, den, 1.0), np.nan)
+
+
+def unit_scale(b, reward: float, penalty: float) -> tuple[np.ndarray, float, float]:
+    """``b``, and ``d`` with ``e``, each scaled by a power of two so that the largest weight and
+    the larger of ``|d|, |e|`` lie in [0.5, 1). Eq. 4 and every split-wise ratio are unchanged by
+    a positive factor on the weights or on (d, e), and a power of two changes no bit of a
+    normal number: the same scores, while sums over many samples stay far from overflow
+    (``--weights 1e308,1e308`` or ``--reward 1e308`` gave inf/inf, so NaN) and subnormals.
+
+    >>> b, d, e = unit_scale([2.0 ** 1020, 2.0 ** 1019], 2.0 ** 1000, -(2.0 ** 990))
+    >>> b.tolist(), d, e  # 2^1020 = 0.5 · 2^1021, 2^1000 = 0.5 · 2^1001
+    ([0.5, 0.25], 0.5, -0.00048828125)
+    >>> unit_scale([1.0, 2.0, 3.0], 1.0, -1.0)[0].tolist()  # already small: exact quarters
+    [0.25, 0.5, 0.75]
+    """
+    b = np.asarray(b, dtype=float)
+    top = float(b.max()) if b.size else 0.0
+    if top > 0:
+        b = np.ldexp(b, -math.frexp(top)[1])
+    big = max(abs(reward), abs(penalty))
+    if big > 0:
+        k = math.frexp(big)[1]
+        reward, penalty = math.ldexp(reward, -k), math.ldexp(penalty, -k)
+    return b, reward, penalty
 
 
 def weighted_sums(mass: np.ndarray, mass_correct: np.ndarray, b, reward: float, penalty: float):

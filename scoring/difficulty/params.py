@@ -86,6 +86,9 @@ def _parse_weights(value):
         ok = False
     if not ok:
         raise ValueError(f"expected {WEIGHTS_EXPECTED}, got {value!r}")
+    if not any(nums):
+        raise ValueError(f"expected at least one split weight above 0 (with every weight 0 each score would be "
+                         f"0/0), got {value!r}")
     return ",".join(number_text(x) for x in nums)
 
 
@@ -135,6 +138,9 @@ def resolve(values: dict) -> Setting:
         raise ValueError("ease_column", "required with metric wsbias (the samples file's bias column)")
     if metric == "wmprob":
         column = None  # WMProb's ease is each model's confidence
+    if values["reward"] == 0 and values["penalty"] == 0:
+        raise ValueError("reward", "reward 0 and penalty 0: no prediction earns or costs anything, so every score "
+                                   "would be 0/0; give a reward or a penalty other than 0")
     custom = None if weights is None or weights in WEIGHT_SCHEMES else tuple(float(x) for x in weights.split(","))
     if mode == "continuous":
         for name in ("splits", "thresholds", "weights"):

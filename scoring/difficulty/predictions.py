@@ -78,7 +78,7 @@ def read_predictions(src, name: str, samples: Samples, *, fast: bool = True) -> 
     r = None
     if not isinstance(src, pd.DataFrame):
         data = source_bytes(src, name)
-        r = _fast(data, name, samples) if fast and b"\x00" not in data[:65536] else None
+        r = _fast(data, name, samples) if fast and b"\x00" not in data else None
         src = data if r is None else src
     if r is None:
         r = _slow(src, name, samples)

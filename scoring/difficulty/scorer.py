@@ -22,7 +22,15 @@ from ..core.errors import InputError
 from ..core.family import UnitStats
 from ..core.ranking import rank
 from .data import Competition
-from .metric import difficulty_factor, eq4, equal_bounds, segment_sums, threshold_bounds, weighted_sums
+from .metric import (
+    difficulty_factor,
+    eq4,
+    equal_bounds,
+    segment_sums,
+    threshold_bounds,
+    unit_scale,
+    weighted_sums,
+)
 from .params import PARAMS, Setting, resolve
 from .sorting import argsort_rows, in_threads, sort_rows
 
@@ -133,7 +141,9 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: 
 @dataclass
 class Sums:
     """Per model and split (M, k): samples ``n``, ``correct``, masses U and U⁺, and the Eq. 4
-    sums; ``bounds`` (R, k + 1) the split boundaries in the source's order."""
+    sums (of the weights and (d, e) scaled by :func:`.metric.unit_scale`: every ratio as Eq. 4
+    gives it); ``bounds`` (R, k + 1) the split boundaries in the source's order, ``weights``
+    the split weights as given."""
 
     n: np.ndarray
     correct: np.ndarray
@@ -161,6 +171,7 @@ class Scorer:
         # then only reads one), the models' confidence (WMProb, the default metric), every column
         sts = competition.sts
         self._sts_order = argsort_rows(-sts).astype(np.int32) if sts is not None else None
+        self._no_value = {c for c in columns if np.isnan(competition.samples.ease[c]).all()}
         self.ordered(("confidence",))
         for c in columns:
             self.ordered(("column", c))
@@ -198,14 +209,24 @@ class Scorer:
 
     def setting(self, **params) -> Setting:
         """The :class:`Setting` of ``params``, checked against the data: the ease column must be
-        a numeric column of the samples (an error names the samples file and row), and WOOD
-        needs an ease column unless a training-text file was loaded."""
+        a numeric column of the samples (an error names the samples file and row) with a value
+        somewhere, WOOD needs an ease column unless a training-text file was loaded, and every
+        model must have a score (some sample in a split weighted above 0; issue 31: never a
+        NaN score ranked)."""
         s = resolve(self.check(**params))
         if s.ease_column is not None:
             self.comp.samples.ease_values(s.ease_column)
+            if s.ease_column in self._no_value:
+                raise InputError(self.comp.samples.file, None, f"column {s.ease_column!r} is empty in every row, so "
+                                 f"no sample has an ease value and no score can be computed with it as the ease "
+                                 f"column")
         elif s.metric == "wood" and self.comp.sts is None:
             raise InputError("ease_column", None, "required with metric wood unless a training-text file is given "
                                                   "(--train)")
+        t = self.sums(s)  # cached: the leaderboard reads the same sums
+        missing = (t.dw.sum(axis=1) == 0) & (t.ew.sum(axis=1) == 0)  # Eq. 4 would be 0/0
+        if missing.any():
+            raise self._no_score(s, missing)
         return s
 
     @staticmethod
@@ -242,7 +263,7 @@ class Scorer:
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
         n, correct, mass, mass_correct = self._splits.get(
             key, lambda: o.split_sums(bounds, power, self))
-        kw, dw, ew = weighted_sums(mass, mass_correct, b, s.reward, s.penalty)
+        kw, dw, ew = weighted_sums(mass, mass_correct, *unit_scale(b, s.reward, s.penalty))
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 
     # ---- the leaderboard -------------------------------------------------------------------
@@ -268,11 +289,14 @@ class Scorer:
         Raises
         ------
         InputError
-            Naming the parameter (or the samples file and row for a bad ease column).
+            Naming the parameter (or the samples file and row for a bad ease column); also when
+            some model would have no score (both denominators of Eq. 4 are 0: reward and
+            penalty 0, every weight 0, an ease column with no value, or no sample in a split
+            weighted above 0), never a NaN score ranked.
         """
         s = self.setting(**params)
         t = self.sums(s)
-        score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))
+        score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))  # no NaN: setting() refuses those
         data = {"submission": self.names, "accuracy": self.accuracy, "accuracy_rank": rank(self.accuracy, tol=TIE),
                 "score": score, "rank": rank(score, tol=TIE)}
         if s.mode != "continuous":
@@ -285,6 +309,18 @@ class Scorer:
         df = pd.DataFrame(data).sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
         df.attrs["parameters"] = s.parameters()
         return df
+
+    def _no_score(self, s: Setting, missing: np.ndarray) -> InputError:
+        """Why some model has no score (both denominators of Eq. 4 are 0): never a NaN rank."""
+        names = [self.names[i] for i in np.flatnonzero(missing)]
+        who = "any model" if missing.all() else "model " + ", ".join(repr(n) for n in names[:5]) + (
+            f" (and {len(names) - 5} more)" if len(names) > 5 else "")
+        if s.mode == "continuous":
+            return InputError("split_mode", None, f"every sample of {who} weighs 0 (continuous weights from its "
+                                                  f"ease E), so its score would be 0/0")
+        return InputError("weights", None, f"no sample of {who} is in a split with a weight above 0 (weights "
+                                           f"{s.weights_name}), so its score would be 0/0: give a split that holds "
+                                           f"samples a weight above 0")
 
     # ---- per-sample views ------------------------------------------------------------------
     def assignment(self, **params) -> tuple[np.ndarray, np.ndarray, Setting]:
@@ -304,7 +340,8 @@ class Scorer:
     def unit_stats(self, **params) -> UnitStats:
         """What every model earned on every sample, as additive sums (see :class:`UnitStats`).
 
-        ``team`` (N, M, 4): K·W, d·W, |e|·W (0 for a sample left out of the metric) and 1 if
+        ``team`` (N, M, 4): K·W, d·W, |e|·W (weights and (d, e) scaled by powers of two, as in
+        :meth:`sums`; 0 for a sample left out of the metric) and 1 if
         correct; ``shared`` (N, 1): 1 per sample. A sample's cell is its split, assigned once
         on the full data; WMProb orders the samples per model, so a sample has no one split
         there: every scored sample is in cell 0 (as in continuous mode). Samples left out of
@@ -315,13 +352,14 @@ class Scorer:
         M = len(self.names)
         factor = difficulty_factor(ease, "wmprob" if s.metric == "wmprob" else "wsbias")
         scored = split >= 0
+        # weights and (d, e) scaled into [0.5, 1) by powers of two (unit_scale: the same scores, no overflow)
+        b, d, e = unit_scale(np.ones(1) if s.mode == "continuous" else s.weights, s.reward, s.penalty)
         if s.mode == "continuous":
             w = np.where(scored, factor ** (1 + s.scale), 0.0)
         else:
-            b = np.append(np.asarray(s.weights), 0.0)  # index -1: left out, weight 0
+            b = np.append(b, 0.0)  # index -1: left out, weight 0
             w = b[split] * (np.where(scored, factor, 0.0) if s.scale else 1.0)
         w = np.broadcast_to(w, (M, split.shape[1]))
-        d, e = s.reward, s.penalty
         team = np.stack((w * np.where(self.correct, d, e), w * d, w * abs(e), self.correct.astype(float)), axis=-1)
         if split.shape[0] == 1 and s.mode != "continuous":
             k = s.n  # the sample's split

@@ -100,16 +100,17 @@ def test_pages_run_on_the_sample(sample, page):
 
 def test_data_duplicate_submission_names_name_the_file(tiny):
     at = open_page(DATA)
-    # two files whose names give the same submission name: the engine names the second file
+    # two files whose names give the same submission name (the suffix in another case): the engine
+    # names the second file
     at.file_uploader(key="data_sr_ground_truth").set_value(("truth.csv", TINY_GT.encode(), CSV))
     at.file_uploader(key="data_sr_submissions").set_value(
-        [("Alpha.csv", TINY_ALPHA.encode(), CSV), ("sub/Alpha.csv", TINY_BETA.encode(), CSV)]
+        [("Alpha.csv", TINY_ALPHA.encode(), CSV), ("Alpha.CSV", TINY_BETA.encode(), CSV)]
     )
     at.run()
     at.button(key="data_sr_load").click().run()
     assert not at.exception, [e.value for e in at.exception]
     errors = error_report(at)
-    assert list(errors["File"]) == ["Alpha.csv"]
+    assert list(errors["File"]) == ["Alpha.CSV"]
     assert "duplicate submission name 'Alpha'" in errors["Problem"].iloc[0]
     assert "_sr_data" not in at.session_state
 

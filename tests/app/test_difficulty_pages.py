@@ -380,3 +380,24 @@ def test_the_parallel_chart_has_one_label_per_tick_and_a_rounded_score_axis():
         assert dim.tickvals[0] == -20.0 and dim.tickvals[-1] == 100.0
         assert len(set(dim.ticktext)) == len(dim.ticktext) == len(dim.tickvals)  # no end label twice
     assert fig.data[0].dimensions[-1].tickformat == ".1f"
+
+
+
+def test_an_ease_column_with_no_value_is_said_on_every_page(tmp_path, monkeypatch):
+    """Issue 31: an ease column empty in every row gave NaN scores all ranked 1 (the engine now
+    refuses it; the pages say so in words, no exception)."""
+    lines = SAMPLES.strip().splitlines()
+    folder = tmp_path / "blank"
+    folder.mkdir()
+    (folder / "samples.csv").write_text("\n".join([lines[0] + ",blank", *(line + "," for line in lines[1:])]) + "\n")
+    (folder / "predictions.csv").write_text(predictions())
+    monkeypatch.setenv("LAB_DATA_DIR_DIFFICULTY", str(folder))
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
+    at = open_page(LB, {"metric": "wsbias", "ease_column": "blank"})
+    assert at.selectbox(key="df_ease_column").value == "blank"
+    for page in (LB, SP, SM, WT):
+        go(at, page)
+        assert not at.exception
+        text = plain(at.markdown[0].value)
+        assert "cannot be scored" in text and "'blank' is empty in every row" in text, (page, text)
+        assert not at.dataframe

@@ -117,6 +117,14 @@ def test_metric_is_required(capsys, files):
     (["--metric", "wmprob", "--weights", "1,2,3", "--splits", "2"], "error: --weights: expected 2 weights for 2"),
     (["--metric", "wsbias", "--ease-column", "text"], "error: s.csv, row 1: column 'text' is the samples' text"),
     (["--metric", "wood"], "error: ease_column: required with metric wood unless a training-text file"),
+    # issue 31: these gave every score NaN and every model rank 1, exit 0
+    (["--metric", "wmprob", "--weights", "0,0,0"], "error: --weights: expected at least one split weight above 0"),
+    (["--metric", "wmprob", "--reward", "0", "--penalty", "0"], "error: --reward: reward 0 and penalty 0"),
+    (["--metric", "wsbias", "--ease-column", "bias", "--split-mode", "threshold", "--thresholds", "0.95,0.99",
+      "--weights", "1,2,0"], "error: weights: no sample of any model is in a split with a weight above 0"),
+    # issue 28: decreasing thresholds, the same words on every entry point (test_inputs)
+    (["--metric", "wmprob", "--split-mode", "threshold", "--thresholds", "0.9,0.1"],
+     "error: --thresholds: expected increasing thresholds t1 < t2 < …, got 0.9,0.1"),
 ])
 def test_errors_are_one_line_exit_2(capsys, files, args, message):
     code, out, err = run(capsys, *base(files), *args)
@@ -124,6 +132,14 @@ def test_errors_are_one_line_exit_2(capsys, files, args, message):
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and errors[0].startswith(message), err
     assert err.strip().splitlines()[-1] == errors[0]  # the last word, after progress and load warnings
+
+
+def test_an_all_empty_ease_column_is_refused(capsys, files):
+    (files / "s.csv").write_text("sample_id,label,bias,blank\ns1,1,0.9,\ns2,0,0.6,\ns3,1,0.4,\ns4,0,0,\ns5,1,,\n")
+    code, out, err = run(capsys, *base(files), "--metric", "wsbias", "--ease-column", "blank")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines()[-1] == ("error: s.csv: column 'blank' is empty in every row, so no sample has an "
+                                            "ease value and no score can be computed with it as the ease column")
 
 
 def test_bad_file_names_file_and_row(capsys, files):
@@ -151,3 +167,17 @@ def test_help_lists_the_spec_options():
                  "--splits", "--thresholds", "--weights", "--reward", "--penalty", "--scale-by-difficulty", "--format",
                  "--output"):
         assert flag in proc.stdout, flag
+
+
+def test_huge_weights_score_exactly_without_warnings(files):
+    """Issue 31: --weights 1e308,1e308 gave NaN scores all ranked 1 and numpy RuntimeWarning lines
+    with source paths on stderr. In a fresh process, as a user runs it: the scores of weights 1, 1
+    (hand computation in test_hand_cases: A 50, B 100) and a quiet stderr."""
+    proc = subprocess.run([sys.executable, "-m", "scoring", "difficulty", "leaderboard", *base(files), "--metric",
+                           "wsbias", "--ease-column", "bias", "--splits", "2", "--weights", "1e308,1e308",
+                           "--reward", "1e308", "--penalty=-1e308"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Warning" not in proc.stderr and ".py" not in proc.stderr, proc.stderr
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(proc.stdout))}
+    assert (rows["A"]["score"], rows["A"]["rank"], rows["B"]["score"], rows["B"]["rank"]) == ("50", "2", "100", "1")

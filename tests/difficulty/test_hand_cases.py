@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from scoring.core.errors import InputError
 from scoring.difficulty import Scorer, load_competition
 from scoring.difficulty.views import hardest_samples, preset_table, sample_points, split_table
 
@@ -102,9 +103,48 @@ def test_weight_schemes(scorer, weights, b):
     assert row(lb, "A")["score"] == pytest.approx(100 * 2 * b[1] / (2 * b[0] + 2 * b[1]))
 
 
-def test_zero_weights_give_no_score(scorer):
-    lb = scorer.leaderboard(metric="wsbias", ease_column="bias", weights="0,0")
-    assert lb["score"].isna().all() and (lb["rank"] == 1).all()
+def test_settings_without_a_score_are_refused_not_ranked(scorer):
+    """Issue 31: every weight 0, reward and penalty 0, or an ease column with no value made
+    Σ d·W = Σ |e|·W = 0 for every model: NaN scores, every model rank 1, exit 0. Refused instead."""
+    cases = [
+        (dict(metric="wsbias", ease_column="bias", weights="0,0"), "weights", "at least one split weight above 0"),
+        (dict(metric="wmprob", weights="0,0,0"), "weights", "at least one split weight above 0"),
+        (dict(metric="wsbias", ease_column="bias", reward=0, penalty=0), "reward", "reward 0 and penalty 0"),
+        (dict(metric="wmprob", split_mode="continuous", reward=0, penalty=0), "reward", "reward 0 and penalty 0"),
+        # thresholds 0.95 and 0.99: every scored sample (E <= 0.9) is in split 3, weighted 0
+        (dict(metric="wsbias", ease_column="bias", split_mode="threshold", thresholds="0.95,0.99", weights="1,2,0"),
+         "weights", "no sample of any model is in a split with a weight above 0"),
+    ]
+    for params, name, words in cases:
+        with pytest.raises(InputError) as e:
+            scorer.leaderboard(**params)
+        assert e.value.file == name and words in e.value.problem, (params, str(e.value))
+    # every confidence is above 0.5: with thresholds 0.5 every sample is in split 1, weighted 0
+    with pytest.raises(InputError) as e:
+        scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.5", weights="0,1")
+    assert "any model" in e.value.problem
+    # one model alone: threshold 0.92, weights 1, 0. A's confidences 0.8, 0.6, 0.7, 0.95, 0.6 put s4
+    # in split 1 (weighted 1): scored. B's 0.9, 0.9, 0.8, 0.8, 0.7 are all <= 0.92: split 2 only
+    with pytest.raises(InputError) as e:
+        scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.92", weights="1,0")
+    assert "no sample of model 'B' is in a split with a weight above 0" in e.value.problem, str(e.value)
+    # A alone would score: split 1 {s4} right -> 100
+    lb = scorer.leaderboard(metric="wmprob", split_mode="threshold", thresholds="0.92", weights="1,1")
+    assert row(lb, "A")["split_1"] == 100.0 and math.isnan(row(lb, "B")["split_1"])
+    # a zero weight where samples are is fine as long as another split carries them
+    assert scorer.leaderboard(metric="wsbias", ease_column="bias", weights="0,1")["score"].notna().all()
+
+
+def test_an_ease_column_with_no_value_is_refused():
+    samples = SAMPLES.replace("label,bias", "label,bias,empty").replace("\n", ",\n").replace("label,bias,empty,",
+                                                                                               "label,bias,empty")
+    sc = Scorer(load_competition(samples.encode(), PREDICTIONS.encode()))
+    assert "empty" in sc.comp.ease_columns
+    for metric in ("wsbias", "wood"):
+        with pytest.raises(InputError) as e:
+            sc.leaderboard(metric=metric, ease_column="empty")
+        assert e.value.file == "samples.csv" and "'empty' is empty in every row" in e.value.problem, str(e.value)
+    assert sc.leaderboard(metric="wsbias", ease_column="bias")["score"].notna().all()
 
 
 def test_wmprob_ties_keep_file_order(scorer):
@@ -182,3 +222,48 @@ def test_preset_table_matches_the_leaderboard(scorer):
     assert table.loc[("accuracy", "A"), "score"] == pytest.approx(60.0)
     assert set(table.index.get_level_values("case")) == {"1", "2", "3", "4", "5", "6/7", "8/9", "accuracy"}
     assert np.isfinite(table["score"]).all()
+
+
+def test_wood_training_lines_end_at_newline_only():
+    """Issue 27: a training text is one line ending in \\n (or \\r\\n). U+0085, U+2028, U+2029, form
+    feed, vertical tab and the file/group/record separators stay inside their text (str.splitlines
+    broke at them: the IMDb texts hold 44, so 872 lines became 914 texts)."""
+    train = "good\x85movie\r\n\nbad\u2028plot\n".encode()
+    comp = load_competition(SAMPLES.encode(), PREDICTIONS.encode(), train)
+    # two texts, tokenised as "good movie" and "bad plot" (the characters are not word characters):
+    # the similarities of test_wood_from_training_texts, E = 1, 1, 0.5, 0, 0.5 at k = 50 % (top 1).
+    # Split at U+0085 and U+2028 there would be four one-word texts and "good movie" would score
+    # (1/√2 + 1/√2)/2 = 0.707 with the top 2 of 4.
+    assert comp.n_train == 2
+    _, ease, _ = Scorer(comp).assignment(metric="wood", sts_top=50, splits=3)
+    assert ease[0] == pytest.approx([1, 1, 0.5, 0, 0.5])
+    from scoring.difficulty.sts import read_train
+
+    odd = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    texts = read_train(f"a{odd}b\r\nc{odd}d\n".encode(), "t.txt")
+    assert texts == [f"a{odd}b", f"c{odd}d"]
+
+
+@pytest.mark.parametrize("params, a_score", [
+    # weights 1e308, 1e308 are weights 1, 1: A on [s1, s2] 1 − 1, on [s3, s4] 1 + 1 -> 2/4
+    (dict(splits=2, weights="1e308,1e308"), 50.0),
+    # d = 1e308, e = −1e308 is case 1 scaled: 7 splits of one sample each, K·W = 1 − 2 + 3 + 4, Σd·W = 10
+    (dict(reward=1e308, penalty=-1e308), 60.0),
+    # a subnormal reward alone (penalty 0): K·W = d·(1 + 3 + 4), Σd·W = d·10
+    (dict(reward=1e-320, penalty=0), 80.0),
+    # weights 1e308 and 1e-300: split 2 weighs nothing beside split 1 -> split 1's score, 0
+    (dict(splits=2, weights="1e308,1e-300"), 0.0),
+])
+def test_extreme_numbers_are_scored_exactly(scorer, params, a_score):
+    """Issue 31: huge weights or rewards gave inf/inf (NaN scores, all ranked 1, numpy warnings on
+    stderr). Eq. 4 is a ratio: the engine scales weights and (d, e) by powers of two first."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow / invalid-value warning either
+        lb = scorer.leaderboard(metric="wsbias", ease_column="bias", **params)
+        us = scorer.unit_stats(metric="wsbias", ease_column="bias", **params)
+    assert row(lb, "A")["score"] == pytest.approx(a_score, abs=1e-9)
+    assert row(lb, "B")["score"] == 100.0 and list(lb["rank"]) == [1, 2]
+    got = dict(zip(us.names, us.scores()["score"], strict=True))
+    assert got["A"] == pytest.approx(a_score, abs=1e-9) and got["B"] == pytest.approx(100.0)

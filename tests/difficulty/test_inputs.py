@@ -4,6 +4,11 @@ CRLF, quotes, blank lines) and parameter errors."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from scoring.core.errors import InputError
@@ -186,3 +191,95 @@ def test_a_model_block_twice_is_a_duplicate():
     e = error(preds="model,sample_id,p0,p1,predicted\n" + block + block)
     assert (e.file, e.row) == ("predictions.csv", 5) and "duplicate row for model 'A' and sample 's1' (first on " \
                                                          "row 2)" in e.problem
+
+
+def _padded_samples(nul: bool) -> bytes:
+    # more than 64 KiB of rows, then (optionally) a NUL byte inside a late cell
+    rows = "".join(f"x{i},1,0.5,{'n' * 60}\n" for i in range(1200))
+    data = (SAMPLES + rows).encode()
+    assert len(data) > 65536
+    return data + (b"late,0,0.1,a\x00b\n" if nul else b"late,0,0.1,ab\n")
+
+
+def _padded_preds(samples: bytes, nul: bool) -> bytes:
+    ids = [line.split(b",")[0].decode() for line in samples.splitlines()[1:]]
+    body = "".join(f"A,{i},0.5,0.5,1\n" for i in ids[:-1]).encode()
+    last = f"A,{ids[-1]},0.5,0.5,1".encode()
+    return b"model,sample_id,p0,p1,predicted\n" + body + (last.replace(b",1", b",\x001") if nul else last) + b"\n"
+
+
+def test_a_nul_byte_after_the_first_64_kib_is_refused():
+    """Issue 31: the fast readers looked for NUL in the first 64 KiB only; the rest got through."""
+    good = _padded_samples(False)
+    load(samples=good, preds=_padded_preds(good, False))  # the same files without the NUL byte load
+    e = error(samples=_padded_samples(True))
+    assert e.file == "samples.csv" and "binary data" in e.problem, str(e)
+    e = error(samples=good, preds=_padded_preds(good, True))
+    assert e.file == "predictions.csv" and "binary data" in e.problem, str(e)
+    texts = "sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n"
+    train = b"good movie\n" * 7000  # 77,000 bytes
+    load(samples=texts, train=train)
+    e = error(samples=texts, train=train + b"bad \x00 plot\n")
+    assert (e.file, e.row) == ("train.txt", 7001) and "binary data" in e.problem, str(e)
+
+
+def test_wood_similarities_are_bounded(monkeypatch):
+    """Issue 31: WOOD costs samples × training texts (10⁶ lines: 60 s); over LAB_MAX_WOOD_PAIRS the
+    training file is refused, naming the numbers, before any similarity is computed."""
+    from scoring.difficulty import sts
+
+    texts = "sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n"
+    train = b"good movie\nbad plot\nfine\n"  # 3 samples × 3 texts = 9 similarities
+    monkeypatch.setattr(sts, "MAX_PAIRS", 9)
+    assert load(samples=texts, train=train).n_train == 3  # at the limit: fine
+    monkeypatch.setattr(sts, "MAX_PAIRS", 8)
+    monkeypatch.setattr(sts, "sts_table", lambda *a, **k: pytest.fail("similarities computed over the limit"))
+    e = error(samples=texts, train=train)
+    assert e.file == "train.txt" and e.row is None
+    assert e.problem.startswith("3 training texts × 3 samples = 9 similarities for WOOD, over the limit of 8 "
+                                "(LAB_MAX_WOOD_PAIRS)"), str(e)
+
+
+def test_wood_limit_from_the_environment(tmp_path):
+    (tmp_path / "s.csv").write_text("sample_id,label,text\ns1,1,good\ns2,0,bad\ns3,1,x\n")
+    (tmp_path / "p.csv").write_text(PREDS)
+    (tmp_path / "t.txt").write_text("good movie\nbad plot\n" * 50)  # 100 texts × 3 samples = 300
+    args = [sys.executable, "-m", "scoring", "difficulty", "leaderboard", "--samples", str(tmp_path / "s.csv"),
+            "--predictions", str(tmp_path / "p.csv"), "--train", str(tmp_path / "t.txt"), "--metric", "wood"]
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "LAB_MAX_WOOD_PAIRS"}
+    ok = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120, env=env)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120,
+                         env={**env, "LAB_MAX_WOOD_PAIRS": "299"})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines()[-1] == (
+        "error: t.txt: 100 training texts × 3 samples = 300 similarities for WOOD, over the limit of 299 "
+        "(LAB_MAX_WOOD_PAIRS): use fewer training texts, or bring each sample's similarity as a column of the "
+        "samples file (ease_column)")
+
+
+def test_decreasing_thresholds_are_one_error_on_every_entry_point():
+    """Issue 28: split_mode=threshold&thresholds=0.9,0.1 reached the rank-interval, stability and
+    pinned-compare pages. The engine's own parameter check (PARAMS, run by every entry point:
+    the CLI's options, a link's or a pin's values, each stability cell, the per-sample
+    statistics behind rank intervals) refuses it with the same words; the CLI: test_cli."""
+    from scoring.core.stability import Axis, stability_map
+    from scoring.difficulty import FAMILY, PARAMS
+
+    sc = Scorer(load())
+    expected = ("thresholds", None, "expected increasing thresholds t1 < t2 < …, got 0.9,0.1")
+    link = {"metric": "wmprob", "split_mode": "threshold", "thresholds": "0.9,0.1"}  # as a link's text
+    calls = [lambda: PARAMS.validate(link), lambda: FAMILY.params.validate(dict(link), context={"ease_columns": []}),
+             lambda: sc.check(**link), lambda: sc.leaderboard(**link), lambda: sc.unit_stats(**link),
+             lambda: sc.leaderboard(split_mode="threshold", thresholds=[0.9, 0.1]),
+             lambda: sc.leaderboard(split_mode="threshold", thresholds="0.5,0.5")]
+    for i, call in enumerate(calls):
+        with pytest.raises(InputError) as e:
+            call()
+        got = (e.value.file, e.value.row, e.value.problem)
+        assert got == expected or (i == len(calls) - 1 and got[2].endswith("got 0.5,0.5")), (i, got)
+    # a stability cell with them is an invalid cell (NaN τ), never an exception
+    grid = stability_map(FAMILY, sc, {"metric": "wmprob", "split_mode": "threshold", "thresholds": "0.2"},
+                         Axis("thresholds", ["0.2", "0.9,0.1"]), Axis("splits", [None]))
+    assert grid["valid"].tolist() == [True, False]

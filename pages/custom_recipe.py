@@ -1,0 +1,48 @@
+"""Custom Recipe: the current recipe (how the inputs are read and every stage's choice) as one
+JSON document — saved, edited and loaded back — and the shipped recipes with their commands."""
+
+import streamlit as st
+
+from lab import current
+from lab import custom as cu
+from lab.text import md
+
+FAM = cu.FAM
+TITLE = "Recipe"
+
+p, lb = cu.begin(TITLE)
+current.header(FAM, TITLE, "A recipe is one JSON document: how to read the results (team column, missing marks, "
+               "`a/b` cells, lower-is-better units) and the choice of every stage. The sidebar and the link hold the "
+               "stages; save them here as a recipe, or load one into the sidebar. The command line runs the same "
+               "document: `python -m scoring custom leaderboard --results R --recipe recipe.json`.")
+
+text = cu.recipe_text(p)
+left, right = st.columns(2)
+with left:
+    st.subheader("Current recipe")
+    st.code(text, language="json")
+    st.download_button("Save recipe (JSON)", text.encode("utf-8"), file_name="recipe.json", mime="application/json",
+                       key="cu_recipe_save", icon=":material/download:")
+with right:
+    st.subheader("Load a recipe")
+    up = st.file_uploader("Recipe file (JSON)", type=["json"], key="cu_recipe_file")
+    edited = st.text_area("…or paste / edit one", value="", height=220, key="cu_recipe_text",
+                          placeholder='{"stages": {"across": "borda"}}')
+    if st.button("Apply the recipe's stages", key="cu_recipe_apply", icon=":material/play_arrow:"):
+        source = up.getvalue().decode("utf-8", "replace") if up is not None else edited
+        problem = cu.apply_recipe(source) if source.strip() else "give a recipe file or paste one"
+        if problem:
+            st.error(f"The recipe cannot be applied: {problem}", icon=":material/error:")
+        else:
+            st.success("The recipe's stages are in the sidebar.", icon=":material/check:")
+    st.caption("Only the stages are applied here (the inputs' reading options apply when the data is loaded: "
+               "upload the recipe with the results on the Data page).")
+
+st.subheader("Shipped recipes")
+for label, folder in cu.DATASETS.values():
+    rel = folder.relative_to(cu.SAMPLE.parents[1])
+    teams = " --teams " + str(rel / "teams.tsv") if (folder / "teams.tsv").is_file() else ""
+    teams += " --units " + str(rel / "units.csv") if (folder / "units.csv").is_file() and folder != cu.SAMPLE else ""
+    st.markdown(f"**{md(label)}**")
+    st.code(f"python -m scoring custom leaderboard --results {rel / 'results.tsv'} --recipe {rel / 'recipe.json'}"
+            f"{teams}", language="bash")

@@ -1,0 +1,156 @@
+"""Reading a results table as published: CSV or tab-separated, every cell as text.
+
+Published leaderboards (HELM, the Open LLM Leaderboard, GLUE) come as tab-separated text;
+the other families read CSV with :func:`scoring.core.tables.read_table`. A file whose first
+line holds a tab is read here as tab-separated, with the same limits checked on its bytes
+before anything is built from them (file size, header width, cell size, a record's number of
+fields naming its row) and then handed to ``read_table`` as a table of text, so that cells are
+stripped and the spreadsheet rows kept exactly as for a CSV. Every problem is an
+:class:`~scoring.core.errors.InputError` naming the file, the row and the problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..core import limits
+from ..core.errors import InputError
+from ..core.records import cell_error, check_header
+from ..core.sources import source_bytes
+from ..core.tables import read_table
+
+
+def is_tab_separated(data: bytes) -> bool:
+    """Whether the first line of ``data`` separates its fields with tabs.
+
+    >>> is_tab_separated(b"Model\\tMMLU\\nA\\t0.5\\n"), is_tab_separated(b"team,unit,value\\n")
+    (True, False)
+    """
+    cut = data.find(b"\n")
+    line = data if cut < 0 else data[:cut]
+    return line.count(b"\t") > line.count(b",")
+
+
+def read_text_table(src, name: str) -> pd.DataFrame:
+    """A CSV or tab-separated table with every cell as stripped text (``df.attrs["rows"]``:
+    the spreadsheet row of each row, header = 1). A DataFrame is taken as it is."""
+    if isinstance(src, pd.DataFrame):
+        return read_table(src, name)
+    data = source_bytes(src, name)
+    if not is_tab_separated(data.removeprefix(b"\xef\xbb\xbf")):
+        return read_table(data if not hasattr(src, "read") else io.BytesIO(data), name)
+    return read_table(_tsv_frame(data, name), name)
+
+
+def _tsv_frame(data: bytes, name: str) -> pd.DataFrame:
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.find(b"\x00")) + 1
+        raise InputError(name, None, f"not a text file (it contains binary data: a NUL byte on line {line})")
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    cut = data.find(b"\n")
+    first = data if cut < 0 else data[:cut]
+    tabs = first.count(b"\t")
+    if tabs >= limits.MAX_COLUMNS:  # decided before the line is split
+        raise InputError(name, 1, f"the header has {tabs + 1:,} columns, over the limit of "
+                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+    if len(data) > limits.MAX_CELL_BYTES:  # a long line may hold a cell over the limit
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if len(line) > limits.MAX_CELL_BYTES:
+                widest = max(len(f) for f in line.split(b"\t"))
+                if widest > limits.MAX_CELL_BYTES:
+                    raise cell_error(name, number, widest)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(name, data[: e.start].count(b"\n") + 1, "not a UTF-8 text file (undecodable bytes)") from None
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    header: list[str] | None = None
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    line = 1
+    for rec in reader:
+        if header is None:
+            header = [c.strip() for c in rec]
+            check_header(header, name)
+        elif rec and any(c.strip() for c in rec):
+            if len(rec) != len(header):
+                raise InputError(name, line, f"the row has {len(rec)} field{'s' if len(rec) != 1 else ''} but the "
+                                             f"header has {len(header)} (a stray or missing tab?)")
+            rows.append(rec)
+            lines.append(line)
+        line = reader.line_num + 1
+    if header is None or not any(header):
+        raise InputError(name, None, "the file is empty")
+    df = pd.DataFrame(rows, columns=header) if rows else pd.DataFrame({c: pd.Series(dtype=str) for c in header})
+    df.attrs["rows"] = np.asarray(lines, dtype=np.int64)
+    return df
+
+
+# ---- cells --------------------------------------------------------------------------------
+
+#: a cell holding two numbers, ``a/b`` (GLUE's F1/accuracy)
+PAIR = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*/\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
+SPLITS = ("refuse", "first", "second", "mean", "both")
+
+
+def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str, column: str,
+                rows, *, text_ok: bool = True) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """Numbers from one column's text cells: ``(values, second, n_text)``.
+
+    A cell in ``missing`` (compared without case) is NaN; ``a/b`` is split as ``split`` says
+    (``refuse`` raises naming the row; ``both`` gives the second numbers in ``second``); a
+    cell that is none of these is text: the count of such cells is returned, and the first one
+    raises only when the column also holds numbers (a column of text is not a unit) or when
+    ``text_ok`` is false.
+
+    >>> v, s, t = parse_cells(["0.5", "-", "94.2/92.3"], frozenset({"-", ""}), "mean", "f", "c", [2, 3, 4])
+    >>> v.tolist(), s, t
+    ([0.5, nan, 93.25], None, 0)
+    """
+    n = len(cells)
+    first = np.full(n, np.nan)
+    second = np.full(n, np.nan)
+    pairs = np.zeros(n, dtype=bool)
+    text_at: list[int] = []
+    for i, c in enumerate(cells):
+        if c.lower() in missing:
+            continue
+        try:
+            x = float(c)
+        except ValueError:
+            m = PAIR.match(c)
+            if m is None:
+                text_at.append(i)
+                continue
+            if split == "refuse":
+                raise InputError(name, int(rows[i]), f"the cell of column {column!r} holds two numbers {c!r} (a/b); "
+                                                     "the recipe's results split (first, second, mean or both) says "
+                                                     "which to use", column=column, value=c) from None
+            a, b = float(m.group(1)), float(m.group(2))
+            first[i], second[i], pairs[i] = a, b, True
+            continue
+        if not np.isfinite(x):
+            raise InputError(name, int(rows[i]), f"the cell of column {column!r} is {c!r}, not a finite number",
+                             column=column, value=c)
+        first[i] = second[i] = x
+    has_numbers = bool(np.isfinite(first).any())
+    if text_at and (has_numbers or not text_ok):
+        i = text_at[0]
+        shown = cells[i] if len(cells[i]) <= 40 else cells[i][:37] + "..."
+        raise InputError(name, int(rows[i]), f"the cell of column {column!r} is {shown!r}, not a number (nor a "
+                                             f"missing mark: {', '.join(repr(m) for m in sorted(missing))})",
+                         column=column, value=cells[i])
+    if not pairs.any():
+        return first, None, len(text_at)
+    if split == "first":
+        return first, None, 0
+    if split == "second":
+        return second, None, 0
+    if split == "mean":
+        return (first + second) / 2, None, 0
+    return first, second, 0

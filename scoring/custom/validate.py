@@ -1,0 +1,48 @@
+"""Every problem of a Custom bundle at once (the Data page's report), not only the first.
+
+The recipe is read first (its reading options say how to read the tables; a bad recipe is its
+only problem). Then each table is read once (CSV or tab-separated) and checked as the loader
+checks it, again and again without the row each problem names
+(:func:`scoring.core.validate.table_errors`), so that every bad row is named with its row.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import InputError
+from ..core.sources import source_name
+from ..core.validate import MAX_ERRORS, table_errors
+from .data import load_results, load_teams, load_units
+from .reading import read_text_table
+from .recipe import Recipe, read_recipe
+
+
+def _errors(check, src, name: str, limit: int):
+    try:
+        df = read_text_table(src, name)
+    except InputError as e:
+        return [e], None
+    return table_errors(check, df, name, limit=limit)
+
+
+def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_ERRORS,
+             progress=None) -> list[InputError]:
+    """Up to ``limit`` problems of the bundle, file by file (none: it loads); ``progress(done,
+    total, name)`` counts the one results table (the other inputs are small)."""
+    try:
+        rec = read_recipe(recipe, source_name(recipe, "recipe")) if recipe is not None else Recipe()
+    except InputError as e:
+        return [e]
+    name = source_name(results, "results")
+    if progress is not None:
+        progress(0, 1, name)
+    found, res = _errors(lambda df: load_results(df, name, rec.results), results, name, limit)
+    if res is not None and units is not None:
+        uname = source_name(units, "units")
+        found += _errors(lambda df: load_units(df, uname, res), units, uname, limit)[0]
+    if res is not None and teams is not None:
+        tname = source_name(teams, "teams")
+        found += _errors(lambda df: load_teams(df, tname, res.teams, rec.teams, rec.results, []), teams, tname,
+                         limit)[0]
+    if progress is not None:
+        progress(1, 1, "")
+    return found[:limit]
