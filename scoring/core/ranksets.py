@@ -114,45 +114,56 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
         heads[rep[i]] = i  # the best team of each group of twins
     dd = d[np.ix_(heads, heads)]
     n = len(heads)
-    cols = np.ones((1, n), dtype=bool)
+    cols: dict[int, np.ndarray] = {0: np.ones(n, dtype=bool)}  # letter id -> its teams
+    holding: list[set[int]] = [{0} for _ in range(n)]  # team -> the letters holding it
+    fresh = 1
     for i in range(n):
         sig = dd[i]
-        if not sig.any():
+        hit = [c for c in sorted(holding[i]) if (cols[c] & sig).any()] if sig.any() else []
+        if not hit:
             continue
-        with_i = np.flatnonzero(cols[:, i])  # the letters of team i: a few
-        hit = with_i[(cols[with_i] & sig[None]).any(axis=1)]
-        if not len(hit):
-            continue
-        a, b = cols[hit].copy(), cols[hit].copy()
-        a[:, i] = False
-        b[:, sig] = False
-        new = np.vstack([a, b])
-        new = new[new.any(axis=1)]
-        cols = _absorb(np.delete(cols, hit, axis=0), new)
-    start = np.array([int(np.argmax(c)) for c in cols])  # best member (heads are in order)
-    cols = cols[np.lexsort((np.arange(len(cols)), start))]
-    many = len(cols) > len(SYMBOLS)
-    names = [_symbol(j) for j in range(len(cols))]
-    per_head = [(" " if many else "").join(names[j] for j in np.flatnonzero(cols[:, h])) for h in range(n)]
+        new = []
+        for c in hit:
+            col = cols.pop(c)
+            for t in np.flatnonzero(col):
+                holding[t].discard(c)
+            a, b = col.copy(), col.copy()
+            a[i] = False
+            b[sig] = False
+            new += [a, b]
+        for col in _absorb(cols, holding, new):
+            cols[fresh] = col
+            for t in np.flatnonzero(col):
+                holding[t].add(fresh)
+            fresh += 1
+    kept = list(cols.values())
+    start = np.array([int(np.argmax(c)) for c in kept])  # best member (heads are in order)
+    ranked = [kept[j] for j in np.lexsort((np.arange(len(kept)), start))]
+    many = len(ranked) > len(SYMBOLS)
+    names = [_symbol(j) for j in range(len(ranked))]
+    table = np.array(ranked)
+    per_head = [(" " if many else "").join(names[j] for j in np.flatnonzero(table[:, h])) for h in range(n)]
     return [per_head[rep[i]] for i in range(k)]
 
 
-def _absorb(old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """``old`` (no letter inside another) with the ``new`` letters no other letter holds. A letter
-    can only lie inside one that holds its first team: only those are compared."""
+def _absorb(cols: dict[int, np.ndarray], holding: list[set[int]], new: list[np.ndarray]) -> list[np.ndarray]:
+    """The ``new`` letters that no other letter holds (none empty, no duplicates). A letter can
+    only lie inside one that holds its first team: only those are compared."""
     keep: list[np.ndarray] = []
     seen: set[bytes] = set()
-    for i, n in enumerate(new):
-        key = np.packbits(n).tobytes()
+    for i, m in enumerate(new):
+        if not m.any():
+            continue
+        key = np.packbits(m).tobytes()
         if key in seen:
             continue
         seen.add(key)
-        first = int(np.argmax(n))
-        around = old[old[:, first]]
-        if len(around) and not (n[None] & ~around).any(axis=1).all():
-            continue  # inside an old letter
-        size = int(n.sum())
-        if any(j != i and m[first] and m.sum() > size and not (n & ~m).any() for j, m in enumerate(new)):
+        first = int(np.argmax(m))
+        around = [cols[c] for c in holding[first]]
+        if around and not (m[None] & ~np.array(around)).any(axis=1).all():
+            continue  # inside an existing letter
+        size = int(m.sum())
+        if any(j != i and o[first] and o.sum() > size and not (m & ~o).any() for j, o in enumerate(new)):
             continue  # inside a bigger new letter
-        keep.append(n)
-    return np.vstack([old, *keep]) if keep else old
+        keep.append(m)
+    return keep
