@@ -100,8 +100,8 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
 
 def noise_note(fam: Family, iv: pd.DataFrame, a: str, b: str, *, where: str) -> str:
     """Whether teams ``a`` and ``b`` can be told apart in ``iv`` (``intervals``), in words."""
-    if a not in iv.index or b not in iv.index:
-        return ""
+    if a not in iv.index or b not in iv.index or not (iv.loc[a, "letters"] and iv.loc[b, "letters"]):
+        return ""  # (no letters: too many for this field)
     if _share(iv.loc[a, "letters"], iv.loc[b, "letters"]):
         return f"{where}, {a} and {b} share a letter: they cannot be told apart at this confidence"
     first, second = (a, b) if iv.loc[a, "rank"] <= iv.loc[b, "rank"] else (b, a)

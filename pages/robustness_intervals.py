@@ -8,6 +8,7 @@ from lab import current, tables
 from lab import robustness as rb
 from lab.charts.robustness import interval_figure
 from lab.text import md
+from scoring.core.ranksets import max_letters
 from scoring.core.robustness import top_set
 
 MAX_DRAWN = 60  # teams in the figure (the table holds every team)
@@ -76,6 +77,9 @@ st.markdown(
     "- **Could have won**: no team is established better than this one.\n"
     "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
     "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")
+if not iv["letters"].astype(bool).any():
+    st.caption(f"No letters: these {len(iv)} teams would need more than {max_letters(len(iv)):,} of them (close "
+               "teams' comparisons overlap in too many ways to draw); the possible ranks say who can be told apart.")
 drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
 if len(iv) > MAX_DRAWN:
     st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")

@@ -17,7 +17,8 @@ better. With ``better[j, k]`` ("``k`` is established better than ``j``") and ``w
   team) with probability ≥ the confidence (the projection set of the paper's τ-best).
 - **letters**: a compact letter display of the simultaneous comparisons: two teams share a
   letter exactly when neither is established better than the other; all the statements of
-  the display hold together with probability ≥ the confidence.
+  the display hold together with probability ≥ the confidence. Left empty when it would need
+  more than :func:`max_letters` letters (hundreds of close teams).
 """
 
 from __future__ import annotations
@@ -69,10 +70,21 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
     better_all = simultaneous(p, confidence, block=block, progress=progress)
     r = rank(full, higher_is_better=higher_is_better) if ranks is None else np.asarray(ranks)
     distinct = better_all | better_all.T
+    lets = letters(distinct, np.lexsort((np.arange(k), r)), limit=max_letters(k))
     return RankSets(
         rank_low=1 + better.sum(axis=1), rank_high=k - worse.sum(axis=1),
         rank_low_all=1 + better_all.sum(axis=1), rank_high_all=k - better_all.sum(axis=0),
-        letters=letters(distinct, np.lexsort((np.arange(k), r))), confidence=float(confidence))
+        letters=[""] * k if lets is None else lets, confidence=float(confidence))
+
+
+def max_letters(k: int) -> int:
+    """The most letters a display of ``k`` teams may use (52, or 3 per team): beyond it the
+    ``letters`` are left empty and the rank sets are the answer.
+
+    >>> max_letters(10), max_letters(200)
+    (52, 600)
+    """
+    return max(len(SYMBOLS), 3 * k)
 
 
 def _symbol(n: int) -> str:
@@ -81,7 +93,7 @@ def _symbol(n: int) -> str:
     return base if n < len(SYMBOLS) else f"{base}{n // len(SYMBOLS) + 1}"
 
 
-def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[str]:
+def letters(distinct: np.ndarray, order: Sequence[int] | None = None, *, limit: int | None = None) -> list[str] | None:
     """A compact letter display: teams ``i`` and ``j`` share a letter exactly when
     ``distinct[i, j]`` is False (symmetric, False on the diagonal). Letters are given in the
     order of their best team (``order``: positions, best first; default as given); teams with
@@ -90,7 +102,8 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
 
     Piepho's insert-and-absorb: start from one letter for everyone; for every distinct pair
     split each letter holding both into one without each; drop a letter whose teams another
-    letter holds.
+    letter holds. ``None`` when more than ``limit`` letters would be needed (with hundreds of
+    close teams the letters multiply past any use; see docs/robustness.md).
 
     >>> d = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]], dtype=bool)
     >>> letters(d)
@@ -136,6 +149,8 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
             for t in np.flatnonzero(col):
                 holding[t].add(fresh)
             fresh += 1
+        if limit is not None and len(cols) > limit:
+            return None
     kept = list(cols.values())
     start = np.array([int(np.argmax(c)) for c in kept])  # best member (heads are in order)
     ranked = [kept[j] for j in np.lexsort((np.arange(len(kept)), start))]
@@ -149,21 +164,21 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None) -> list[st
 def _absorb(cols: dict[int, np.ndarray], holding: list[set[int]], new: list[np.ndarray]) -> list[np.ndarray]:
     """The ``new`` letters that no other letter holds (none empty, no duplicates). A letter can
     only lie inside one that holds its first team: only those are compared."""
+    fresh = np.array(new)
+    fresh = fresh[fresh.any(axis=1)]
+    if not len(fresh):
+        return []
+    _, first_copy = np.unique(np.packbits(fresh, axis=1), axis=0, return_index=True)
+    fresh = fresh[np.sort(first_copy)]
+    size = fresh.sum(axis=1)
+    f = fresh.astype(np.float32)
+    inside_new = ((f @ f.T) == size[:, None]) & (size[None, :] > size[:, None])  # i strictly inside j
     keep: list[np.ndarray] = []
-    seen: set[bytes] = set()
-    for i, m in enumerate(new):
-        if not m.any():
+    for i, m in enumerate(fresh):
+        if inside_new[i].any():
             continue
-        key = np.packbits(m).tobytes()
-        if key in seen:
-            continue
-        seen.add(key)
-        first = int(np.argmax(m))
-        around = [cols[c] for c in holding[first]]
+        around = [cols[c] for c in holding[int(np.argmax(m))]]
         if around and not (m[None] & ~np.array(around)).any(axis=1).all():
             continue  # inside an existing letter
-        size = int(m.sum())
-        if any(j != i and o[first] and o.sum() > size and not (m & ~o).any() for j, o in enumerate(new)):
-            continue  # inside a bigger new letter
         keep.append(m)
     return keep

@@ -202,3 +202,20 @@ def test_the_marginal_shortcut_equals_the_general_step_down():
         conf = float(rng.choice([0.5, 0.8, 0.95]))
         fast, general = marginal(p, conf), _marginal_sorted(p, p.t, slice(0, k), conf)
         assert np.array_equal(fast[0], general[0]) and np.array_equal(fast[1], general[1]), it
+
+
+def test_letters_past_the_limit_are_left_empty():
+    # a noisy boundary: "within reach" decided by a random threshold per pair -> letters multiply
+    rng = np.random.default_rng(1)
+    x = np.sort(rng.normal(0, 1, 300))
+    reach = rng.uniform(0.3, 0.5, (300, 300))
+    reach = np.triu(reach, 1) + np.triu(reach, 1).T
+    d = np.abs(x[:, None] - x[None, :]) > reach
+    np.fill_diagonal(d, False)
+    assert letters(d, limit=900) is None
+    full = letters(d)
+    assert len(set(" ".join(full).split())) > 900  # the limit was real
+    # a rank-set table with too many letters keeps its sets and leaves the letters empty
+    from scoring.core.ranksets import max_letters
+
+    assert max_letters(300) == 900
