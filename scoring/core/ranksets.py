@@ -78,8 +78,8 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
 
 
 def max_letters(k: int) -> int:
-    """The most letters a display of ``k`` teams may use (52, or 3 per team): beyond it the
-    ``letters`` are left empty and the rank sets are the answer.
+    """The most letters a display of ``k`` teams may use (52, or 3 per team; and 52 for any one
+    team): beyond it the ``letters`` are left empty and the rank sets are the answer.
 
     >>> max_letters(10), max_letters(200)
     (52, 600)
@@ -102,8 +102,9 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None, *, limit: 
 
     Piepho's insert-and-absorb: start from one letter for everyone; for every distinct pair
     split each letter holding both into one without each; drop a letter whose teams another
-    letter holds. ``None`` when more than ``limit`` letters would be needed (with hundreds of
-    close teams the letters multiply past any use; see docs/robustness.md).
+    letter holds. ``None`` when more than ``limit`` letters would be needed, or a team
+    would need more than 52 (with hundreds of close teams the letters multiply past any use;
+    see docs/robustness.md).
 
     >>> d = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]], dtype=bool)
     >>> letters(d)
@@ -144,12 +145,14 @@ def letters(distinct: np.ndarray, order: Sequence[int] | None = None, *, limit: 
             a[i] = False
             b[sig] = False
             new += [a, b]
+        crowded = 0
         for col in _absorb(cols, holding, new):
             cols[fresh] = col
             for t in np.flatnonzero(col):
                 holding[t].add(fresh)
+                crowded = max(crowded, len(holding[t]))
             fresh += 1
-        if limit is not None and len(cols) > limit:
+        if limit is not None and (len(cols) > limit or crowded > len(SYMBOLS)):
             return None
     kept = list(cols.values())
     start = np.array([int(np.argmax(c)) for c in kept])  # best member (heads are in order)
