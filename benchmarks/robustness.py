@@ -2,21 +2,27 @@
 
 Prints, beside each target: bootstrap intervals with B replicates on the sample and on the
 FP1-scale benchmark competition (10,400 essays × 20 submissions, generated once, shared with
-``python -m benchmarks``) with the extra memory they take, and a 21 × 21 stability map of
-parameters that need no re-match (α × w, band × maximum boost) on the sample, plus one that
-does (threshold × w), for reference.
+``python -m benchmarks``) with the extra memory they take, and what the rank sets (paired
+max-t comparisons, letters) add to it; the rank sets alone for 20, 200 and (``--teams 2000``)
+2,000 teams on synthetic replicates; and a 21 × 21 stability map of parameters that need no
+re-match (α × w, band × maximum boost) on the sample, plus one that does (threshold × w), for
+reference.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import tracemalloc
 from pathlib import Path
 
+import numpy as np
+
 import scoring
 from benchmarks._common import verdict
 from benchmarks.shovel_ready import ensure_data
+from scoring.core.ranksets import rank_sets
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import axis, stability_map
 
@@ -42,14 +48,45 @@ def _bootstrap(comp, b: int, label: str, target: float) -> None:
         groups = ", ".join(attrs) or "no groups"
         print(f"  {label:9s} B = {b:,} ({groups:10s}) {took:6.2f} s  extra memory {peak:6.0f} MiB  "
               f"(target <= {target:g} s: {verdict(took, target)}; <= 1024 MiB: {verdict(peak, 1024)})  "
-              f"tier 1: {int((iv['tier'] == 1).sum())} teams")
+              f"could have won: {int(iv['could_win'].sum())} teams")
+    final = iv["score"].to_numpy()
+    reps = final + np.random.default_rng(0).normal(0, 0.01, (b, len(final)))
+    t, cpu = time.perf_counter(), time.process_time()
+    rank_sets(final, reps)
+    took, cpu = time.perf_counter() - t, time.process_time() - cpu
+    print(f"  {label:9s} of which the rank sets and letters ({len(final)} teams, B = {b:,}): {took:6.2f} s "
+          f"({cpu:.2f} s of CPU)  "
+          f"(target <= 2 s added: {verdict(took, 2.0)})")
+
+
+def _rank_sets(k: int, b: int, target: float | None) -> None:
+    """The rank sets alone on synthetic replicates: ``k`` teams spread over a range, shared noise."""
+    rng = np.random.default_rng(0)
+    full = np.sort(rng.normal(0, 1, k))[::-1]
+    reps = full + rng.normal(0, 0.05, (b, k)) + rng.normal(0, 0.05, (b, 1))
+    tracemalloc.start()
+    t, cpu = time.perf_counter(), time.process_time()
+    rs = rank_sets(full, reps)
+    took, cpu = time.perf_counter() - t, time.process_time() - cpu
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    note = f"target <= {target:g} s: {verdict(took, target)}" if target else "no target: stated in docs/robustness.md"
+    print(f"  {k:5,} teams, B = {b:,}: {took:7.2f} s ({cpu:.2f} s of CPU), peak memory {peak:6.0f} MiB ({note}; <= 1024 MiB: "
+          f"{verdict(peak, 1024)}); {len(set(' '.join(rs.letters).split()) if k > 52 else set(''.join(rs.letters)))} "
+          "letters")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, help="the FP1-scale competition (default: generated once)")
     ap.add_argument("--b", type=int, default=1000, help="bootstrap replicates (default 1000)")
+    ap.add_argument("--teams", type=int, nargs="*", default=[20, 200], help="field sizes for the rank sets alone "
+                    "(default 20 200; 2000 takes minutes)")
     args = ap.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a busy machine stretches wall time)")
+    print("rank sets and letters alone (synthetic replicates)")
+    for k in args.teams:
+        _rank_sets(k, args.b, {20: 2.0, 200: 10.0}.get(k))
     sample = _load(ROOT / "sample_data" / "competition")
     print("bootstrap intervals (units: essays, stratified by group when groups are chosen)")
     _bootstrap(sample, args.b, "sample", 1.0)

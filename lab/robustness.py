@@ -1,6 +1,7 @@
-"""What the "How sure is the ranking?" pages share, for any family: bootstrap intervals and
-tiers (cached by content and parameters), the warnings where a conclusion is fragile, leave
-one team out, stability maps with a progress bar, and the pinned configuration A."""
+"""What the "How sure is the ranking?" pages share, for any family: bootstrap intervals, rank
+sets and letters (kept by content and parameters, with a progress bar for big fields), the
+warnings where a conclusion is fragile, leave one team out, stability maps with a progress
+bar, and the pinned configuration A."""
 
 from __future__ import annotations
 
@@ -38,17 +39,28 @@ def _key(fam: Family, params: Mapping[str, Any]) -> str:
     return json.dumps(fam.params.to_json(dict(params)), sort_keys=True, default=str)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _intervals(family: str, digest: str, params: str, b: int, seed: int, confidence: float, _scorer, _p) -> pd.DataFrame:
-    return bootstrap(_scorer.unit_stats(**_p), b=b, seed=seed, confidence=confidence)
-
-
 def intervals(fam: Family, *, b: int = DEFAULT_B, seed: int = 0, confidence: float = 0.95,
               params: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """Bootstrap intervals and tiers of the active data at the current (or given) parameters."""
+    """Score intervals, rank sets, letters and who could have won (``scoring.core.robustness.
+    bootstrap``) of the active data at the current (or given) parameters. Kept per session (the
+    progress bar, drawn while the paired comparisons of a big field run, must not be replayed
+    from a cache); a field small enough for one block of work draws no bar."""
     p = dict(current.params(fam) if params is None else params)
     e = current.entry(fam)
-    return _intervals(fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence), e.scorer, p)
+    memo = st.session_state.setdefault("_rob_intervals", {})
+    key = (fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence))
+    if key not in memo:
+        if len(memo) >= 8:
+            memo.clear()
+
+        def label(done: int, total: int, name: str) -> str:
+            what = "every pair at once" if name == "simultaneous" else "each team's comparisons"
+            return f"Comparing the teams in pairs ({what}): step {done} of {total}…"
+
+        with progress_bar(label, lazy=True, min_total=3) as progress:
+            memo[key] = bootstrap(e.scorer.unit_stats(**p), b=int(b), seed=int(seed), confidence=float(confidence),
+                                  progress=progress)
+    return memo[key]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -63,26 +75,43 @@ def leave_one_team_out(fam: Family) -> pd.DataFrame:
 
 
 def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
-    """Plain-words warnings where the current conclusion is fragile: a winner whose rank interval
-    reaches 2, and a last stage that decides the winner by less than the width of the winner's
-    score interval. (The family's own — small groups carrying a team's weight — are in every
-    page's header: ``current.header``.)"""
+    """Plain-words warnings where the current conclusion is fragile, from the paired comparisons
+    of ``iv`` (``intervals``): more than one team could have won; and a last stage that hands
+    the win to a team the previous stage's leader cannot be told apart from (they share a
+    letter). (The family's own — small groups carrying a team's weight — are in every page's
+    header: ``current.header``.)"""
     out: list[str] = []
-    top = lb.sort_values([fam.final.rank, "submission"]).iloc[0]
-    winner = str(top["submission"])
-    lo, hi = int(iv.loc[winner, "rank_low"]), int(iv.loc[winner, "rank_high"])
-    if hi >= 2:
-        out.append(f"the winner, {winner}, is not clearly first: over the resamples its rank runs from {lo} to {hi}")
+    ordered = lb.sort_values([fam.final.rank, "submission"])
+    winner = str(ordered.iloc[0]["submission"])
+    could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
+    others = [t for t in could if t != winner]
+    if others:
+        names = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        out.append(f"the winner, {winner}, is not clearly first: at this confidence {names} could also have won "
+                   "(no team is established better than them)")
     if len(fam.stages) >= 2 and len(lb) >= 2:
         prev = fam.stages[-2]
         before = str(lb.sort_values([prev.rank, "submission"]).iloc[0]["submission"])
-        ordered = lb.sort_values([fam.final.rank, "submission"])
-        margin = abs(float(ordered.iloc[0][fam.final.id]) - float(ordered.iloc[1][fam.final.id]))
-        width = float(iv.loc[winner, "score_high"] - iv.loc[winner, "score_low"])
-        if before != winner and margin < width:
-            out.append(f"the last stage ({fam.final.label}) decides the winner: {winner} passes {before} by "
-                       f"{margin:.4f}, less than the width of its score interval ({width:.4f})")
+        if before != winner and before in iv.index and _share(iv.loc[winner, "letters"], iv.loc[before, "letters"]):
+            out.append(f"the last stage ({fam.final.label}) decides the winner: {winner} passes {before}, and the "
+                       "two are not distinguishable at this confidence (they share a letter)")
     return out
+
+
+def noise_note(fam: Family, iv: pd.DataFrame, a: str, b: str, *, where: str) -> str:
+    """Whether teams ``a`` and ``b`` can be told apart in ``iv`` (``intervals``), in words."""
+    if a not in iv.index or b not in iv.index or not (iv.loc[a, "letters"] and iv.loc[b, "letters"]):
+        return ""  # (no letters: too many for this field)
+    if _share(iv.loc[a, "letters"], iv.loc[b, "letters"]):
+        return f"{where}, {a} and {b} share a letter: they cannot be told apart at this confidence"
+    first, second = (a, b) if iv.loc[a, "rank"] <= iv.loc[b, "rank"] else (b, a)
+    return f"{where}, {first} is established better than {second}"
+
+
+def _share(a: str, b: str) -> bool:
+    """Two teams' letters have one in common (letters are single characters, or space-separated)."""
+    split = (lambda x: set(x.split(" "))) if " " in a + b else set
+    return bool(split(a) & split(b))
 
 
 def show_warnings(lines: list[str]) -> None:

@@ -44,6 +44,19 @@ else:
         + (f"; the winner changes from **{md(winner_a)}** to **{md(winner_b)}**." if winner_a != winner_b
            else f"; **{md(winner_b)}** wins under both.")
     )
+if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise",
+                         help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
+                              f"{fam.unit}s under A and under B, at 95 % confidence (as on the Rank intervals page)."):
+    with st.spinner(f"Resampling the {fam.unit}s under A and B…"):
+        iv_a, iv_b = rb.intervals(fam, params=a), rb.intervals(fam)
+    could_a = [str(t) for t in iv_a.index[iv_a["could_win"].to_numpy(dtype=bool)]]
+    could_b = [str(t) for t in iv_b.index[iv_b["could_win"].to_numpy(dtype=bool)]]
+    st.markdown(f"**Could have won under A:** {md(', '.join(could_a))}; **under B:** {md(', '.join(could_b))} "
+                "(each list is built to hold that setting's true winner with probability at least 95 %).")
+    winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
+    if winner_a != winner_b:
+        notes = [rb.noise_note(fam, iv, winner_a, winner_b, where=w) for iv, w in ((iv_a, "under A"), (iv_b, "under B"))]
+        st.markdown(md("; ".join(n for n in notes if n)) + ".")
 table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "rank_b": "Rank under B",
                              "delta": "Places gained", "score_a": "Score under A", "score_b": "Score under B",
                              "moved_at": "First stage that moved"})

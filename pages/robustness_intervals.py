@@ -1,6 +1,6 @@
-"""Rank intervals: how sure is the ranking? Bootstrap intervals of every team's score and rank,
-tiers of statistically tied teams, the warnings where a conclusion is fragile, and who moves
-when one team is absent."""
+"""Rank intervals: how sure is the ranking? Who could have won, each team's set of possible
+ranks from paired comparisons of the teams, letters of indistinguishable teams, score
+intervals, the warnings where a conclusion is fragile, and who moves when one team is absent."""
 
 import streamlit as st
 
@@ -8,41 +8,85 @@ from lab import current, tables
 from lab import robustness as rb
 from lab.charts.robustness import interval_figure
 from lab.text import md
+from scoring.core.ranksets import max_letters
+from scoring.core.robustness import top_set
+
+MAX_DRAWN = 60  # teams in the figure (the table holds every team)
 
 fam = rb.begin(
     "rob_iv_family", "Rank intervals",
     lambda fam: f"Would the winner still win with another sample of {fam.unit}s? Each of B replicates draws the "
     f"{fam.unit}s again with replacement (within each group, theme or split, so every one keeps its size) and "
-    "scores every team on them. A team's interval holds the central share of its replicate scores and ranks; its "
-    "**tier** is 1 + the number of teams whose score interval lies wholly above its own, so teams that share a "
-    "tier are statistically tied.",
+    "scores every team on them. Because every team is scored on the same draws, each two teams are compared on "
+    "the difference of their scores, replicate by replicate (paired, studentised, corrected for the many "
+    "comparisons: max-t). A team is **established better** than another when that difference is clear at the "
+    "chosen confidence; everything below follows from these comparisons.",
 )
-c1, c2, c3 = st.columns(3)
+c1, c2, c3, c4 = st.columns(4)
 b = c1.select_slider("Replicates B", [200, 500, 1000, 2000, 5000], value=rb.DEFAULT_B, key="rob_b",
-                     help="More replicates give steadier interval ends; 1,000 is the usual choice.")
+                     help="More replicates give steadier answers; 1,000 is the usual choice.")
 confidence = c2.select_slider("Confidence", [0.8, 0.9, 0.95, 0.99], value=0.95, key="rob_confidence",
-                              format_func=lambda c: f"{c:.0%}", help="The central share of the replicates.")
+                              format_func=lambda c: f"{c:.0%}",
+                              help="How sure the sets and letters are; also the central share of the score interval.")
 seed = c3.number_input("Seed", min_value=0, value=0, step=1, key="rob_seed",
-                       help="The same seed gives the same intervals, run after run.")
+                       help="The same seed gives the same answer, run after run.")
+lb = current.leaderboard(fam)
+k = c4.number_input("Top k", min_value=1, max_value=max(1, len(lb)), value=min(3, max(1, len(lb))), step=1,
+                    key="rob_top_k", help="Which teams could be among the best k?")
 
 with st.spinner(f"Resampling the {fam.unit}s {b:,} times…"):
     iv = rb.intervals(fam, b=b, seed=int(seed), confidence=confidence)
-lb = current.leaderboard(fam)
-first = iv[iv["tier"] == 1].sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better])
-names = ", ".join(str(t) for t in first.index)
-st.markdown(f"**Tier 1 holds {len(first)} team{'s' if len(first) != 1 else ''}:** {md(names)} — "
-            + ("statistically tied for first at this confidence." if len(first) > 1
-               else "first with confidence: no other team's interval reaches its own."))
+winners = top_set(iv, 1)
+pct = f"{confidence:.0%}"
+st.subheader("Who could have won?")
+if len(winners) == 1:
+    st.markdown(f"**{md(winners[0])}** alone could have won: every other team is established worse at {pct} "
+                "confidence.")
+else:
+    st.markdown(f"**{len(winners)} teams could have won:** {md(', '.join(winners))} — no team is established better "
+                f"than any of them. This list is built to hold the true winner (the best on all possible {fam.unit}s) with "
+                f"probability at least {pct}.")
+top = top_set(iv, int(k))
+st.markdown(f"**Could be in the top {int(k)}:** {md(', '.join(top))} ({len(top)} team{'s' if len(top) != 1 else ''}) "
+            f"— the list is built to hold every true top-{int(k)} team with probability at least {pct}.")
 rb.show_warnings(rb.fragile(fam, lb, iv))
 
-table = iv.rename_axis("Team").reset_index()[["Team", "rank", "score", "score_low", "score_high", "rank_low",
-                                              "rank_high", "tier"]]
-table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best rank", "Worst rank", "Tier"]
-st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table",
-             column_config={**tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
-                            "Tier": st.column_config.NumberColumn(help="1 + the teams whose interval lies wholly better")})
-st.plotly_chart(interval_figure(iv, current.colors(fam), score_label=fam.final.label, confidence=confidence),
-                key="rob_iv_chart")
+simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
+                         help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
+                              "the sets together with the confidence (they are wider).")
+table = iv.rename_axis("Team").reset_index()
+lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
+table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
+table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best possible rank", "Worst possible rank",
+                 "Letters", "Could have won"]
+st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
+    **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
+    "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+    "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+    "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
+                                                "confidence."),
+})
+st.markdown(
+    f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
+    f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
+    + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
+       "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "
+       "sets so that all hold together).\n")
+    + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
+    "in common are (all pairs at once).\n"
+    "- **Could have won**: no team is established better than this one.\n"
+    "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
+    "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")
+if not iv["letters"].astype(bool).any():
+    st.caption(f"No letters: these {len(iv)} teams would need more than {max_letters(len(iv)):,} of them (close "
+               "teams' comparisons overlap in too many ways to draw); the possible ranks say who can be told apart.")
+drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
+if len(iv) > MAX_DRAWN:
+    st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")
+st.plotly_chart(interval_figure(drawn, current.colors(fam), score_label=fam.final.label, confidence=confidence,
+                                simultaneous=simultaneous), key="rob_iv_chart")
+st.caption("Each row: the score interval (left); the possible ranks (right), the dot at the team's rank, its letters "
+           "at the right; shaded rows could have won.")
 
 st.subheader("If one team were absent")
 loo = rb.leave_one_team_out(fam)

@@ -49,6 +49,24 @@ st.markdown(f"**{md(winners.index[0])}** wins in {winners.iloc[0]:.0%} of the ce
             f"current ranking runs from {valid['tau'].min():.2f} to {valid['tau'].max():.2f}."
             if len(valid) else "No cell of this grid is a valid combination of parameters.")
 
+if len(valid) and st.toggle("Which of these winners could have won here anyway?", key="rob_map_noise",
+                            help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the {fam.unit}s "
+                                 "at the current settings, 95 % confidence (as on the Rank intervals page)."):
+    with st.spinner(f"Resampling the {fam.unit}s…"):
+        iv = rb.intervals(fam)
+    could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
+    named = sorted({w for cell in valid["winner"] for w in cell.split(" & ")})
+    inside = [w for w in named if w in could]
+    outside = [w for w in named if w not in could]
+    st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "
+                "with probability at least 95 %)."
+                + (f" Of this map's winners, {md(', '.join(inside))} {'is' if len(inside) == 1 else 'are'} in that "
+                   "list: a flip between them could come from the sample alone." if len(inside) > 1 else "")
+                + (f" {md(', '.join(outside))} {'is' if len(outside) == 1 else 'are'} not: at the current settings "
+                   f"{'it is' if len(outside) == 1 else 'they are'} established worse than another team, so "
+                   f"{'its' if len(outside) == 1 else 'their'} wins on the map come from the settings."
+                   if outside else ""))
+
 
 def _value(ax, settings):
     v = settings.get(ax.param)

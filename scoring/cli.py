@@ -19,7 +19,7 @@ from .core.describe import families_markdown
 from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
 from .core.family import Family
-from .core.robustness import INTERVAL_COLUMNS, bootstrap, interval_table
+from .core.robustness import INTERVAL_COLUMNS, SIMULTANEOUS_COLUMNS, bootstrap, interval_table, top_set
 from .registry import families, get
 
 DEFAULT_FAMILY = "shovel-ready"
@@ -95,13 +95,26 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
                         help="score the files on this Dask cluster, e.g. tcp://10.0.0.5:8786 (default: "
                              "LAB_DASK_SCHEDULER, else the local process pool); its workers must see the same "
                              "file paths and have this package and requirements-dask.txt installed")
-    rb = lb.add_argument_group("rank intervals (bootstrap over the scoring units)")
+    rb = lb.add_argument_group(
+        "rank sets (bootstrap over the scoring units)",
+        "From B resamples of the units, paired comparisons of every two teams (studentised, max-t): "
+        "score_low/score_high, the percentile interval of the score; rank_low/rank_high, the ranks the "
+        "team could hold at the confidence (built to hold the team's true rank with at least that "
+        "probability); "
+        "letters: two teams that share a letter are not distinguishable at the confidence (all pairs "
+        "at once); could_win: no team is established better (the set of such teams is built to hold "
+        "the true winner with at least that probability).")
     rb.add_argument("--bootstrap", metavar="B", default=None,
-                    help=f"add score_low, score_high, rank_low, rank_high and tier from B resamples of the "
-                         f"{fam.unit}s (default: none)")
+                    help=f"add score_low, score_high, rank_low, rank_high, letters and could_win from B resamples "
+                         f"of the {fam.unit}s (default: none)")
     if "seed" not in fam.params:  # a family with its own seed uses it for the bootstrap too
         rb.add_argument("--seed", default="0", help="seed of the resampling (default 0)")
-    rb.add_argument("--confidence", default="0.95", help="central share of the intervals (default 0.95)")
+    rb.add_argument("--confidence", default="0.95", help="confidence of the sets and letters, and central share "
+                    "of the score interval (default 0.95)")
+    rb.add_argument("--simultaneous", action="store_true", help="also rank_low_all, rank_high_all: rank sets that "
+                    "are built to hold for all teams at once with the confidence (wider)")
+    rb.add_argument("--top-k", metavar="K", default=None, help="also in_top_K: whether the team could be among "
+                    "the best K (the set is built to hold every true top-K team with the confidence)")
     # the report: the leaderboard's inputs and parameters (copied from its parser), written as one HTML file
     rp = sub.add_parser("report", parents=[lb], add_help=False, help=f"write the {fam.title} view as one HTML file",
                         description=f"Score submissions with {fam.summary}; write a self-contained HTML report "
@@ -143,7 +156,19 @@ def build_parser() -> argparse.ArgumentParser:
 _BAR = ProgressBar()
 
 
+def _top_k(args: argparse.Namespace) -> int | None:
+    """``--top-k``, checked before any work (it and ``--simultaneous`` need ``--bootstrap``)."""
+    if args.bootstrap is None and (args.simultaneous or args.top_k is not None):
+        raise InputError("--simultaneous" if args.simultaneous else "--top-k", None, "needs --bootstrap B")
+    if args.top_k is None:
+        return None
+    if not str(args.top_k).strip().isdigit() or int(args.top_k) < 1:
+        raise InputError("--top-k", None, f"expected a whole number >= 1, got {args.top_k!r}")
+    return int(args.top_k)
+
+
 def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
+    top_k = _top_k(args)
     comp, params = cli_load.load(fam, args, _BAR)
     scorer = fam.scorer(comp)
     if hasattr(scorer, "progress"):  # a re-match over many files reports on the same bar
@@ -152,22 +177,37 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     for line in getattr(scorer, "warnings", lambda **p: [])(**params):
         print(f"warning: {line}", file=sys.stderr)
     columns = list(fam.output_columns(lb))
-    iv = None
+    iv, extra = None, []
     if args.bootstrap is not None:
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
                        confidence=args.confidence)
+        extra = INTERVAL_COLUMNS + (SIMULTANEOUS_COLUMNS if args.simultaneous else [])
+        if top_k is not None:
+            iv[f"in_top_{top_k}"] = iv["rank_low_all"] <= top_k
+            extra = extra + [f"in_top_{top_k}"]
         attrs = dict(lb.attrs)
-        lb = interval_table(lb, iv)
+        lb = interval_table(lb, iv, columns=extra)
         lb.attrs.update(attrs)  # what a family's document reads (Custom: the recipe's notes)
-        columns += INTERVAL_COLUMNS
+        columns += extra
     if args.format == "csv":
         return to_csv(lb, columns, escape=not args.raw_names)
     doc = fam.document(lb, params)
     if iv is not None:
+        conf = float(args.confidence)
+        head = {"who_could_have_won": {
+            "teams": top_set(iv, 1), "confidence": conf,
+            "meaning": f"the teams that no other team is established better than; the list is built to hold the true winner "
+                       f"with probability >= {conf:g}"}}
+        if top_k is not None:
+            head["top_k"] = {"k": top_k, "teams": top_set(iv, top_k), "confidence": conf,
+                             "meaning": f"the teams that could be among the best {top_k}; the list is built to hold every "
+                                        f"true top-{top_k} team with probability >= {conf:g}"}
+        doc = {**head, **doc}
         doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),
-                            "confidence": float(args.confidence), "unit": fam.unit}
+                            "confidence": conf, "unit": fam.unit, "method": "paired max-t rank sets "
+                            "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md"}
         for row in doc["leaderboard"]:
-            row.update({c: json_value(iv.loc[row["submission"], c]) for c in INTERVAL_COLUMNS})
+            row.update({c: json_value(iv.loc[row["submission"], c]) for c in extra})
     return to_json(doc)
 
 

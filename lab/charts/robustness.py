@@ -1,4 +1,4 @@
-"""Figures of the robustness pages: score and rank intervals with tiers, the stability map
+"""Figures of the robustness pages: score intervals and rank sets with letters, the stability map
 (Kendall's τ per cell, the winner as a second layer, winner-flip boundaries, the current
 point), and the slope chart of a configuration diff."""
 
@@ -16,39 +16,46 @@ from scoring.core.stability import flip_edges
 from ..text import html
 from .common import LAYOUT
 
-TIER_SHADES = ("rgba(76,120,168,0.10)", "rgba(0,0,0,0)")
+WINNER_SHADE = "rgba(245,190,60,0.18)"
 
 
-def interval_figure(iv: pd.DataFrame, colors: Mapping[str, str], *, score_label: str, confidence: float) -> go.Figure:
-    """One row per team (final rank order): its score interval (left) and rank interval
-    (right), the point estimate marked, rows of one tier shaded alike."""
+def interval_figure(iv: pd.DataFrame, colors: Mapping[str, str], *, score_label: str, confidence: float,
+                    simultaneous: bool = False) -> go.Figure:
+    """One row per team (final rank order): its score interval (left) and its set of possible
+    ranks (right: marginal, or ``simultaneous``), the point estimate marked, its letters at the
+    right end; the rows of the teams that could have won shaded."""
     iv = iv.sort_values(["rank", "score"], ascending=[True, False])
     teams = [str(t) for t in iv.index]
     labels = [html(t) for t in teams]
+    lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
+    which = "all teams at once" if simultaneous else "each team"
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04, column_widths=[0.62, 0.38],
-                        subplot_titles=(f"{html(score_label)}: {confidence:.0%} interval", "Rank: interval"))
+                        subplot_titles=(f"{html(score_label)}: {confidence:.0%} interval",
+                                        f"Possible ranks ({confidence:.0%}, {which})"))
     for i, (team, rec) in enumerate(zip(teams, iv.to_dict("records"), strict=True)):
         c = colors.get(team, "#4C78A8")
         hover = (f"<b>{html(team)}</b><br>score {rec['score']:.4f} [{rec['score_low']:.4f}, {rec['score_high']:.4f}]"
-                 f"<br>rank {rec['rank']} [{rec['rank_low']}, {rec['rank_high']}]<br>tier {rec['tier']}<extra></extra>")
+                 f"<br>rank {rec['rank']}, possible ranks {rec[lo]} to {rec[hi]}<br>letters {html(rec['letters'])}"
+                 + ("<br>could have won" if rec["could_win"] else "") + "<extra></extra>")
         fig.add_trace(go.Scatter(x=[rec["score_low"], rec["score_high"]], y=[labels[i]] * 2, mode="lines",
                                  line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=1)
         fig.add_trace(go.Scatter(x=[rec["score"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
                                  showlegend=False, hovertemplate=hover), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[rec["rank_low"] - 0.3, rec["rank_high"] + 0.3], y=[labels[i]] * 2, mode="lines",
+        fig.add_trace(go.Scatter(x=[rec[lo] - 0.4, rec[hi] + 0.4], y=[labels[i]] * 2, mode="lines",
                                  line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=2)
         fig.add_trace(go.Scatter(x=[rec["rank"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
                                  showlegend=False, hovertemplate=hover), row=1, col=2)
-        fig.add_trace(go.Scatter(x=[len(teams) + 0.9], y=[labels[i]], mode="text", text=[f"tier {rec['tier']}"],
-                                 textposition="middle right", showlegend=False, hoverinfo="skip"), row=1, col=2)
-    tiers = iv["tier"].to_numpy()
-    for k, tier in enumerate(dict.fromkeys(tiers)):
-        rows = [i for i, t in enumerate(tiers) if t == tier]
-        fig.add_hrect(y0=rows[0] - 0.5, y1=rows[-1] + 0.5, fillcolor=TIER_SHADES[k % 2], line_width=0, layer="below")
+        fig.add_trace(go.Scatter(x=[len(teams) + 0.9], y=[labels[i]], mode="text", text=[html(rec["letters"])],
+                                 textposition="middle right", showlegend=False, hoverinfo="skip", name="letters"),
+                      row=1, col=2)
+    for i, won in enumerate(iv["could_win"].to_numpy()):
+        if won:
+            fig.add_hrect(y0=i - 0.5, y1=i + 0.5, fillcolor=WINNER_SHADE, line_width=0, layer="below")
     n = len(teams)
     fig.update_yaxes(autorange="reversed", title="Team (final rank)", row=1, col=1)
     fig.update_xaxes(title="Score", row=1, col=1)
-    fig.update_xaxes(title="Rank", range=[0.5, n + 2.4], tickvals=list(range(1, n + 1)), row=1, col=2)
+    fig.update_xaxes(title="Rank (letters at the right)", range=[0.5, n + 2.4],
+                     tickvals=list(range(1, n + 1)) if n <= 40 else None, row=1, col=2)
     fig.update_layout(height=max(320, 34 * n + 140), **{**LAYOUT, "hovermode": "closest"})
     return fig
 

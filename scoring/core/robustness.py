@@ -1,4 +1,4 @@
-"""How sure is a ranking? Bootstrap intervals, tiers and leave-one-team-out, for any family.
+"""How sure is a ranking? Bootstrap intervals, rank sets, letters and leave-one-team-out, for any family.
 
 Everything stands on the family's :class:`~scoring.core.family.UnitStats`: a bootstrap
 replicate resamples the scoring units with replacement — within each cell (demographic group,
@@ -6,10 +6,11 @@ theme, split), so every cell keeps its size — and is a weighted sum of the uni
 so all ``B`` replicates are one (B × units) @ (units × statistics) product per cell, not B
 re-runs of the scorer.
 
-For every team: a percentile interval of its final score and of its rank over the
-replicates; its **tier** is 1 + the number of teams that beat it with confidence (whose score
-interval lies wholly on the better side of its own), so teams sharing a tier are
-statistically tied.
+For every team: a percentile interval of its final score over the replicates, and, from the
+paired differences of the replicates (:mod:`scoring.core.ranksets`), its confidence set of
+ranks (marginal: ``rank_low``, ``rank_high``; simultaneous: ``rank_low_all``,
+``rank_high_all``), whether it could have won (``could_win``) and its ``letters``: two teams
+sharing a letter are not distinguishable at the chosen confidence.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ import pandas as pd
 
 from .errors import parameter_error
 from .family import UnitStats
+from .pairwise import Progress
+from .ranksets import rank_sets
 
-INTERVAL_COLUMNS = ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+#: the columns a leaderboard gains with ``--bootstrap``; ``SIMULTANEOUS_COLUMNS`` with ``--simultaneous``
+INTERVAL_COLUMNS = ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]
+SIMULTANEOUS_COLUMNS = ["rank_low_all", "rank_high_all"]
 
 
 def check_bootstrap(b, seed, confidence) -> tuple[int, int, float]:
@@ -70,20 +75,6 @@ def resample_counts(cell: np.ndarray, b: int, *, seed: int = 0) -> np.ndarray:
     return out
 
 
-def tiers(low: np.ndarray, high: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
-    """1 + the number of teams whose interval lies wholly better than this team's.
-
-    >>> tiers(np.array([0.8, 0.7, 0.5]), np.array([0.9, 0.85, 0.6])).tolist()
-    [1, 1, 3]
-    """
-    lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    if higher_is_better:
-        beats = lo[None, :] > hi[:, None]  # [i, j]: j's low above i's high
-    else:
-        beats = hi[None, :] < lo[:, None]
-    return beats.sum(axis=1).astype(np.int64) + 1
-
-
 def replicates(us: UnitStats, weights: np.ndarray, *, chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
     """Final scores and ranks (B × teams) of the replicates that ``weights`` (B × units) define."""
     finals, ranks = [], []
@@ -95,28 +86,48 @@ def replicates(us: UnitStats, weights: np.ndarray, *, chunk: int = 250) -> tuple
 
 
 def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
-              chunk: int = 250) -> pd.DataFrame:
-    """Percentile intervals of every team's final score and rank, and its tier.
+              chunk: int = 250, progress: Progress | None = None) -> pd.DataFrame:
+    """Every team's percentile score interval, rank sets, letters and whether it could have won.
 
-    Returns a frame indexed by team name with ``score``, ``rank`` (on the full data) and
-    ``score_low, score_high, rank_low, rank_high, tier``; ``confidence`` is the central share
-    (0.95: the 2.5th to 97.5th percentiles). Replicates are computed ``chunk`` at a time, so
-    memory stays near ``chunk`` × units.
+    Returns a frame indexed by team name with ``score``, ``rank`` (on the full data),
+    ``score_low, score_high`` (``confidence`` is the central share: 0.95, the 2.5th to 97.5th
+    percentiles of the replicate scores), ``rank_low, rank_high`` (the marginal rank set),
+    ``rank_low_all, rank_high_all`` (simultaneous), ``letters`` and ``could_win``
+    (``rank_low_all = 1``): see :mod:`scoring.core.ranksets`. Replicates are computed
+    ``chunk`` at a time, so memory stays near ``chunk`` × units.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
-    final, rank = replicates(us, resample_counts(us.cell, b, seed=seed), chunk=chunk)
+    weights = resample_counts(us.cell, b, seed=seed)
+    final = np.concatenate([np.asarray(us.scores(weights[a:a + chunk])[us.final], dtype=float)
+                            for a in range(0, b, chunk)])
     q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
     s_lo, s_hi = np.nanpercentile(final, q, axis=0)
-    r_lo, r_hi = np.percentile(rank, q, axis=0)
     full = us.scores()
+    score, ranks = np.asarray(full[us.final], dtype=float), us.final_ranks(full)
+    rs = rank_sets(score, final, higher_is_better=us.higher_is_better, confidence=confidence, ranks=ranks,
+                   progress=progress)
     names = list(us.names) or [str(i) for i in range(final.shape[1])]
-    out = pd.DataFrame({
-        "score": np.asarray(full[us.final], dtype=float), "rank": us.final_ranks(full),
-        "score_low": s_lo, "score_high": s_hi,
-        "rank_low": np.floor(r_lo).astype(np.int64), "rank_high": np.ceil(r_hi).astype(np.int64),
+    return pd.DataFrame({
+        "score": score, "rank": ranks, "score_low": s_lo, "score_high": s_hi,
+        "rank_low": rs.rank_low, "rank_high": rs.rank_high, "letters": rs.letters,
+        "could_win": rs.rank_low_all == 1, "rank_low_all": rs.rank_low_all, "rank_high_all": rs.rank_high_all,
     }, index=pd.Index(names, name="submission"))
-    out["tier"] = tiers(s_lo, s_hi, higher_is_better=us.higher_is_better)
-    return out
+
+
+def top_set(iv: pd.DataFrame, k: int = 1) -> list[str]:
+    """The teams of :func:`bootstrap`'s frame that could be among the best ``k`` (``k = 1``: who
+    could have won): those no more than ``k − 1`` teams are established better than, all
+    pairs at once. It holds every team truly in the top ``k`` with probability ≥ the
+    confidence; best first.
+
+    >>> iv = pd.DataFrame({"rank": [2, 1, 3], "rank_low_all": [1, 1, 3]}, index=["a", "b", "c"])
+    >>> top_set(iv, 1), top_set(iv, 3)
+    (['b', 'a'], ['b', 'a', 'c'])
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise parameter_error("top_k", "a whole number >= 1", k)
+    sel = iv[iv["rank_low_all"] <= k]
+    return [str(t) for t in sel.sort_values("rank", kind="stable").index]
 
 
 def stage_intervals(us: UnitStats, stage: str, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import kendalltau
 
 from .errors import InputError
 from .family import Family
@@ -69,18 +70,16 @@ def _ranks(fam: Family, lb: pd.DataFrame, where: Mapping[str, int]) -> np.ndarra
 
 
 def kendall_tau_b(a, b) -> float:
-    """Kendall's τ-b of two rankings (ties allowed); NaN when either is constant.
+    """Kendall's τ-b of two rankings (ties allowed; ``scipy.stats.kendalltau``); NaN when either
+    is constant.
 
     >>> kendall_tau_b([1, 2, 3], [1, 2, 3]), kendall_tau_b([1, 2, 3], [3, 2, 1]), round(kendall_tau_b([1, 1, 2], [1, 2, 3]), 4)
     (1.0, -1.0, 0.8165)
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    i, j = np.triu_indices(len(a), 1)
-    da, db = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
-    n0 = len(i)
-    ta, tb = n0 - np.count_nonzero(da), n0 - np.count_nonzero(db)
-    denom = np.sqrt(float(n0 - ta) * float(n0 - tb))
-    return float(np.sum(da * db) / denom) if denom > 0 else float("nan")
+    if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
+        return float("nan")
+    return float(kendalltau(a, b, variant="b").statistic)
 
 
 def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,

@@ -85,3 +85,23 @@ def test_pin_a_move_a_slider_and_compare(browser, app_url):
             other.close()
     finally:
         page.close()
+
+
+def test_rank_intervals_lead_with_who_could_have_won_and_the_toggle_widens_the_sets(browser, app_url):
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(app_url + "/robustness_intervals")
+        wait_idle(page)
+        assert_no_exception(page, "the rank intervals")
+        page.wait_for_selector('text="Who could have won?"')
+        page.wait_for_selector(TABLE, state="attached")
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        # the answer comes before the table's explanations and the figure
+        assert text.index("Who could have won?") < text.index("Could be in the top") < text.index("Letters")
+        page.get_by_text("Sets for all teams at once").click()
+        wait_idle(page)
+        assert_no_exception(page, "the simultaneous sets")
+        assert "sets are built to hold their true ranks together" in page.locator('[data-testid="stMain"]').inner_text()
+    finally:
+        page.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import APP, TIMEOUT, figure, plain, rerun, table_with
@@ -21,17 +22,30 @@ def _open(page: str, query: dict | None = None) -> AppTest:
     return rerun(at)
 
 
-def test_intervals_table_tiers_and_warnings(core_dir):
+def test_intervals_who_could_have_won_sets_letters_and_warnings(core_dir):
     at = _open(INTERVALS)
-    t = table_with(at, "Tier").set_index("Team")
+    t = table_with(at, "Letters").set_index("Team")
     assert set(t.index) == {"A", "B", "C"}
     for team, row in t.iterrows():
-        assert row["Best rank"] <= row["Rank"] <= row["Worst rank"], team
-        assert row["Low"] <= row["Final score"] + 1e-9 and row["Final score"] <= row["High"] + 1e-9 or team
+        assert row["Best possible rank"] <= row["Rank"] <= row["Worst possible rank"], team
+        # one essay per group: every replicate is the data itself, so the interval is the score
+        assert row["Low"] == pytest.approx(row["Final score"]) and row["High"] == pytest.approx(row["Final score"]), team
+    # the lead: who could have won, then the top k, before the table
+    text = [plain(m.value).replace("**", "") for m in at.markdown]
+    lead = next(i for i, m in enumerate(text) if "could have won" in m)
+    assert any("Could be in the top 3" in m for m in text[lead:])
+    won = [str(x) for x in t.index[t["Could have won"]]]
+    assert won and all(w in text[lead] for w in won)
     # two essays, one per group at α = 50: every group is tiny -> the small-group warning names them
     assert any("fewer than 30 essays" in plain(w.value) or "has only 1 essay" in plain(w.value) for w in at.warning)
     fig = figure(at, "rob_iv_chart")
-    assert any(tr.get("text") == ["tier 1"] for tr in fig["data"])
+    drawn = [tr["text"][0] for tr in fig["data"] if tr.get("name") == "letters"]
+    assert sorted(drawn) == sorted(t["Letters"])
+    at.toggle(key="rob_simultaneous").set_value(True)
+    rerun(at)
+    wide = table_with(at, "Letters").set_index("Team")
+    assert (wide["Best possible rank"] <= t.loc[wide.index, "Best possible rank"]).all()
+    assert (wide["Worst possible rank"] >= t.loc[wide.index, "Worst possible rank"]).all()
     at.select_slider(key="rob_b").set_value(200)
     at.number_input(key="rob_seed").set_value(3)
     rerun(at)
@@ -51,6 +65,16 @@ def test_compare_from_a_link_holding_both_settings(core_dir):
     assert "Overlap removal: true → false" in text
     assert "winner changes from" in text and "C" in text and "A" in text
     assert figure(at, "rob_cmp_slope")["data"]
+    # beyond the noise? (no groups: both essays in one cell, so the resamples differ)
+    at.toggle(key="rob_cmp_noise").set_value(True)
+    rerun(at)
+    text = [plain(m.value).replace("**", "") for m in at.markdown]
+    could = next(m for m in text if m.startswith("Could have won under A:"))
+    under_a, under_b = could.removeprefix("Could have won under A: ").split(" (")[0].split("; under B: ")
+    assert "C" in under_a.split(", ") and "A" in under_b.split(", ")  # each setting's own winner could have won
+    note = next(m for m in text if m.startswith("under A, "))
+    # the notes agree with the lists: a team established worse than A's winner could not have won under A
+    assert ("C is established better than A" in note) == ("A" not in under_a.split(", "))
 
 
 def test_compare_pin_and_unpin(core_dir):
@@ -78,6 +102,10 @@ def test_stability_map_cells_and_current_point(core_dir):
     star = next(tr for tr in fig["data"] if tr.get("name") == "current settings")
     # α = 50 is the 2nd of 0, 50, 100, 150, 200; w = 0.5 the 3rd of 0, 0.25, 0.5, 0.75, 1
     assert star["x"] == [1] and star["y"] == [2]
+    at.toggle(key="rob_map_noise").set_value(True)
+    rerun(at)
+    assert any("could have won (the list is built to hold the true winner" in plain(m.value) for m in at.markdown)
+    assert not at.exception
 
 
 def test_a_shared_pages_address_names_its_family_and_a_copied_link_opens_it(sample):
@@ -93,7 +121,7 @@ def test_a_shared_pages_address_names_its_family_and_a_copied_link_opens_it(samp
     assert at.query_params["family"] == "difficulty" and at.query_params["dataset"] == "imdb"
     assert "splits" in at.query_params  # the difficulty family's own parameters follow in the address
     assert any("IMDb" in plain(c.value) for c in at.sidebar.caption)
-    assert set(table_with(at, "Tier")["Team"]) >= {"bert-base", "bert-large"}
+    assert set(table_with(at, "Letters")["Team"]) >= {"bert-base", "bert-large"}
 
     at.selectbox(key="rob_iv_family").set_value("qa")
     rerun(at)

@@ -16,7 +16,7 @@ from scoring.core.robustness import (
     replicates,
     resample_counts,
     stage_intervals,
-    tiers,
+    top_set,
 )
 from scoring.core.stability import axis, compare, flip_edges, stability_map
 from scoring.shovel_ready.efficiency import boost_arrays
@@ -37,15 +37,6 @@ def test_resampling_keeps_every_cell_size_and_is_seeded():
     assert w[:, 5].tolist() == [1] * 50  # a one-unit cell is always itself
     assert np.array_equal(w, resample_counts(cell, 50, seed=3))
     assert not np.array_equal(w, resample_counts(cell, 50, seed=4))
-
-
-def test_tiers_by_hand():
-    # intervals: A [0.8, 0.9], B [0.7, 0.85], C [0.5, 0.6], D [0.55, 0.75]
-    lo, hi = np.array([0.8, 0.7, 0.5, 0.55]), np.array([0.9, 0.85, 0.6, 0.75])
-    # C: A and B lie wholly above 0.6 -> tier 3; D: only A (0.8 > 0.75) -> tier 2
-    assert tiers(lo, hi).tolist() == [1, 1, 3, 2]
-    # lower is better: the same intervals as losses
-    assert tiers(lo, hi, higher_is_better=False).tolist() == [3, 2, 1, 1]
 
 
 # ---- the Shovel-Ready family: matrix product = explicit re-scorings --------------------------------
@@ -80,11 +71,12 @@ def test_replicates_equal_explicit_rescoring(attrs):
         assert ranks[b].tolist() == lb.loc[list(us.names), "rank"].tolist()
 
 
-def test_a_copy_gets_the_same_interval_and_tier_and_seeds_repeat():
+def test_a_copy_gets_the_same_row_and_seeds_repeat():
     comp = _tiny({"Alpha": TINY_ALPHA, "Copy": TINY_ALPHA, "Beta": TINY_BETA}, TINY_RUNTIMES + "Copy,50\n")
     us = scoring.Scorer(comp).unit_stats(attributes=())
     iv = bootstrap(us, b=300, seed=7)
-    cols = ["score_low", "score_high", "rank_low", "rank_high", "tier"]
+    cols = ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win", "rank_low_all",
+            "rank_high_all"]
     assert iv.loc["Alpha", cols].tolist() == iv.loc["Copy", cols].tolist()
     assert bootstrap(us, b=300, seed=7).equals(iv)
 
@@ -95,8 +87,16 @@ def test_a_perfect_team_ranks_first_in_every_replicate():
                "e2,Claim,0 1 2 3 4 5,1,0\n")
     comp = _tiny({"Alpha": TINY_ALPHA, "Perfect": perfect, "Beta": TINY_BETA})
     iv = bootstrap(scoring.Scorer(comp).unit_stats(attributes=("ell_status",), band=0.0), b=200)
-    assert iv.loc["Perfect", ["rank_low", "rank_high", "tier"]].tolist() == [1, 1, 1]
+    # one essay per group: every replicate is the data itself, so every difference is certain
+    # (se = 0): the perfect team is first in every set, alone in its letter, the one possible winner
+    assert iv.loc["Perfect", ["rank_low", "rank_high", "rank_low_all", "rank_high_all"]].tolist() == [1, 1, 1, 1]
     assert iv.loc["Perfect", "score_low"] == pytest.approx(1.0)
+    assert top_set(iv, 1) == ["Perfect"] and iv["could_win"].tolist() == [t == "Perfect" for t in iv.index]
+    assert top_set(iv, len(iv))[0] == "Perfect" and len(top_set(iv, len(iv))) == len(iv)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(scoring.InputError, match="top_k"):
+            top_set(iv, bad)
+    assert not set(iv.loc["Perfect", "letters"]) & set("".join(iv.drop(index="Perfect")["letters"]))
 
 
 def test_group_intervals_equal_percentiles_of_explicit_rescorings():
@@ -240,11 +240,15 @@ def _args(fam: str, tmp_path) -> list[str]:
     if fam == "spotgeo":
         return ["spotgeo", "leaderboard", "--ground-truth", root / "spotgeo" / "ground_truth.json",
                 "--submissions", root / "spotgeo" / "submissions"]
+    if fam == "difficulty":
+        d = root / "difficulty" / "sst-2"
+        return ["difficulty", "leaderboard", "--samples", d / "samples.csv", "--predictions", d / "predictions.csv",
+                "--metric", "wsbias", "--ease-column", "bias_algo1"]
     return ["qa", "leaderboard", "--ground-truth", root / "qa" / "ground_truth.csv", "--submissions",
             root / "qa" / "submissions", "--weight-draws", "200"]
 
 
-@pytest.mark.parametrize("fam", ["shovel-ready", "spotgeo", "qa"])
+@pytest.mark.parametrize("fam", ["shovel-ready", "spotgeo", "qa", "difficulty"])
 def test_bootstrap_on_the_command_line(fam, tmp_path):
     import json
 
@@ -254,13 +258,47 @@ def test_bootstrap_on_the_command_line(fam, tmp_path):
     csv = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
     assert csv.returncode == 0, csv.stderr
     head = csv.stdout.splitlines()[0].split(",")
-    assert head[-5:] == ["score_low", "score_high", "rank_low", "rank_high", "tier"]
-    assert head[:-5] == base.stdout.splitlines()[0].split(",")  # the family's own columns first, unchanged
+    assert head[-6:] == ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]
+    assert head[:-6] == base.stdout.splitlines()[0].split(",")  # the family's own columns first, unchanged
     again = run_cli(*_args(fam, tmp_path), "--bootstrap", "60")
     assert again.stdout == csv.stdout  # a fixed seed: the same intervals
     doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--format", "json").stdout)
     row = doc["leaderboard"][0]
-    assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["tier"] >= 1
+    assert row["rank_low"] <= row["rank"] <= row["rank_high"] and row["letters"]
     assert doc["bootstrap"]["replicates"] == 60
-    bad = run_cli(*_args(fam, tmp_path), "--bootstrap", "lots")
-    assert bad.returncode == 2 and "bootstrap" in bad.stderr
+    assert list(doc)[0] == "who_could_have_won"  # the prize committee's question comes first
+    could = [r["submission"] for r in doc["leaderboard"] if r["could_win"]]
+    assert sorted(doc["who_could_have_won"]["teams"]) == sorted(could) and doc["leaderboard"][0]["could_win"]
+    both = run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--simultaneous", "--top-k", "2")
+    assert both.returncode == 0, both.stderr
+    assert both.stdout.splitlines()[0].split(",")[-3:] == ["rank_low_all", "rank_high_all", "in_top_2"]
+    doc = json.loads(run_cli(*_args(fam, tmp_path), "--bootstrap", "60", "--top-k", "2", "--format", "json").stdout)
+    assert set(doc["who_could_have_won"]["teams"]) <= set(doc["top_k"]["teams"]) and doc["top_k"]["k"] == 2
+    for flags, name in [(["--bootstrap", "lots"], "bootstrap"), (["--bootstrap", "50", "--confidence", "1.5"], "confidence"),
+                        (["--bootstrap", "50", "--seed", "-3"] if fam not in ("qa",) else ["--bootstrap", "50", "--seed", "x"],
+                         "seed"), (["--bootstrap", "50", "--top-k", "0"], "top-k"), (["--simultaneous"], "bootstrap")]:
+        bad = run_cli(*_args(fam, tmp_path), *flags)
+        assert bad.returncode == 2 and name in bad.stderr and "Traceback" not in bad.stderr, flags
+
+
+def test_kendall_tau_b_equals_a_hand_count_on_random_tied_rankings():
+    """τ-b = (concordant − discordant) / √((n0 − ties in a)(n0 − ties in b)), counted pair by pair."""
+    from scoring.core.stability import kendall_tau_b
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        n = int(rng.integers(2, 15))
+        a, b = rng.integers(1, 5, n), rng.integers(1, 5, n)  # few values: many ties
+        conc = disc = ties_a = ties_b = 0
+        for i in range(n):
+            for j in range(i + 1, n):
+                sa, sb = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+                ties_a += sa == 0
+                ties_b += sb == 0
+                conc += sa * sb > 0
+                disc += sa * sb < 0
+        n0 = n * (n - 1) // 2
+        denom = np.sqrt((n0 - ties_a) * (n0 - ties_b))
+        want = (conc - disc) / denom if denom > 0 else np.nan
+        got = kendall_tau_b(a, b)
+        assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, abs=1e-12), (a, b)

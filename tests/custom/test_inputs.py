@@ -209,7 +209,7 @@ def test_cli_bootstrap_keeps_the_notes_and_the_recipe(tmp_path):
     doc = json.loads(r.stdout)
     assert doc["bootstrap"]["replicates"] == 20 and doc["recipe"]["stages"]["across"] == "copeland"
     assert any(n.startswith("across: Copeland") for n in doc["notes"])
-    assert {"rank_low", "rank_high", "tier"} <= set(doc["leaderboard"][0])
+    assert {"rank_low", "rank_high", "letters", "could_win"} <= set(doc["leaderboard"][0])
     # Copeland: m1 beats m2 (A) and m3 (A and B): two majorities; m2 and m3 tie on A, the only
     # unit both have (m2 misses B), so that pair is a tie worth ½ each
     assert [(row["submission"], row["aggregate"]) for row in doc["leaderboard"]] == \

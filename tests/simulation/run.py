@@ -1,0 +1,198 @@
+"""Run the rank-set simulation: ``python -m tests.simulation.run [--sims R] [--b B]`` prints the
+figures of docs/robustness.md (the slow tests assert them, tests/simulation/test_simulation.py).
+
+For each family and design: ``R`` test sets drawn from the population, each through
+``scoring.core.robustness.bootstrap`` (B replicates, 95 %), against the known truth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.core.robustness import bootstrap
+from tests.simulation.populations import FAMILIES, Population
+
+CONFIDENCE = 0.95
+
+
+@dataclass
+class Result:
+    family: str
+    design: str
+    n: int
+    sims: int
+    #: marginal coverage per team type (share of team × test set)
+    marginal: dict[str, float] = field(default_factory=dict)
+    #: the lowest marginal coverage of any one team
+    marginal_min: float = 1.0
+    #: share of test sets whose simultaneous sets all hold
+    simultaneous: float = 0.0
+    #: share of test sets where every pair of exactly tied teams shares a letter
+    tied_share: float = float("nan")
+    #: pairs ≥ 8 SE apart in truth: share of (pair × test set) sharing a letter (want 0), and how many pairs
+    far_share: float = float("nan")
+    far_pairs: int = 0
+    #: the far pair shared most often: (team, team, gap in SE, share)
+    far_worst: tuple = ()
+    #: the true winner(s) in the could-have-won set; its mean size
+    winner_cover: float = 0.0
+    winner_size: float = 0.0
+    #: the leader's gap to the next team in SE, and the share of test sets giving it [1, 1]
+    leader_gap: float = float("nan")
+    leader_first: float = float("nan")
+    #: copies got identical rows in every test set
+    copies_equal: bool = True
+    #: score intervals: coverage of the true score (percentile; basic), and the estimate's bias in SDs
+    score_cover: float = 0.0
+    score_cover_basic: float = 0.0
+    bias_sd: float = 0.0
+    seconds: float = 0.0
+
+
+def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int = 0, pop: Population | None = None,
+             reestimate: bool = False) -> Result:
+    """Draw ``sims`` test sets of ``n`` units and score each one's rank sets against the truth."""
+    t0 = time.perf_counter()
+    pop = pop or FAMILIES[family](design, n=n, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    k = len(pop.kinds)
+    truth, true_rank = pop.truth, pop.true_rank
+    cover = np.zeros((sims, k), dtype=bool)
+    all_cover = np.zeros(sims, dtype=bool)
+    shares = np.zeros((sims, k, k), dtype=bool)
+    est = np.zeros((sims, k))
+    s_cover = np.zeros((sims, k), dtype=bool)
+    s_basic = np.zeros((sims, k), dtype=bool)
+    win_cover = np.zeros(sims, dtype=bool)
+    win_size = np.zeros(sims)
+    leader_11 = np.zeros(sims, dtype=bool)
+    copies_equal = True
+    copies = [(j, i) for j, kind in enumerate(pop.kinds) if kind == "copy" for i in [j - 1]]
+    for s in range(sims):
+        us = pop.sample(n, rng)
+        iv = bootstrap(us, b=b, seed=s, confidence=CONFIDENCE)
+        lo, hi = iv["rank_low"].to_numpy(), iv["rank_high"].to_numpy()
+        cover[s] = (lo <= true_rank) & (true_rank <= hi)
+        all_cover[s] = ((iv["rank_low_all"].to_numpy() <= true_rank) & (true_rank <= iv["rank_high_all"].to_numpy())).all()
+        lets = [set(x) for x in iv["letters"]]
+        shares[s] = np.array([[bool(x & y) for y in lets] for x in lets])
+        est[s] = iv["score"].to_numpy()
+        s_lo, s_hi = iv["score_low"].to_numpy(), iv["score_high"].to_numpy()
+        s_cover[s] = (s_lo <= truth) & (truth <= s_hi)
+        s_basic[s] = (2 * est[s] - s_hi <= truth) & (truth <= 2 * est[s] - s_lo)
+        could = iv["could_win"].to_numpy()
+        win_cover[s] = could[true_rank == 1].all()
+        win_size[s] = could.sum()
+        leader_11[s] = lo[0] == 1 and hi[0] == 1
+        cols = ["rank_low", "rank_high", "rank_low_all", "rank_high_all", "letters", "could_win"]
+        for j, i in copies:
+            copies_equal &= iv.iloc[j][cols].tolist() == iv.iloc[i][cols].tolist()
+    r = Result(family, design, n, sims)
+    for kind in dict.fromkeys(pop.kinds):
+        if kind == "copy":
+            continue
+        r.marginal[kind] = float(cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean())
+    r.marginal_min = float(cover.mean(axis=0).min())
+    r.simultaneous = float(all_cover.mean())
+    tied = [j for j, x in enumerate(pop.kinds) if x == "tied"]
+    if tied:
+        r.tied_share = float(np.all([shares[:, i, j] for i in tied for j in tied], axis=0).mean())
+    sd = est.std(axis=0, ddof=1)
+    diff_sd = np.sqrt(np.maximum(((est[:, :, None] - est[:, None, :]) ** 2).mean(axis=0)
+                                 - (est[:, :, None] - est[:, None, :]).mean(axis=0) ** 2, 0))
+    gap = np.abs(truth[:, None] - truth[None, :]) / np.where(diff_sd > 0, diff_sd, np.inf)
+    far = np.triu(gap >= 8, 1)
+    r.far_pairs = int(far.sum())
+    if far.any():
+        r.far_share = float(shares[:, far].mean())
+        per = np.where(far, shares.mean(axis=0), -1)
+        i, j = np.unravel_index(int(np.argmax(per)), per.shape)
+        r.far_worst = (int(i), int(j), round(float(gap[i, j]), 1), float(per[i, j]))
+    if pop.kinds[0] == "leader":
+        r.leader_gap = float(gap[0, 1:].min())
+        r.leader_first = float(leader_11.mean())
+    r.winner_cover, r.winner_size = float(win_cover.mean()), float(win_size.mean())
+    r.copies_equal = copies_equal
+    r.score_cover, r.score_cover_basic = float(s_cover.mean()), float(s_basic.mean())
+    r.bias_sd = float(((est.mean(axis=0) - truth) / np.where(sd > 0, sd, np.inf)).mean())
+    r.seconds = time.perf_counter() - t0
+    return r
+
+
+def mc_error(p: float, sims: int) -> float:
+    """The Monte-Carlo standard error of a share ``p`` over ``sims`` test sets."""
+    return float(np.sqrt(max(p * (1 - p), 1e-12) / sims))
+
+
+def line(r: Result) -> str:
+    m = ", ".join(f"{k} {v:.3f}" for k, v in r.marginal.items())
+    extra = f"; leader {r.leader_gap:.1f} SE ahead: [1, 1] in {r.leader_first:.3f}" if r.leader_gap == r.leader_gap else ""
+    tied = f"; tied share a letter {r.tied_share:.3f}" if r.tied_share == r.tied_share else ""
+    return (f"{r.family:12s} {r.design:6s} n={r.n:5d} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
+            f"simultaneous {r.simultaneous:.3f}{tied}; >= 8 SE pairs ({r.far_pairs}) sharing {r.far_share:.3f} (worst {r.far_worst})"
+            f"{extra}; winner in set {r.winner_cover:.3f} (size {r.winner_size:.1f}); copies equal {r.copies_equal}; "
+            f"score interval percentile {r.score_cover:.3f} basic {r.score_cover_basic:.3f}, bias {r.bias_sd:+.2f} SD"
+            f"  [{r.seconds:.0f} s]")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sims", type=int, default=300)
+    ap.add_argument("--b", type=int, default=400)
+    ap.add_argument("--n", type=int, default=1500)
+    ap.add_argument("--family", nargs="*", default=list(FAMILIES))
+    args = ap.parse_args(argv)
+    for fam in args.family:
+        for design in ("tie6", "leader"):
+            print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+def difficulty_borders(design: str, *, n: int, sims: int, b: int, seed: int = 0) -> dict[str, float]:
+    """Difficulty: do split borders cut once on the test set (the product: fixed inside the
+    replicates) give other answers than borders cut again inside every replicate? Coverage of the
+    true score by the percentile interval, and of the true rank by the marginal rank sets, both ways,
+    on the same test sets; and the ratio of the bootstrap spread to the true spread of the scores."""
+    from scoring.core.ranksets import rank_sets
+    from scoring.core.robustness import resample_counts
+    from scoring.difficulty.metric import eq4
+    from tests.simulation.populations import _splits
+
+    pop = FAMILIES["difficulty"](design, n=n, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    q = [(1 - CONFIDENCE) / 2 * 100, (1 + CONFIDENCE) / 2 * 100]
+    out = {"fixed_score": [], "again_score": [], "fixed_rank": [], "again_rank": [], "fixed_sd": [], "again_sd": [],
+           "est": []}
+    for s in range(sims):
+        idx = np.sort(rng.choice(len(pop.cell), n, replace=False))
+        stats = pop.stats(pop.correct[idx], _splits(pop.ease[idx], pop.key[idx]))
+        full = eq4(*(stats.sum(axis=0)[:, i] for i in range(3)))
+        counts = resample_counts(np.zeros(n, dtype=np.int64), b, seed=s).astype(np.int64)
+        fixed = np.stack([eq4(*((c[:, None, None] * stats).sum(axis=0)[:, i] for i in range(3))) for c in counts])
+        again = []
+        for c in counts:
+            units = np.repeat(idx, c)
+            st = pop.stats(pop.correct[units], _splits(pop.ease[units], pop.key[units]))
+            again.append(eq4(*(st.sum(axis=0)[:, i] for i in range(3))))
+        again = np.stack(again)
+        out["est"].append(full)
+        for name, reps in (("fixed", fixed), ("again", again)):
+            lo, hi = np.percentile(reps, q, axis=0)
+            out[f"{name}_score"].append((lo <= pop.truth) & (pop.truth <= hi))
+            rs = rank_sets(full, reps, confidence=CONFIDENCE)
+            out[f"{name}_rank"].append((rs.rank_low <= pop.true_rank) & (pop.true_rank <= rs.rank_high))
+            out[f"{name}_sd"].append(reps.std(axis=0, ddof=1))
+    true_sd = np.std(out["est"], axis=0, ddof=1)
+    res = {k: float(np.mean(v)) for k, v in out.items() if k.endswith(("score", "rank"))}
+    for name in ("fixed", "again"):
+        res[f"{name}_spread"] = float(np.median(np.mean(out[f"{name}_sd"], axis=0) / true_sd))
+        res[f"{name}_rank_min"] = float(np.min(np.mean(out[f"{name}_rank"], axis=0)))
+    return res
