@@ -226,19 +226,49 @@ def stage_table(fam: Family, lb: pd.DataFrame) -> str:
     return f'<table class="stages"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
+#: one sentence per column of the rank-set table (the words of the Rank intervals page and --help)
+INTERVAL_WORDS = {
+    "score_low": "score_low–score_high: the central interval of the team's final score over the resamples.",
+    "rank_low": "rank_low–rank_high: the ranks the data cannot rule out for this team (its marginal rank set).",
+    "letters": "letters: two teams that share a letter are not told apart by the paired comparisons.",
+    "could_win": "could_win: no other team is established better than this one.",
+    "rank_low_all": "rank_low_all–rank_high_all: rank sets that hold for every team at once (simultaneous).",
+}
+
+
 def intervals_section(lb: pd.DataFrame, iv: pd.DataFrame, info: Mapping[str, Any] | None) -> Section:
-    """Whatever ``scoring.core.robustness.bootstrap`` returned, every column as it is (rows in
-    the leaderboard's order), and any set it keeps beside the table (``iv.attrs``)."""
-    sec = Section("Rank intervals")
+    """The rank confidence sets of ``scoring.core.robustness.bootstrap``: who could have won
+    (and the top ``k`` when ``info["top_k"]`` is given) first, then the columns asked for
+    (``info["columns"]``, default every one) in the leaderboard's order, each explained."""
+    from scoring.core.robustness import top_set
+
+    sec = Section("Rank confidence sets")
+    info = dict(info or {})
+    conf = info.get("confidence")
     if info:
         sec.parts.append('<p class="muted">' + esc(
             f"Bootstrap over the {info.get('unit', 'unit')}s: {info.get('replicates')} resamples, seed "
-            f"{info.get('seed')}, central share {info.get('confidence')}.") + "</p>")
+            f"{info.get('seed')}, confidence {conf}; paired comparisons of every two teams "
+            "(docs/robustness.md).") + "</p>")
+    if "rank_low_all" in iv:
+        share = f"with probability at least {conf}" if conf is not None else "at the chosen confidence"
+        sec.parts.append(f"<p><strong>Who could have won?</strong> {esc(', '.join(top_set(iv, 1)))} — the list is "
+                         f"built to hold the true winner {esc(share)}.</p>")
+        k = info.get("top_k")
+        if k:
+            sec.parts.append(f"<p><strong>Who could be in the top {int(k)}?</strong> "
+                             f"{esc(', '.join(top_set(iv, int(k))))}.</p>")
     order = [t for t in lb["submission"].astype(str) if t in set(map(str, iv.index))]
-    frame = iv.copy()
+    keep = [c for c in info.get("columns") or iv.columns if c in iv.columns]
+    frame = iv[["score", "rank", *[c for c in keep if c not in ("score", "rank")]]] \
+        if {"score", "rank"} <= set(iv.columns) else iv[keep]
+    frame = frame.copy()
     frame.index = frame.index.map(str)
     frame = frame.reindex(order + [t for t in frame.index if t not in order]).rename_axis("submission").reset_index()
     sec.parts.append(frame_table(frame, labels={"submission": "Team"}, team="submission", cls="intervals"))
+    words = [w for c, w in INTERVAL_WORDS.items() if c in frame.columns]
+    if words:
+        sec.parts.append("<ul>" + "".join(f"<li>{esc(w)}</li>" for w in words) + "</ul>")
     for k, v in (iv.attrs or {}).items():
         if isinstance(v, (str, int, float, list, tuple, set, frozenset, np.ndarray)):
             items = sorted(map(str, v)) if isinstance(v, (set, frozenset)) else (

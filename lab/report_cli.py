@@ -52,12 +52,18 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
         scorer.progress = progress
     iv = info = None
     cli_extra: list[str] = []
+    from scoring.cli import _top_k
+    from scoring.core.robustness import INTERVAL_COLUMNS, SIMULTANEOUS_COLUMNS
+
+    top_k = _top_k(args)
     if args.bootstrap is not None:
         seed = params.get("seed", getattr(args, "seed", 0))
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=seed, confidence=args.confidence)
         info = {"replicates": int(args.bootstrap), "seed": int(seed), "confidence": float(args.confidence),
-                "unit": fam.unit}
+                "unit": fam.unit, "top_k": top_k,
+                "columns": INTERVAL_COLUMNS + (SIMULTANEOUS_COLUMNS if args.simultaneous else [])}
         cli_extra = ["--bootstrap", str(int(args.bootstrap)), "--confidence", f"{float(args.confidence):g}"]
+        cli_extra += (["--simultaneous"] if args.simultaneous else []) + (["--top-k", str(top_k)] if top_k else [])
         if "seed" not in fam.params:
             cli_extra += ["--seed", str(int(seed))]
     html = report.build_report(

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from scoring.core.family import Family
+from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, stability_map
 
@@ -150,10 +151,12 @@ def pinned(fam: Family) -> dict[str, Any] | None:
     if key not in st.session_state and "pin" in st.query_params:
         try:
             ctx = fam.context(current.competition(fam))
-            st.session_state[key] = state.check(fam, json.loads(st.query_params["pin"]), ctx, slider=False)
-        except (ValueError, TypeError):
+            p = state.check(fam, loads_bounded(st.query_params["pin"], what="pin"), ctx, slider=False)
+            fam.params.validate(p, context=ctx)  # the rules between values too (ε ≤ τ, increasing thresholds, …)
+            st.session_state[key] = p
+        except (ValueError, TypeError) as err:  # InputError is a ValueError
             st.session_state[key] = None
-            st.session_state[f"{key}_bad"] = True
+            st.session_state[f"{key}_bad"] = str(err)
     return st.session_state.get(key)
 
 

@@ -16,8 +16,10 @@ fam = rb.begin(
     "holds both settings, so a link shows the same comparison.",
 )
 a = rb.pinned(fam)
-if st.session_state.pop(f"_{fam.key}_pin_bad", False):
-    st.warning("The link's pinned settings (pin=…) could not be read; pin the current settings again.")
+bad_pin = st.session_state.pop(f"_{fam.key}_pin_bad", None)
+if bad_pin:
+    st.warning(f"The link's pinned settings (pin=…) could not be used — {md(bad_pin)}. Pin the current settings "
+               "again.")
 c1, c2, c3 = st.columns(3)
 c1.button("Pin the current settings as A", key="rob_cmp_pin", on_click=rb.pin, args=(fam,), type="primary")
 if a is None:

@@ -183,18 +183,27 @@ def test_stage_table_numbers_equal_the_leaderboard_and_the_hand_computation(setu
     assert shown[("C", "segment_score")] == "1.0000"
 
 
-def test_rank_intervals_render_whatever_the_bootstrap_returns(setup):
-    fam, _, _, scorer, params = setup
-    iv = pd.DataFrame({"score": [1.0, 0.8, 0.5], "rank": [1, 2, 3], "rank_low": [1, 1, 3], "rank_high": [2, 2, 3],
-                       "letters": ["a", "a", "b"], "rank_set": [[1, 2], [1, 2], [3]]},
+def test_rank_sets_lead_with_who_could_have_won(setup):
+    # bootstrap's frame, made by hand: C and the script team cannot be told apart (both could
+    # have won: rank_low_all 1); the link team is third for sure; top 2 = the first two
+    iv = pd.DataFrame({"score": [1.0, 0.8, 0.5], "rank": [1, 2, 3], "score_low": [0.9, 0.7, 0.4],
+                       "score_high": [1.1, 0.9, 0.6], "rank_low": [1, 1, 3], "rank_high": [2, 2, 3],
+                       "letters": ["a", "a", "b"], "could_win": [True, True, False],
+                       "rank_low_all": [1, 1, 2], "rank_high_all": [2, 3, 3]},
                       index=pd.Index(["C", SCRIPT, LINK], name="submission"))
-    iv.attrs["could_have_won"] = {"C", SCRIPT}
-    page = Page(_build(setup, intervals=iv, interval_info={"replicates": 200, "seed": 0, "confidence": 0.95,
-                                                           "unit": "essay"}))
-    assert "Rank intervals" in page.plain and "Bootstrap over the essays: 200 resamples" in page.plain
-    assert [c["text"] for c in page.row(team=SCRIPT) if c.get("data-key") in ("letters", "rank_set")] == ["a", "1, 2"]
-    assert "could have won:" in page.plain and f"{SCRIPT}, C" in page.plain  # a set, sorted
-    assert "tier" not in page.plain.lower().split("rank intervals")[1]
+    info = {"replicates": 200, "seed": 0, "confidence": 0.95, "unit": "essay", "top_k": 2,
+            "columns": ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]}
+    page = Page(_build(setup, intervals=iv, interval_info=info))
+    assert "Rank confidence sets" in page.plain and "Bootstrap over the essays: 200 resamples" in page.plain
+    assert f"Who could have won? C, {SCRIPT} — the list is built to hold the true winner with probability at " \
+           "least 0.95" in page.plain
+    assert f"Who could be in the top 2? C, {SCRIPT}, {LINK}." in page.plain  # rank_low_all <= 2
+    assert [c["text"] for c in page.row(team=SCRIPT) if c.get("data-key") in ("letters", "rank_low")] == ["1", "a"]
+    # the simultaneous columns were not asked for; every column shown is explained
+    assert "rank_low_all" not in _build(setup, intervals=iv, interval_info=info).split("Rank confidence sets")[1] \
+        .split("</table>")[0]
+    assert "marginal rank set" in page.plain and "not told apart" in page.plain
+    assert "tier" not in page.plain.lower().split("rank confidence sets")[1]
 
 
 def test_a_second_configuration_shows_what_moved(setup):
@@ -247,4 +256,4 @@ def test_building_the_report_does_not_import_streamlit(comp_dir, tmp_path):
     res = subprocess.run([sys.executable, "-c", "import json; " + code, *args], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)
     assert json.loads(res.stdout.strip().splitlines()[-1]) == {"rc": 0, "streamlit": False}, res.stderr
-    assert out.stat().st_size > 1_000_000 and "Rank intervals" in out.read_text(encoding="utf-8")
+    assert out.stat().st_size > 1_000_000 and "Rank confidence sets" in out.read_text(encoding="utf-8")

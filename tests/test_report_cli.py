@@ -44,8 +44,23 @@ def test_bootstrap_adds_the_rank_intervals(tmp_path):
                   d / "submissions", "--bootstrap", "30", "--seed", "4")
     assert res.returncode == 0, res.stderr
     html = out.read_text(encoding="utf-8")
-    assert "<h2>Rank intervals</h2>" in html and "30 resamples, seed 4" in html
+    assert "<h2>Rank confidence sets</h2>" in html and "30 resamples, seed 4" in html
     assert "--bootstrap 30 --confidence 0.95 --seed 4" in html  # the command that reproduces it
+    assert "Who could have won?" in html and "rank_low_all" not in html.split("Rank confidence sets")[1]
+
+
+def test_simultaneous_sets_and_top_k_as_the_leaderboard_command_takes_them(tmp_path):
+    d = write_competition(tmp_path / "c")
+    out = tmp_path / "r.html"
+    res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                  d / "submissions", "--bootstrap", "30", "--simultaneous", "--top-k", "2")
+    assert res.returncode == 0, res.stderr
+    html = out.read_text(encoding="utf-8").split("Rank confidence sets")[1]
+    assert 'data-key="rank_low_all"' in html and "Who could be in the top 2?" in html
+    assert "--simultaneous --top-k 2" in out.read_text(encoding="utf-8")
+    bad = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                  d / "submissions", "--top-k", "2")
+    assert bad.returncode == 2 and "--top-k: needs --bootstrap B" in bad.stderr
 
 
 @pytest.mark.parametrize("extra, problem", [

@@ -32,8 +32,9 @@ def _messages(at: AppTest) -> str:
 @pytest.mark.parametrize(("page", "query", "names"), [
     # a pinned spotGEO configuration with ε > τ (the sidebar warns; the pin raised InputError)
     (COMPARE, {"family": "spotgeo", "pin": json.dumps({"tau": 5, "epsilon": 20, "rules": "seed"})}, "epsilon"),
-    # a pin nested 100,000 levels deep (RecursionError in json.loads)
-    (COMPARE, {"family": "spotgeo", "pin": "[" * 100_000}, ""),
+    # a pin nested 100,000 levels deep (RecursionError in json.loads): named, with its limit
+    (COMPARE, {"family": "spotgeo", "pin": "[" * 100_000}, "pin: JSON nested deeper than 100 levels"),
+    (COMPARE, {"family": "qa", "pin": '{"threshold": ' + "9" * 5000 + "}"}, "LAB_MAX_JSON_NUMBER_CHARS"),
     # every QA theme weight 0: no weighted mean exists
     (INTERVALS, {"family": "qa", "weights": QA_ZERO}, "weight"),
     (STABILITY, {"family": "qa", "weights": QA_ZERO}, "weight"),
