@@ -15,6 +15,7 @@ sharing a letter are not distinguishable at the chosen confidence.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -75,9 +76,30 @@ def resample_counts(cell: np.ndarray, b: int, *, seed: int = 0) -> np.ndarray:
     return out
 
 
+#: the bytes one chunk of replicates may hold in cell sums (``LAB_BOOTSTRAP_CHUNK_BYTES``): a chunk
+#: is at most ``chunk`` replicates and at most this budget, so thousands of cells (QA themes,
+#: demographic groups) times many teams cannot multiply memory by the chunk size
+CHUNK_BYTES = int(os.environ.get("LAB_BOOTSTRAP_CHUNK_BYTES", 64 << 20))
+_COPIES = 4  # a family's score function holds a few arrays the size of the cell sums at once
+
+
+def chunk_size(us: UnitStats, chunk: int = 250) -> int:
+    """Replicates per chunk: ``chunk``, fewer when one replicate's cell sums are large.
+
+    >>> us = UnitStats(units=["a"] * 4, cell=np.arange(4), n_cells=4, team=np.zeros((4, 3, 2)),
+    ...                shared=np.zeros((4, 1)), score=lambda t, s: {}, final="x")
+    >>> chunk_size(us), chunk_size(us, 10)
+    (250, 10)
+    """
+    _, t, k = us.team.shape
+    per = 8 * _COPIES * us.n_cells * (t * k + us.shared.shape[1])
+    return int(max(1, min(chunk, CHUNK_BYTES // max(per, 1))))
+
+
 def replicates(us: UnitStats, weights: np.ndarray, *, chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
     """Final scores and ranks (B × teams) of the replicates that ``weights`` (B × units) define."""
     finals, ranks = [], []
+    chunk = chunk_size(us, chunk)
     for a in range(0, len(weights), chunk):
         sc = us.scores(weights[a:a + chunk])
         finals.append(np.asarray(sc[us.final], dtype=float))
@@ -98,6 +120,7 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
     weights = resample_counts(us.cell, b, seed=seed)
+    chunk = chunk_size(us, chunk)
     final = np.concatenate([np.asarray(us.scores(weights[a:a + chunk])[us.final], dtype=float)
                             for a in range(0, b, chunk)])
     q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
@@ -140,6 +163,7 @@ def stage_intervals(us: UnitStats, stage: str, *, b: int = 1000, seed: int = 0, 
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
     weights = resample_counts(us.cell, b, seed=seed)
+    chunk = chunk_size(us, chunk)
     parts = [np.asarray(us.scores(weights[a:a + chunk])[stage], dtype=float) for a in range(0, b, chunk)]
     q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
     low, high = np.nanpercentile(np.concatenate(parts), q, axis=0)

@@ -302,3 +302,23 @@ def test_kendall_tau_b_equals_a_hand_count_on_random_tied_rankings():
         want = (conc - disc) / denom if denom > 0 else np.nan
         got = kendall_tau_b(a, b)
         assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, abs=1e-12), (a, b)
+
+
+def test_replicates_are_chunked_by_memory_and_the_result_does_not_depend_on_it(monkeypatch):
+    """Many cells × many teams: a chunk holds fewer replicates (issue 30's audit: QA with 50,000
+    themes and 20 teams would have held ~10 GiB of cell sums in one chunk of 250); the intervals
+    and rank sets are the same whatever the chunk."""
+    from scoring.core import robustness as rob
+
+    rng = np.random.default_rng(3)
+    units, teams, cells = 400, 6, 200
+    team = rng.random((units, teams, 1))
+    us = UnitStats(units=[str(i) for i in range(units)], cell=np.arange(units) % cells, n_cells=cells,
+                   team=team, shared=np.ones((units, 1)),
+                   score=lambda t, s, teams=None: {"final": t[..., 0].sum(axis=-2) / s[..., 0].sum(axis=-1)[..., None]},
+                   final="final", names=[f"t{i}" for i in range(teams)])
+    whole = rob.bootstrap(us, b=60, seed=5)
+    per = 8 * rob._COPIES * cells * (teams + 1)
+    monkeypatch.setattr(rob, "CHUNK_BYTES", 7 * per)  # 7 replicates a chunk
+    assert rob.chunk_size(us) == 7
+    pd.testing.assert_frame_equal(rob.bootstrap(us, b=60, seed=5), whole)
