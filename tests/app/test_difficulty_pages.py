@@ -354,7 +354,7 @@ def test_robustness_pages_score_what_the_pages_score(hand):
     # refuses in that mode; the family's repair leaves them out for every page
     at = open_page(LB, {"metric": "wsbias", "ease_column": "bias", "split_mode": "continuous"})
     go(at, INTERVALS)
-    ranks = table(at, "Tier").set_index("Team")["Rank"]
+    ranks = table(at, "Letters").set_index("Team")["Rank"]
     assert ranks.to_dict() == {"good": 1, WIN: 3, HARD: 2}  # 100·(Σw − 2·Σw wrong)/Σw: good 98.0, hard 92.8, win −88.3
     go(at, COMPARE)
     at.button(key="rob_cmp_pin").click()

@@ -37,10 +37,11 @@ def test_options_are_exactly_the_spec(capsys):
     qa = parser._subparsers._group_actions[0].choices["qa"]
     lb = qa._subparsers._group_actions[0].choices["leaderboard"]
     flags = {s for a in lb._actions for s in a.option_strings}
-    # the spec's options, plus the rank intervals every family's leaderboard offers (issue 11: the
-    # family's own --seed seeds the resampling too)
+    # the spec's options, plus the rank sets every family's leaderboard offers (issue 11: the
+    # family's own --seed seeds the resampling too; issue 22: simultaneous sets and the top k)
     assert flags == {"-h", "--help", "--ground-truth", "--submissions", "--time-threshold", "--theme-weights",
-                     "--weight-draws", "--seed", "--format", "--output", "--raw-names", "--bootstrap", "--confidence"}
+                     "--weight-draws", "--seed", "--format", "--output", "--raw-names", "--bootstrap", "--confidence",
+                     "--simultaneous", "--top-k"}
     assert get("qa").name == "qa" and get("qa").key == "qa"
 
 
