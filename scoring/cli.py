@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from .core.describe import families_markdown
@@ -164,8 +165,23 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     return to_json(doc)
 
 
+def _one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as users see it: one line, no source path (numpy's overflow on an extreme
+    value, say: ``warning: overflow encountered in matmul``)."""
+    _BAR.close()
+    text = " ".join(str(message).split())
+    print(f"warning: {text}", file=sys.stderr if file is None else file)
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    with warnings.catch_warnings():  # restored on return: an in-process caller keeps its own
+        warnings.simplefilter("default")  # each distinct warning once
+        warnings.showwarning = _one_line
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
     try:
         if args.command == "docs":
             text = families_markdown(families())

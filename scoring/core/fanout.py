@@ -30,6 +30,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -98,11 +99,17 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)  # the parent is gone (killed): nothing will ever collect this worker's results
 
 
+def _one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {' '.join(str(message).split())}", file=sys.stderr if file is None else file)
+
+
 def _init_worker() -> None:
-    """loky's initializer, once in each worker process: keep freed memory, and end with the
-    parent. An idle loky worker only notices a killed parent when its idle time is up, a busy one
-    not before its item ends; this thread ends it within ``WATCH_SECONDS``."""
+    """loky's initializer, once in each worker process: keep freed memory, print a warning as one
+    line (no source path: a worker writes to its caller's stderr), and end with the parent. A
+    killed parent leaves loky's workers running until their idle time is up (a busy one longer);
+    this thread ends them within ``WATCH_SECONDS``."""
     keep_freed_memory()
+    warnings.showwarning = _one_line
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="lab-parent-watch", daemon=True).start()
 
 
