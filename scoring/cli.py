@@ -165,19 +165,21 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     return to_json(doc)
 
 
-def _one_line(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning as users see it: one line, no source path (numpy's overflow on an extreme
-    value, say: ``warning: overflow encountered in matmul``)."""
-    _BAR.close()
-    text = " ".join(str(message).split())
-    print(f"warning: {text}", file=sys.stderr if file is None else file)
-
-
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    shown: set[str] = set()
+
+    def one_line(message, category, filename, lineno, file=None, line=None) -> None:
+        """A warning as users see it: one line, no source path, each message once (numpy's
+        overflow on an extreme value, say: ``warning: overflow encountered in matmul``)."""
+        text = " ".join(str(message).split())
+        if text not in shown:
+            shown.add(text)
+            _BAR.close()
+            print(f"warning: {text}", file=sys.stderr if file is None else file)
+
     with warnings.catch_warnings():  # restored on return: an in-process caller keeps its own
-        warnings.simplefilter("default")  # each distinct warning once
-        warnings.showwarning = _one_line
+        warnings.showwarning = one_line
         return _main(args)
 
 

@@ -155,3 +155,29 @@ def test_workers_import_the_task_module_when_started_from_another_folder(tmp_pat
     pairs = ast.literal_eval(pairs)
     assert pairs and all(worker != int(parent) for worker, _ in pairs), pairs
     assert out.stderr == ""  # nothing printed at exit either
+
+
+WARNING_PROBE = """
+import sys
+sys.path.insert(0, {root!r})
+from scoring.core import fanout
+from tests.core import test_fanout
+print(list(fanout.fan_out(test_fanout._overflow, range(4), workers=2)))
+"""
+
+
+def _overflow(_shared, item: int) -> int:
+    np.ones(2) * 1e308 * 10  # numpy warns: overflow encountered in multiply
+    return item
+
+
+def test_a_workers_warning_is_one_line_without_a_path(tmp_path):
+    # a worker writes to its caller's stderr (the command line's): no source path there either
+    import subprocess
+
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", WARNING_PROBE.format(root=root)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0 and out.stdout.strip() == "[0, 1, 2, 3]", out.stderr
+    lines = out.stderr.splitlines()
+    assert lines and set(lines) == {"warning: overflow encountered in multiply"}, out.stderr
