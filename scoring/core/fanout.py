@@ -12,7 +12,8 @@ before the exception reaches the caller.
   loky starts its workers afresh (never a ``fork`` of a threaded server, never the caller's
   ``__main__``) and keeps them for the next call until they have been idle ``IDLE_SECONDS``.
   ``context`` reaches each worker once per call, not once per item: it is written to a private
-  temporary folder (``joblib.dump``) that the workers read it from, and removed after the call.
+  temporary folder (``joblib.dump``) that the workers read it from, removed after the call (or
+  by loky's resource tracker when this process is killed).
   Where joblib cannot start processes, it runs the items in this process.
 * **dask**: ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) sends every item to
   a Dask cluster; ``context`` is scattered to every worker once. Dask is imported only then.
@@ -22,7 +23,7 @@ before the exception reaches the caller.
 
 ``progress(done, total, name)`` is called with 0 before the first item, after each item
 (with the next item's name) and with ``total`` at the end — it counts items, e.g. files.
-At most ``window`` items (default ``2 × workers``) are dispatched ahead of the results.
+At most ``window`` tasks (default ``2 × workers``) are dispatched ahead of the results.
 """
 
 from __future__ import annotations
@@ -179,8 +180,8 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     scheduler : a Dask scheduler address or ``distributed.Client``: run on that cluster.
     mode : ``"processes"`` (default), ``"threads"`` or ``"inline"``.
     min_items : fewer items than this run in this process.
-    window : items dispatched ahead of the results at most (default ``2 × workers``; on Dask,
-        2 × the cluster's threads).
+    window : tasks (of ``chunk`` items; on Dask, items) dispatched ahead of the results at most
+        (default ``2 × workers``; on Dask, 2 × the cluster's threads).
     setup : called once in each worker process, before its first item.
     chunk : items per task (many small items: one round trip for several).
 
@@ -223,17 +224,19 @@ def _joblib(fn, items, shared, workers, backend, window, setup, chunk) -> Iterat
     from joblib import Parallel, delayed
 
     batches = [items[i:i + chunk] for i in range(0, len(items), chunk)]
-    folder = None
+    folder = tracker = None
     if backend == "loky" and shared is not None:
         import joblib
+        from joblib.externals.loky.backend import resource_tracker as tracker
 
         folder = tempfile.mkdtemp(prefix="lab-fanout-")  # private (0700)
+        tracker.register(folder, "folder")  # loky's tracker removes it should this process be killed
         path = os.path.join(folder, "shared.joblib")
         joblib.dump(shared, path)
         shared = _Shared(path)
     kw = {"initializer": _init_worker, "idle_worker_timeout": IDLE_SECONDS} if backend == "loky" else {}
     parallel = Parallel(n_jobs=workers, backend=backend, return_as="generator", batch_size=1,
-                        pre_dispatch=str(max(1, window // chunk)), max_nbytes=None, **kw)
+                        pre_dispatch=str(max(1, window)), max_nbytes=None, **kw)
     results = parallel(delayed(_run)(fn, shared, setup, batch) for batch in batches)
     try:
         for out in results:
@@ -250,6 +253,7 @@ def _joblib(fn, items, shared, workers, backend, window, setup, chunk) -> Iterat
             results.close()  # stopped early: joblib kills the workers and waits for them to end
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+            tracker.unregister(folder, "folder")
 
 
 def _dask_call(fn: Callable, context: Any, item: Any) -> Any:

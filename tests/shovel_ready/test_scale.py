@@ -365,7 +365,8 @@ def _alive(pid: int) -> bool:
                     reason="/proc children lists (Linux)")
 def test_killing_the_command_mid_load_leaves_no_process(tmp_path):
     # kill -9 of the command line (or the server) while its workers score files: the workers
-    # and the helpers of the pool (loky's resource tracker) must end with it, within seconds
+    # and the helpers of the pool (loky's resource tracker) must end with it, within seconds,
+    # and the tracker removes the folder the workers read the ground truth from
     import signal
     import subprocess
     import sys
@@ -377,7 +378,10 @@ def test_killing_the_command_mid_load_leaves_no_process(tmp_path):
         for f in SUBS:
             (subs / f"c{k:02d}-{f.name}").symlink_to(f)
     n = 30 * len(SUBS)
-    env = {**os.environ, "LAB_POOL_MIN_BYTES": "0", "LAB_WORKERS": "2", "LAB_CACHE_DIR": str(tmp_path / "cache")}
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "LAB_POOL_MIN_BYTES": "0", "LAB_WORKERS": "2", "LAB_CACHE_DIR": str(tmp_path / "cache"),
+           "TMPDIR": str(temp)}
     cmd = [sys.executable, "-m", "scoring", "leaderboard", "--ground-truth", str(SAMPLE / "ground_truth.csv"),
            "--submissions", str(subs)]
     proc = subprocess.Popen(cmd, cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL,
@@ -399,6 +403,7 @@ def test_killing_the_command_mid_load_leaves_no_process(tmp_path):
         while any(_alive(p) for p in below) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert [p for p in below if _alive(p)] == []
+        assert list(temp.glob("lab-fanout-*")) == []  # the folder the ground truth went to the workers through
     finally:
         if proc.poll() is None:
             proc.kill()
