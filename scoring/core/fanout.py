@@ -17,9 +17,11 @@ before the exception reaches the caller.
   Where joblib cannot start processes, it runs the items in this process.
 * **dask**: ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) sends every item to
   a Dask cluster; ``context`` is scattered to every worker once. Dask is imported only then.
-* **threads** / **in-process**: ``mode="threads"``, or ``workers=1`` (also for fewer than
-  ``min_items`` items, where a pool costs more than it saves, inside a worker, and while another
-  call of this process uses the workers: a bad item of one call stops the workers).
+* **threads**: ``mode="threads"``, and a call made while another call of this process uses the
+  worker processes (loky's workers are one pool per process, and a bad item of one call stops
+  them: the two calls must not share them).
+* **in-process**: ``workers=1``, fewer than ``min_items`` items (where a pool costs more than
+  it saves), or a call made inside a worker.
 
 ``progress(done, total, name)`` is called with 0 before the first item, after each item
 (with the next item's name) and with ``total`` at the end — it counts items, e.g. files.
