@@ -181,3 +181,14 @@ def test_a_workers_warning_is_one_line_without_a_path(tmp_path):
     assert out.returncode == 0 and out.stdout.strip() == "[0, 1, 2, 3]", out.stderr
     lines = out.stderr.splitlines()
     assert lines and set(lines) == {"warning: overflow encountered in multiply"}, out.stderr
+
+
+def test_a_call_while_the_workers_are_busy_runs_in_threads_of_its_own():
+    # two loads at once in one server: the second must not share (and, on a bad file, stop)
+    # the first one's worker processes
+    first = fanout.fan_out(_pids, range(6), workers=2)
+    got = [next(first)]  # the first call holds the workers now
+    assert set(fanout.fan_out(_pids, range(6), workers=2)) == {os.getpid()}
+    got += list(first)
+    assert len(got) == 6 and os.getpid() not in got
+    assert os.getpid() not in set(fanout.fan_out(_pids, range(6), workers=2))  # the workers are free again
