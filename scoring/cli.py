@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from . import cli_load, shakeup_cli
@@ -213,6 +214,23 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    shown: set[str] = set()
+
+    def one_line(message, category, filename, lineno, file=None, line=None) -> None:
+        """A warning as users see it: one line, no source path, each message once (numpy's
+        overflow on an extreme value, say: ``warning: overflow encountered in matmul``)."""
+        text = " ".join(str(message).split())
+        if text not in shown:
+            shown.add(text)
+            _BAR.close()
+            print(f"warning: {text}", file=sys.stderr if file is None else file)
+
+    with warnings.catch_warnings():  # restored on return: an in-process caller keeps its own
+        warnings.showwarning = one_line
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
     try:
         if args.command == "shakeup":
             text = shakeup_cli.run(get(args.family), args, progress=_BAR)

@@ -1,45 +1,54 @@
-"""Run one function over many items on every core — a local process pool, a Dask cluster,
-threads, or this process — and get the results back in order, counting items as progress.
+"""Run one function over many items on every core — joblib's worker processes (loky), a Dask
+cluster, threads, or this process — and get the results back in order, counting items as progress.
 
 Any family can use it: ``fan_out(fn, items, shared=context)`` yields ``fn(context, item)``
 for each item, in the items' order. ``fn`` must be a module-level function (pickled by
 name), ``context`` and the items picklable. The first failing item (in order) raises its
-exception, as a plain loop would; the items after it are cancelled.
+exception, as a plain loop would; the items after it are cancelled and the workers stopped
+before the exception reaches the caller.
 
-* **processes** (the default for ``workers > 1``): a ``ProcessPoolExecutor`` of ``workers``
-  processes (default: every core this process may use; ``LAB_WORKERS`` overrides).
-  ``context`` is sent once per worker, not once per item. The start method is ``fork``
-  when this process runs a single thread (fast: nothing to import), else ``forkserver``
-  (safe inside a threaded server such as Streamlit) or ``spawn``; ``LAB_START_METHOD``
-  overrides. Where processes cannot start, threads take over.
+* **processes** (the default for ``workers > 1``): ``joblib.Parallel`` on its loky backend,
+  ``workers`` processes (default: every core this process may use; ``LAB_WORKERS`` overrides).
+  loky starts its workers afresh (never a ``fork`` of a threaded server, never the caller's
+  ``__main__``) and keeps them for the next call until they have been idle ``IDLE_SECONDS``.
+  ``context`` reaches each worker once per call, not once per item: it is written to a private
+  temporary folder (``joblib.dump``) that the workers read it from, removed after the call (or
+  by loky's resource tracker when this process is killed).
+  Where joblib cannot start processes, it runs the items in this process.
 * **dask**: ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) sends every item to
   a Dask cluster; ``context`` is scattered to every worker once. Dask is imported only then.
-* **threads** / **in-process**: ``mode="threads"``, or ``workers=1`` (also for fewer than
-  ``min_items`` items, where a pool costs more than it saves).
+* **threads**: ``mode="threads"``, and a call made while another call of this process uses the
+  worker processes (loky's workers are one pool per process, and a bad item of one call stops
+  them: the two calls must not share them).
+* **in-process**: ``workers=1``, fewer than ``min_items`` items (where a pool costs more than
+  it saves), or a call made inside a worker.
 
 ``progress(done, total, name)`` is called with 0 before the first item, after each item
 (with the next item's name) and with ``total`` at the end — it counts items, e.g. files.
-At most ``window`` items (default ``2 × workers``) are in flight, so memory stays bounded
-by the window, not by the number of items.
+At most ``window`` tasks (default ``2 × workers``) are dispatched ahead of the results.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import shutil
 import sys
+import tempfile
 import threading
-import weakref
+import time
+import traceback
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .errors import InputError
 
-_context: Any = None  # the shared context, in a pool worker
 DASK_TIMEOUT = os.environ.get("LAB_DASK_TIMEOUT", "20s")  # to connect to a scheduler
+IDLE_SECONDS = 60  # a worker process with nothing to do for this long exits
+WATCH_SECONDS = 0.5  # how often a worker looks whether its parent is still there
 
 
 def default_workers() -> int:
@@ -60,46 +69,12 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-#: the threads of this process's finished pools that are still winding down (a pool's manager
-#: and queue threads outlive it by the ~15 ms its workers take to exit)
-_ending: weakref.WeakSet = weakref.WeakSet()
-
-
-def _settle(timeout: float = 2.0) -> None:
-    """Wait for the threads of finished pools to end, so that they do not count as threads of
-    this process: the next pool's start method would be ``forkserver`` instead of ``fork``
-    (starting a fork server costs about half a second)."""
-    for t in list(_ending):
-        t.join(timeout)
-        _ending.discard(t)
-
-
-# At exit, concurrent.futures wakes the manager thread of every pool once more; a finished
-# pool's thread that is closing its pipe at that moment makes Python print "Exception ignored
-# ... Bad file descriptor" after a command's output (seen about once in 20 runs). Joining those
-# threads first leaves nothing half-closed to wake; these hooks run last-registered first.
-if hasattr(threading, "_register_atexit"):
-    threading._register_atexit(_settle)
-
-
-def start_method() -> str:
-    """``fork`` for a single-threaded process, else ``forkserver`` or ``spawn`` (``LAB_START_METHOD`` wins)."""
-    methods = mp.get_all_start_methods()
-    env = os.environ.get("LAB_START_METHOD", "")
-    if env in methods:
-        return env
-    _settle()
-    if "fork" in methods and sys.platform == "linux" and threading.active_count() == 1:
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
 def in_worker() -> bool:
-    """True inside a pool worker process (where no nested pool is started)."""
+    """True inside a worker process (where no nested pool is started)."""
     return mp.parent_process() is not None
 
 
-#: in a pool worker, freed blocks up to this size are kept for reuse (glibc's ``mallopt``)
+#: in a worker process, freed blocks up to this size are kept for reuse (glibc's ``mallopt``)
 KEEP_FREED_BYTES = 256 << 20
 
 
@@ -108,8 +83,8 @@ def keep_freed_memory(limit: int = KEEP_FREED_BYTES) -> bool:
     heap, arrays up to ``limit / 4`` from the heap) instead of handing it back to the system at
     once. A worker that scores file after file then reuses its pages: without this, each file's
     large temporary arrays are fresh mappings whose every page faults and is zeroed again
-    (about 2,500 faults and 10 ms of system time per FP1-scale file). A pool's processes end
-    with their pool, so the memory they keep goes with them. False where there is no glibc."""
+    (about 2,500 faults and 10 ms of system time per FP1-scale file). The memory a worker keeps
+    goes with it when it exits (after ``IDLE_SECONDS`` idle). False where there is no glibc."""
     try:
         import ctypes
 
@@ -121,25 +96,74 @@ def keep_freed_memory(limit: int = KEEP_FREED_BYTES) -> bool:
     return bool(mallopt(m_mmap_threshold, max(1, limit // 4))) and bool(mallopt(m_trim_threshold, limit))
 
 
-def _init(context: Any, setup: Callable[[], None] | None) -> None:
-    global _context
-    _context = context
-    if in_worker():  # a pool's own process (threads share the caller's allocator: left alone)
-        keep_freed_memory()
-    if setup is not None:
-        setup()
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)  # the parent is gone (killed): nothing will ever collect this worker's results
 
 
-def _call(fn: Callable, batch: list) -> list:
-    return [fn(_context, item) for item in batch]
+def _one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {' '.join(str(message).split())}", file=sys.stderr if file is None else file)
 
 
-def _call_here(fn: Callable, shared: Any, batch: list) -> list:
-    return [fn(shared, item) for item in batch]
+def _init_worker() -> None:
+    """loky's initializer, once in each worker process: keep freed memory, print a warning as one
+    line (no source path: a worker writes to its caller's stderr), and end with the parent. A
+    killed parent leaves loky's workers running until their idle time is up (a busy one longer);
+    this thread ends them within ``WATCH_SECONDS``."""
+    keep_freed_memory()
+    warnings.showwarning = _one_line
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="lab-parent-watch", daemon=True).start()
 
 
-def _dask_call(fn: Callable, context: Any, item: Any) -> Any:
-    return fn(context, item)
+class _Shared:
+    """The context of one call, as the workers see it: a file they read once (``path``)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+
+_loaded: tuple[str, Any] = ("", None)  # in a worker: the last context read, by path
+_set_up: set = set()  # in a worker: the setup functions already run
+
+
+class _Failed:
+    """An item's exception, carried back as a result so that the first failure *in order* is
+    the one raised (joblib raises whichever failure it sees first)."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+        self.trace = traceback.format_exc()
+
+
+class _RemoteTraceback(Exception):
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def _run(fn: Callable, shared: Any, setup: Callable[[], None] | None, batch: list) -> list:
+    """A worker's task: ``fn`` over a batch (``shared``: the context, or a :class:`_Shared`)."""
+    global _loaded
+    out: list = []
+    try:
+        if setup is not None and setup not in _set_up:
+            setup()
+            _set_up.add(setup)
+        if isinstance(shared, _Shared):
+            if _loaded[0] != shared.path:
+                import joblib
+
+                _loaded = ("", None)  # the last call's context goes first
+                _loaded = (shared.path, joblib.load(shared.path))
+            shared = _loaded[1]
+        for item in batch:
+            out.append(fn(shared, item))
+    except Exception as e:
+        out.append(_Failed(e))
+    return out
+
+
+_busy = threading.Lock()  # held while a call uses the worker processes
 
 
 def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = None,
@@ -152,15 +176,16 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     ----------
     fn : module-level function ``(shared, item) -> result``.
     items : the items (a sequence: its length is the progress total).
-    shared : one context object every call receives (sent to each worker once).
+    shared : one context object every call receives (read by each worker once).
     progress : ``progress(done, total, name)``, counting items; ``names`` label them.
     workers : processes (or threads); default :func:`default_workers`; 1 runs in this process.
     scheduler : a Dask scheduler address or ``distributed.Client``: run on that cluster.
     mode : ``"processes"`` (default), ``"threads"`` or ``"inline"``.
     min_items : fewer items than this run in this process.
-    window : items in flight at most (default ``2 × workers``; on Dask, 2 × the cluster's threads).
-    setup : called once in each worker process before its first item.
-    chunk : items per task in a pool (many small items: one round trip for several).
+    window : tasks (of ``chunk`` items; on Dask, items) dispatched ahead of the results at most
+        (default ``2 × workers``; on Dask, 2 × the cluster's threads).
+    setup : called once in each worker process, before its first item.
+    chunk : items per task (many small items: one round trip for several).
 
     >>> list(fan_out(pow, [1, 2, 3], shared=2, workers=1))
     [2, 4, 8]
@@ -171,151 +196,70 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     if progress:
         progress(0, total, label(0))
     workers = default_workers() if workers is None else max(1, int(workers))
+    mode = mode or "processes"
+    lock = None
     if scheduler is not None:
         results = _dask(fn, items, shared, scheduler, window)
     elif mode == "inline" or workers <= 1 or total < min_items or in_worker():
         results = (fn(shared, item) for item in items)
+    elif mode == "threads" or not _busy.acquire(blocking=False):
+        results = _joblib(fn, items, shared, workers, "threading", window or 2 * workers, None, max(1, int(chunk)))
     else:
-        results = _pooled(fn, items, shared, workers, mode or "processes", window or 2 * workers, setup,
-                          max(1, int(chunk)))
+        lock = _busy
+        results = _joblib(fn, items, shared, workers, "loky", window or 2 * workers, setup, max(1, int(chunk)))
     try:
         for k, result in enumerate(results):
             if progress and k + 1 < total:
                 progress(k + 1, total, label(k + 1))
             yield result
     finally:
-        results.close()  # stops the pool now, also when the caller stops early or raises
+        try:
+            results.close()  # stops the workers now, also when the caller stops early or raises
+        finally:
+            if lock is not None:
+                lock.release()
     if progress:
         progress(total, total, "")
 
 
-WORKER_NAME = "lab-worker"
+def _joblib(fn, items, shared, workers, backend, window, setup, chunk) -> Iterator[Any]:
+    from joblib import Parallel, delayed
 
-
-class _WorkerContext:
-    """A multiprocessing context whose processes are named ``lab-worker-…``, so that their
-    start-up data leaves out the caller's ``__main__`` (see :func:`_no_main_for_workers`)."""
-
-    def __init__(self, ctx):
-        self._ctx = ctx
-
-    def __getattr__(self, attr):
-        return getattr(self._ctx, attr)
-
-    def Process(self, *args, **kwargs):  # noqa: N802 (the multiprocessing name)
-        proc = self._ctx.Process(*args, **kwargs)
-        proc.name = f"{WORKER_NAME}-{proc.name}"
-        return proc
-
-
-def _no_main_for_workers() -> None:
-    """A spawned or forkserver child re-runs the parent's main script (``__main__``) before its
-    first task — under Streamlit that is the app itself, which must not run in a worker (nor a
-    user's unguarded script). Our workers need only the task's module, so their start-up data
-    drops the main script; other processes are left as they are."""
-    from multiprocessing import spawn
-
-    if getattr(spawn.get_preparation_data, "_lab", False):
-        return
-    original = spawn.get_preparation_data
-
-    def get_preparation_data(name):
-        data = original(name)
-        if str(name).startswith(WORKER_NAME):
-            data.pop("init_main_from_path", None)
-            data.pop("init_main_from_name", None)
-        return data
-
-    get_preparation_data._lab = True
-    spawn.get_preparation_data = get_preparation_data
-
-
-_env_lock = threading.Lock()
-
-
-def _start_forkserver(modules: list[str]) -> None:
-    """Start the fork server (once per process) where it can import ``modules``. Before Python
-    3.12.8 it ignores this process's ``sys.path`` (CPython gh-117378): started from another
-    folder than the app's, its preload failed silently and every worker imported numpy and
-    pandas afresh (~0.5 s a worker, a pool). Their folders go on its ``PYTHONPATH``."""
-    from multiprocessing import forkserver
-
-    folders = []
-    for name in modules:
-        mod = sys.modules.get(name.partition(".")[0])
-        path = getattr(mod, "__file__", None)
-        if path:  # a package's folder holds its __init__: the folder to import it from is one up
-            folder = os.path.dirname(os.path.dirname(path) if hasattr(mod, "__path__") else path)
-            folders.append(os.path.abspath(folder))
-    with _env_lock:
-        old = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(folders + ([old] if old else [])))
-        try:
-            forkserver.ensure_running()
-        finally:
-            if old is None:
-                os.environ.pop("PYTHONPATH", None)
-            else:
-                os.environ["PYTHONPATH"] = old
-
-
-def _executor(kind: str, workers: int, shared: Any, setup, fn) -> Executor:
-    if kind == "processes":
-        try:
-            ctx = mp.get_context(start_method())
-            if ctx.get_start_method() != "fork":
-                _no_main_for_workers()
-                ctx = _WorkerContext(ctx)
-            if ctx.get_start_method() == "forkserver":
-                # workers fork from a server that has imported the task's module (numpy, pandas…)
-                # once, instead of importing it afresh in every worker of every pool
-                modules = sorted({fn.__module__, getattr(setup, "__module__", fn.__module__)})
-                ctx.set_forkserver_preload(modules)
-                _start_forkserver(modules)
-            return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(shared, setup))
-        except (OSError, ValueError, NotImplementedError, ImportError):
-            pass  # no processes here (a sandbox, a platform without semaphores): threads
-    return ThreadPoolExecutor(workers, initializer=_init, initargs=(shared, None))
-
-
-def _pooled(fn, items, shared, workers, kind, window, setup, chunk) -> Iterator[Any]:
     batches = [items[i:i + chunk] for i in range(0, len(items), chunk)]
-    pool = _executor(kind, min(workers, len(batches)), shared, setup, fn)
-    threads = isinstance(pool, ThreadPoolExecutor)
-    queue: deque = deque()
-    todo = iter(batches)
+    folder = tracker = None
+    if backend == "loky" and shared is not None:
+        import joblib
+        from joblib.externals.loky.backend import resource_tracker as tracker
 
-    def submit(batch):
-        if threads:  # threads share this process: call with the context directly
-            return pool.submit(_call_here, fn, shared, batch)
-        return pool.submit(_call, fn, batch)
-
-    finished = False
+        folder = tempfile.mkdtemp(prefix="lab-fanout-")  # private (0700)
+        tracker.register(folder, "folder")  # loky's tracker removes it should this process be killed
+        path = os.path.join(folder, "shared.joblib")
+        joblib.dump(shared, path)
+        shared = _Shared(path)
+    kw = {"initializer": _init_worker, "idle_worker_timeout": IDLE_SECONDS} if backend == "loky" else {}
+    parallel = Parallel(n_jobs=workers, backend=backend, return_as="generator", batch_size=1,
+                        pre_dispatch=str(max(1, window)), max_nbytes=None, **kw)
+    results = parallel(delayed(_run)(fn, shared, setup, batch) for batch in batches)
     try:
-        for batch in todo:
-            queue.append(submit(batch))
-            if len(queue) >= window:
-                break
-        while queue:
-            try:
-                results = queue.popleft().result()
-            except BrokenProcessPool as e:
-                raise RuntimeError("a worker process died while loading (out of memory?); set LAB_WORKERS=1 "
-                                   "to work in one process") from e
-            nxt = next(todo, None)
-            if nxt is not None:
-                queue.append(submit(nxt))
-            if not queue:
-                finished = True  # every item is back: the workers have nothing left to do
-            yield from results
+        for out in results:
+            for r in out:
+                if isinstance(r, _Failed):
+                    raise r.error from _RemoteTraceback(r.trace)
+                yield r
+    except BrokenProcessPool as e:
+        raise RuntimeError("a worker process died while loading (out of memory?); set LAB_WORKERS=1 "
+                           "to work in one process") from e
     finally:
-        # after the last item, idle workers exit on their own (tearing down a worker's memory
-        # takes ~15 ms); stopped early, the caller waits for the running items to end, so
-        # none writes anything after it returns
-        ending = () if threads else (getattr(pool, "_executor_manager_thread", None),
-                                     getattr(getattr(pool, "_call_queue", None), "_thread", None))
-        pool.shutdown(wait=not finished, cancel_futures=True)
-        _ending.update(t for t in ending if t is not None and t.is_alive())
+        with warnings.catch_warnings():  # stopped early, joblib warns of the items left undone
+            warnings.simplefilter("ignore")
+            results.close()  # stopped early: joblib kills the workers and waits for them to end
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+            tracker.unregister(folder, "folder")
+
+
+def _dask_call(fn: Callable, context: Any, item: Any) -> Any:
+    return fn(context, item)
 
 
 def _dask(fn, items, shared, scheduler, window) -> Iterator[Any]:

@@ -176,8 +176,8 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
     store = TableStore(where)
     names = [name for name, _, _ in subs]
     side = ThreadPoolExecutor(1)  # demographics and runtimes, read while the workers score files
-    later = None
     try:
+        later = side.submit(_side_inputs, gt, demographics, runtimes, names)
         # a local worker writes its tables into the cache folder (in memory mode, a folder they
         # are handed over through); a Dask worker sends them back
         folder = store.handoff_folder() if scheduler is None and workers != 1 else None
@@ -190,8 +190,6 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
                                        names=[names[k] for k in order], workers=workers, scheduler=scheduler,
                                        setup=worker_setup)):
             k = order[i]
-            if later is None:  # the pool has its processes by now (a thread before would rule out fork)
-                later = side.submit(_side_inputs, gt, demographics, runtimes, names)
             name, src, _ = subs[k]
             pr.name = name
             store.put(k, pr.layout, pr.dtypes, buffer=pr.buffer, file=pr.file)
@@ -205,7 +203,7 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
             report.extend(pr.notes)
         subs = done = None  # the sources' bytes (uploads) are not kept twice
         # their errors and notes come after the submissions', as if read one after the other
-        demo, attrs, rt, notes = (later or side.submit(_side_inputs, gt, demographics, runtimes, names)).result()
+        demo, attrs, rt, notes = later.result()
         report.extend(notes)
     except BaseException:
         store.close()

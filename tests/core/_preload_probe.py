@@ -1,4 +1,4 @@
-"""A task module for the fork-server test: it records which process imported it."""
+"""A task module for the fan-out's start-up test: it records which process imported it."""
 
 import os
 

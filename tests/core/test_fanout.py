@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -51,86 +53,142 @@ def _slow_or_failing(_shared, item: float) -> float:
     import time
 
     if item < 0:
-        raise ValueError("a bad item")
+        time.sleep(-item)
+        raise ValueError(f"bad item {item}")
     time.sleep(item)
     return item
 
 
-def _children() -> set[int]:
-    import multiprocessing as mp
-
-    return {p.pid for p in mp.active_children()}
+def _pids(_shared, _item) -> int:
+    return os.getpid()
 
 
-def test_workers_exit_after_the_last_item_without_being_waited_for():
+def _workers() -> set[int]:
+    """This process's loky worker processes (from /proc: children whose command runs loky)."""
+    me, found = str(os.getpid()), set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if fields[1] == me and b"popen_loky" in cmd:
+            found.add(int(stat.parent.name))
+    return found
+
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc (Linux)")
+
+
+@linux
+def test_the_workers_stay_for_the_next_call_and_exit_when_idle(monkeypatch):
     import time
 
-    before = _children()  # anything another test left running is not this pool's
-    assert list(fanout.fan_out(_slow_or_failing, [0.0, 0.0, 0.0], workers=2)) == [0.0, 0.0, 0.0]
-    deadline = time.monotonic() + 10
-    while _children() - before and time.monotonic() < deadline:  # idle workers exit on their own
-        time.sleep(0.05)
-    assert _children() - before == set()
+    # a distinct idle time makes joblib start workers of their own for this test
+    monkeypatch.setattr(fanout, "IDLE_SECONDS", 2)
+    first = set(fanout.fan_out(_pids, range(8), workers=2))
+    assert first and os.getpid() not in first and first <= _workers()
+    again = set(fanout.fan_out(_pids, range(8), workers=2))
+    assert again <= first  # the same processes: no second start-up (~1-3 s here)
+    deadline = time.monotonic() + 20
+    while _workers() & first and time.monotonic() < deadline:  # idle workers exit on their own
+        time.sleep(0.1)
+    assert _workers() & first == set()
 
 
-def test_a_failing_item_stops_the_pool_before_the_error_reaches_the_caller():
-    # the item running beside the failing one ends before fan_out raises: nothing of the pool
+@linux
+def test_a_failing_item_stops_the_workers_before_the_error_reaches_the_caller():
+    # the items running beside the failing one end before fan_out raises: nothing of the pool
     # runs (or writes) after the caller has the error
-    before = _children()
-    with pytest.raises(ValueError, match="a bad item"):
-        list(fanout.fan_out(_slow_or_failing, [-1.0, 0.5, 0.5, 0.5], workers=2, window=2))
-    assert _children() - before == set()
+    with pytest.raises(ValueError, match="bad item"):
+        list(fanout.fan_out(_slow_or_failing, [-0.2, 2.0, 2.0, 2.0], workers=2, window=2))
+    assert _workers() == set()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork (Linux)")
-def test_a_finished_pools_threads_do_not_rule_out_fork_for_the_next(monkeypatch):
-    # a finished pool's manager thread outlives it by the time its workers take to exit; were
-    # it counted, a second load right after the first would start a fork server (~0.5 s)
-    import threading
-
-    monkeypatch.delenv("LAB_START_METHOD", raising=False)
-    before = set(threading.enumerate())
-    assert list(fanout.fan_out(_slow_or_failing, [0.0, 0.0, 0.0], workers=2)) == [0.0, 0.0, 0.0]
-    fanout.start_method()  # waits for them
-    assert set(threading.enumerate()) - before == set()
+def test_the_first_failure_in_order_is_raised_not_the_first_to_happen():
+    # item 0 fails after 0.5 s, item 1 at once: a plain loop raises item 0's error
+    with pytest.raises(ValueError, match="bad item -0.5"):
+        list(fanout.fan_out(_slow_or_failing, [-0.5, -0.01, 0.0], workers=2))
+    got = []
+    with pytest.raises(ValueError, match="bad item -0.3"):
+        for r in fanout.fan_out(_slow_or_failing, [0.2, 0.0, -0.3, -0.01], workers=2, chunk=1):
+            got.append(r)
+    assert got == [0.2, 0.0]  # the results before it still arrive, in order
 
 
-def test_at_exit_finished_pools_are_joined_before_concurrent_futures_wakes_them():
-    # concurrent.futures' exit hook wakes every pool's manager thread; one that is closing its
-    # pipe at that moment printed "Exception ignored ... Bad file descriptor" after a command's
-    # output. Python runs these hooks last-registered first: ours must come after its hook.
-    import threading
-    from concurrent.futures import process
+def test_the_context_reaches_the_workers_once_and_its_file_goes(tmp_path, monkeypatch):
+    import tempfile
 
-    hooks = [getattr(h, "func", h) for h in threading._threading_atexits]
-    assert fanout._settle in hooks and process._python_exit in hooks
-    assert hooks.index(fanout._settle) > hooks.index(process._python_exit)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = {"big": np.arange(300_000), "n": 3}
+    assert list(fanout.fan_out(_context_sum, range(6), shared=shared, workers=2)) == [
+        int(shared["big"].sum()) + k for k in range(6)]
+    assert list(tmp_path.iterdir()) == []  # the folder the context went through is removed
+
+
+def _context_sum(shared, item: int) -> int:
+    return int(shared["big"].sum()) + item
 
 
 PROBE = """
-import sys
+import os, sys
 sys.path.insert(0, {root!r})
 from scoring.core import fanout
 from tests.core import _preload_probe
-print(sorted(set(fanout.fan_out(_preload_probe.where, range(4), workers=2))))
+print(os.getpid(), sorted(set(fanout.fan_out(_preload_probe.where, range(4), workers=2))))
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork server (Linux)")
-def test_the_fork_server_imports_the_task_module_when_started_from_another_folder(tmp_path):
-    # the app may be started from any folder; the fork server must still import the task's
-    # module once, so that its workers inherit it (a worker that imported it itself is the
-    # process named in IMPORTED_IN)
+@linux
+def test_workers_import_the_task_module_when_started_from_another_folder(tmp_path):
+    # the app may be started from any folder (its package found through sys.path, not the
+    # current folder): the workers must still import the task's module
     import ast
-    import os
     import subprocess
-    from pathlib import Path
 
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "LAB_START_METHOD": "forkserver"}
-    env.pop("PYTHONPATH", None)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     out = subprocess.run([sys.executable, "-c", PROBE.format(root=root)], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr
-    pairs = ast.literal_eval(out.stdout.strip().splitlines()[-1])
-    assert pairs and all(worker != imported_in for worker, imported_in in pairs), pairs
+    parent, pairs = out.stdout.strip().splitlines()[-1].split(" ", 1)
+    pairs = ast.literal_eval(pairs)
+    assert pairs and all(worker != int(parent) for worker, _ in pairs), pairs
+    assert out.stderr == ""  # nothing printed at exit either
+
+
+WARNING_PROBE = """
+import sys
+sys.path.insert(0, {root!r})
+from scoring.core import fanout
+from tests.core import test_fanout
+print(list(fanout.fan_out(test_fanout._overflow, range(4), workers=2)))
+"""
+
+
+def _overflow(_shared, item: int) -> int:
+    np.ones(2) * 1e308 * 10  # numpy warns: overflow encountered in multiply
+    return item
+
+
+def test_a_workers_warning_is_one_line_without_a_path(tmp_path):
+    # a worker writes to its caller's stderr (the command line's): no source path there either
+    import subprocess
+
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", WARNING_PROBE.format(root=root)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0 and out.stdout.strip() == "[0, 1, 2, 3]", out.stderr
+    lines = out.stderr.splitlines()
+    assert lines and set(lines) == {"warning: overflow encountered in multiply"}, out.stderr
+
+
+def test_a_call_while_the_workers_are_busy_runs_in_threads_of_its_own():
+    # two loads at once in one server: the second must not share (and, on a bad file, stop)
+    # the first one's worker processes
+    first = fanout.fan_out(_pids, range(6), workers=2)
+    got = [next(first)]  # the first call holds the workers now
+    assert set(fanout.fan_out(_pids, range(6), workers=2)) == {os.getpid()}
+    got += list(first)
+    assert len(got) == 6 and os.getpid() not in got
+    assert os.getpid() not in set(fanout.fan_out(_pids, range(6), workers=2))  # the workers are free again

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import os
 import threading
 from pathlib import Path
@@ -216,14 +217,25 @@ def test_uploaded_bytes_wait_on_disk_for_read_submission(cache_dir):
     assert _leftovers(cache_dir) == []
 
 
-def test_threads_take_over_where_processes_cannot_start(reference, monkeypatch):
-    def no_processes(*a, **k):
-        raise OSError("no semaphores here")
+def test_this_process_takes_over_where_processes_cannot_start(reference, tmp_path):
+    # JOBLIB_MULTIPROCESSING=0: joblib finds no way to start processes (as in a sandbox without
+    # semaphores) and runs the items here; the load must not fail, nor change a number
+    import subprocess
+    import sys
 
-    monkeypatch.setattr(fanout, "ProcessPoolExecutor", no_processes)
-    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
-    comp = _load(workers=2)
-    pd.testing.assert_frame_equal(scoring.Scorer(comp).leaderboard(**PARAMS[2]), reference[2][2], check_exact=True)
+    script = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+from tests.shovel_ready import test_scale
+import scoring
+print(scoring.Scorer(test_scale._load(workers=2)).leaderboard(**test_scale.PARAMS[2]).to_json())
+"""
+    env = {**os.environ, "JOBLIB_MULTIPROCESSING": "0", "LAB_POOL_MIN_BYTES": "0", "LAB_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = pd.read_json(io.StringIO(out.stdout.strip().splitlines()[-1]))
+    want = pd.read_json(io.StringIO(reference[2][2].to_json()))
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
 
 
 @pytest.mark.parametrize("seed", [3, 17, 29])
@@ -252,24 +264,38 @@ def _div(shared, item):
     return shared // item
 
 
-def test_a_threaded_server_gets_a_forkserver_pool(reference, monkeypatch):
-    # Streamlit runs scripts in threads: no fork there; the pool must still work
+def _loky_workers() -> set[int]:
+    from tests.core.test_fanout import _workers
+
+    return _workers()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="/proc (Linux)")
+def test_a_threaded_server_gets_a_process_pool(reference, monkeypatch):
+    # Streamlit runs scripts in threads: the pool must still use worker processes there (joblib
+    # falls back to one process, with a warning, where it thinks it is nested)
+    import warnings
+
     monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(fanout, "IDLE_SECONDS", 31)  # workers of this test's own
     out: dict = {}
 
     def load():
-        out["method"] = fanout.start_method()
-        out["lb"] = scoring.Scorer(_load(workers=2)).leaderboard(**PARAMS[1])
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out["lb"] = scoring.Scorer(_load(workers=2)).leaderboard(**PARAMS[1])
+        out["warnings"] = [str(w.message) for w in seen]
+        out["workers"] = _loky_workers()
 
     t = threading.Thread(target=load)
     t.start()
     t.join()
-    assert out["method"] in ("forkserver", "spawn")
+    assert out["warnings"] == [] and len(out["workers"]) == 2
     pd.testing.assert_frame_equal(out["lb"], reference[2][1], check_exact=True)
 
 
 def test_workers_never_run_the_callers_main_script(tmp_path, monkeypatch):
-    # under Streamlit ``__main__`` is the app script; a spawned worker must not run it
+    # under Streamlit ``__main__`` is the app script; a worker must not run it
     import sys
     import types
 
@@ -279,13 +305,13 @@ def test_workers_never_run_the_callers_main_script(tmp_path, monkeypatch):
     fake.__file__ = str(script)
     fake.__spec__ = None
     monkeypatch.setitem(sys.modules, "__main__", fake)
-    monkeypatch.setenv("LAB_START_METHOD", "spawn")
+    monkeypatch.setattr(fanout, "IDLE_SECONDS", 32)  # workers started now, under this __main__
     assert list(fanout.fan_out(_div, [5, 4, 2, 1], shared=20, workers=2)) == [4, 5, 10, 20]
 
 
 def test_the_pool_works_inside_a_streamlit_script(reference, tmp_path):
     # a Streamlit script runs in a thread, with ``__main__`` set to the script: the pool must
-    # neither fork a threaded process nor run the script in its workers
+    # work there and never run the script in its workers
     from streamlit.testing.v1 import AppTest
 
     runs = tmp_path / "runs.txt"
@@ -294,19 +320,91 @@ import os
 open({str(runs)!r}, "a").write(str(os.getpid()) + "\\n")  # who runs this script
 import streamlit as st
 import scoring
+from scoring.core import fanout
 from scoring.shovel_ready import competition
 from pathlib import Path
 competition.POOL_MIN_BYTES = 0
+fanout.IDLE_SECONDS = 33  # workers started by this script
 S = Path({str(SAMPLE)!r})
 comp = scoring.load_competition(ground_truth=S / "ground_truth.csv", submissions=sorted((S / "submissions").glob("*.csv")),
                                 demographics=S / "demographics.csv", runtimes=S / "runtimes.csv", workers=2)
 lb = scoring.Scorer(comp).leaderboard(attributes=("ell_status",), w=0.3)
 st.session_state["final"] = lb.set_index("submission")["final_score"].to_dict()
-st.session_state["method"] = __import__("scoring.core.fanout").core.fanout.start_method()
 """
     at = AppTest.from_string(script, default_timeout=120).run()
     assert not at.exception
-    assert at.session_state["method"] in ("forkserver", "spawn")
     assert runs.read_text().split() == [str(os.getpid())]  # the script ran here, never in a worker
     want = reference[2][1].set_index("submission")["final_score"].to_dict()
     assert at.session_state["final"] == want
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc's children lists)."""
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                kids = [int(k) for k in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            todo.extend(k for k in kids if k not in found)
+            found.update(kids)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended (its parent, killed, cannot collect it)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or not any(Path("/proc/self/task").glob("*/children")),
+                    reason="/proc children lists (Linux)")
+def test_killing_the_command_mid_load_leaves_no_process(tmp_path):
+    # kill -9 of the command line (or the server) while its workers score files: the workers
+    # and the helpers of the pool (loky's resource tracker) must end with it, within seconds,
+    # and the tracker removes the folder the workers read the ground truth from
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for k in range(30):
+        for f in SUBS:
+            (subs / f"c{k:02d}-{f.name}").symlink_to(f)
+    n = 30 * len(SUBS)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "LAB_POOL_MIN_BYTES": "0", "LAB_WORKERS": "2", "LAB_CACHE_DIR": str(tmp_path / "cache"),
+           "TMPDIR": str(temp)}
+    cmd = [sys.executable, "-m", "scoring", "leaderboard", "--ground-truth", str(SAMPLE / "ground_truth.csv"),
+           "--submissions", str(subs)]
+    proc = subprocess.Popen(cmd, cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        done = 0
+        for line in proc.stderr:  # "scoring k/n name": wait until the workers are well into the files
+            if line.startswith("scoring ") and "/" in line:
+                done = int(line.split()[1].split("/")[0])
+                if done >= n // 10:
+                    break
+        assert 0 < done < n, "the load ended before it could be killed: give it more files"
+        below = _descendants(proc.pid)
+        workers = {p for p in below if b"popen_loky" in Path(f"/proc/{p}/cmdline").read_bytes()}
+        assert len(workers) == 2  # the test kills a real pool
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in below) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [p for p in below if _alive(p)] == []
+        assert list(temp.glob("lab-fanout-*")) == []  # the folder the ground truth went to the workers through
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stderr.close()
