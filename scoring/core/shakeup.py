@@ -112,26 +112,31 @@ def split_masks(cell: np.ndarray, fraction: float, n: int, *, seed: int = 0, siz
     if len(cell) < 2:
         raise InputError("units", None, f"expected at least 2 scoring units to split, got {len(cell)}")
     m, k = part_sizes(cell, fraction, size)
-    rng = np.random.default_rng(seed)
     public = np.zeros((n, len(cell)), dtype=bool)
     test = None if size >= 1 else np.zeros((n, len(cell)), dtype=bool)
-    groups = [np.flatnonzero(cell == g) for g in range(len(m))]
+    for rows, g, idx, u in uniform_draws(cell, len(m), n, seed=seed):
+        if k[g] < 0:  # one unit in the test set: public with probability f
+            public[rows, idx] = u[:, :1] < fraction
+            if test is not None:
+                test[rows, idx] = True
+            continue
+        public[rows, idx] = _smallest(u, int(k[g]))
+        if test is not None:
+            test[rows, idx] = _smallest(u, int(m[g]))
+    return public, test
+
+
+def uniform_draws(strata_: np.ndarray, n_strata: int, n: int, *, seed: int = 0):
+    """The uniform numbers that order each stratum's units, ``_BLOCK`` splits at a time:
+    ``(rows, stratum, unit positions, u (rows × units))``. Every split drawer reads them in this
+    one order, so the same seed gives the same splits at every fraction (a sweep is nested)."""
+    rng = np.random.default_rng(seed)
+    groups = [np.flatnonzero(strata_ == g) for g in range(n_strata)]
     for a in range(0, n, _BLOCK):
         rows = slice(a, min(n, a + _BLOCK))
-        b = rows.stop - rows.start
         for g, idx in enumerate(groups):
-            if len(idx) == 0:
-                continue
-            u = rng.random((b, len(idx)))
-            if k[g] < 0:  # one unit in the test set: public with probability f
-                public[rows, idx] = u[:, :1] < fraction
-                if test is not None:
-                    test[rows, idx] = True
-                continue
-            public[rows, idx] = _smallest(u, int(k[g]))
-            if test is not None:
-                test[rows, idx] = _smallest(u, int(m[g]))
-    return public, test
+            if len(idx):
+                yield rows, g, idx, rng.random((rows.stop - rows.start, len(idx)))
 
 
 def _smallest(u: np.ndarray, k: int) -> np.ndarray:

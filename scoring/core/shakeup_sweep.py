@@ -22,7 +22,6 @@ from scipy import sparse
 from .errors import InputError, parameter_error
 from .family import UnitStats
 from .shakeup import (
-    _BLOCK,
     FRACTIONS,
     Progress,
     Shakeup,
@@ -32,6 +31,7 @@ from .shakeup import (
     part_sizes,
     shakeup,
     strata,
+    uniform_draws,
 )
 
 #: the shares of the units a split-size advice tries as the test set
@@ -57,23 +57,15 @@ def entry_steps(cell: np.ndarray, fractions: Sequence[float], n: int, *, seed: i
     n_steps = len(fr)
     m = part_sizes(st, float(fr[0]), size)[0]
     ks = np.stack([part_sizes(st, float(f), size)[1] for f in fr], axis=1)  # (strata, fractions)
-    rng = np.random.default_rng(seed)
     out = np.empty((n, len(st)), dtype=np.int16)
-    groups = [np.flatnonzero(st == g) for g in range(len(m))]
-    for a in range(0, n, _BLOCK):
-        rows = slice(a, min(n, a + _BLOCK))
-        b = rows.stop - rows.start
-        for g, idx in enumerate(groups):
-            if len(idx) == 0:
-                continue
-            u = rng.random((b, len(idx)))
-            if ks[g, 0] < 0:  # a lone unit: public at f when its draw is below f
-                out[rows, idx] = np.searchsorted(fr, u, side="right")
-                continue
-            rank = np.empty((b, len(idx)), dtype=np.int64)
-            np.put_along_axis(rank, np.argsort(u, axis=1, kind="stable"), np.arange(len(idx))[None, :], axis=1)
-            step = np.searchsorted(ks[g], rank, side="right")  # the fractions whose k_g is <= its rank
-            out[rows, idx] = np.where(step < n_steps, step, np.where(rank < m[g], n_steps, n_steps + 1))
+    for rows, g, idx, u in uniform_draws(st, len(m), n, seed=seed):
+        if ks[g, 0] < 0:  # a lone unit: public at f when its draw is below f
+            out[rows, idx] = np.searchsorted(fr, u, side="right")
+            continue
+        rank = np.empty(u.shape, dtype=np.int64)
+        np.put_along_axis(rank, np.argsort(u, axis=1, kind="stable"), np.arange(len(idx))[None, :], axis=1)
+        step = np.searchsorted(ks[g], rank, side="right")  # the fractions whose k_g is <= its rank
+        out[rows, idx] = np.where(step < n_steps, step, np.where(rank < m[g], n_steps, n_steps + 1))
     return out
 
 
