@@ -163,7 +163,7 @@ def _top_k(args: argparse.Namespace) -> int | None:
         raise InputError("--simultaneous" if args.simultaneous else "--top-k", None, "needs --bootstrap B")
     if args.top_k is None:
         return None
-    if not str(args.top_k).strip().isdigit() or int(args.top_k) < 1:
+    if not (str(args.top_k).strip().isascii() and str(args.top_k).strip().isdigit()) or int(args.top_k) < 1:
         raise InputError("--top-k", None, f"expected a whole number >= 1, got {args.top_k!r}")
     return int(args.top_k)
 

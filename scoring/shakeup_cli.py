@@ -133,7 +133,7 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
 
     checked(0)  # before loading anything
     keep = str(args.shakeup_keep).strip()
-    if not keep.isdigit() or int(keep) < 1:
+    if not (keep.isascii() and keep.isdigit()) or int(keep) < 1:
         raise InputError(flags["keep"], None, f"expected a whole number >= 1, got {args.shakeup_keep!r}")
     target = args.shakeup_target
     if target:
@@ -152,12 +152,12 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
         teams = teams_by_separator(names, args.shakeup_team_separator)
     sh = shakeup(us, fraction, splits, seed=seed, unit=fam.unit)
     print(sh.sentence(), file=sys.stderr)  # and the JSON document's first field
-    sw = sweep(us, FRACTIONS, 200, seed=seed, unit=fam.unit) if args.shakeup_sweep else None
     adv = None
-    if target:
+    if target:  # its sentence goes to stderr in either format
         adv = advise(us, target=target, p=p, tau=t, splits=200, seed=seed, unit=fam.unit)
         print(adv[1]["sentence"], file=sys.stderr)
-    chosen = selection(sh, teams, keep=int(keep), seed=seed)
-    if args.format == "csv":
+    if args.format == "csv":  # the team table only: no sweep or selection to compute
         return to_csv(sh.team_table(), TEAM_COLUMNS, escape=not args.raw_names)
+    sw = sweep(us, FRACTIONS, 200, seed=seed, unit=fam.unit) if args.shakeup_sweep else None
+    chosen = selection(sh, teams, keep=int(keep), seed=seed)
     return to_json(document(fam, params, sh, sweep_table=sw, advice=adv, chosen=chosen, known_teams=teams is not None))

@@ -233,14 +233,16 @@ def _joblib(fn, items, shared, workers, backend, window, setup, chunk) -> Iterat
 
         folder = tempfile.mkdtemp(prefix="lab-fanout-")  # private (0700)
         tracker.register(folder, "folder")  # loky's tracker removes it should this process be killed
-        path = os.path.join(folder, "shared.joblib")
-        joblib.dump(shared, path)
-        shared = _Shared(path)
-    kw = {"initializer": _init_worker, "idle_worker_timeout": IDLE_SECONDS} if backend == "loky" else {}
-    parallel = Parallel(n_jobs=workers, backend=backend, return_as="generator", batch_size=1,
-                        pre_dispatch=str(max(1, window)), max_nbytes=None, **kw)
-    results = parallel(delayed(_run)(fn, shared, setup, batch) for batch in batches)
-    try:
+    results = None
+    try:  # from here on the folder goes whatever fails (a context that cannot be written, a pool that cannot start)
+        if folder is not None:
+            path = os.path.join(folder, "shared.joblib")
+            joblib.dump(shared, path)
+            shared = _Shared(path)
+        kw = {"initializer": _init_worker, "idle_worker_timeout": IDLE_SECONDS} if backend == "loky" else {}
+        parallel = Parallel(n_jobs=workers, backend=backend, return_as="generator", batch_size=1,
+                            pre_dispatch=str(max(1, window)), max_nbytes=None, **kw)
+        results = parallel(delayed(_run)(fn, shared, setup, batch) for batch in batches)
         for out in results:
             for r in out:
                 if isinstance(r, _Failed):
@@ -250,9 +252,10 @@ def _joblib(fn, items, shared, workers, backend, window, setup, chunk) -> Iterat
         raise RuntimeError("a worker process died while loading (out of memory?); set LAB_WORKERS=1 "
                            "to work in one process") from e
     finally:
-        with warnings.catch_warnings():  # stopped early, joblib warns of the items left undone
-            warnings.simplefilter("ignore")
-            results.close()  # stopped early: joblib kills the workers and waits for them to end
+        if results is not None:
+            with warnings.catch_warnings():  # stopped early, joblib warns of the items left undone
+                warnings.simplefilter("ignore")
+                results.close()  # stopped early: joblib kills the workers and waits for them to end
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
             tracker.unregister(folder, "folder")

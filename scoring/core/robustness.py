@@ -33,7 +33,7 @@ SIMULTANEOUS_COLUMNS = ["rank_low_all", "rank_high_all"]
 
 def check_bootstrap(b, seed, confidence) -> tuple[int, int, float]:
     """``B`` ≥ 1 replicates (at most 100,000), a seed ≥ 0, a confidence in (0, 1)."""
-    ok = (isinstance(b, (int, np.integer)) and not isinstance(b, bool)) or (isinstance(b, str) and b.strip().isdigit())
+    ok = (isinstance(b, (int, np.integer)) and not isinstance(b, bool)) or (isinstance(b, str) and b.strip().isascii() and b.strip().isdigit())
     if not ok or not 1 <= int(b) <= 100_000:
         raise parameter_error("bootstrap", "a whole number of replicates in [1, 100000]", b)
     b_ = int(b)

@@ -32,6 +32,7 @@ import pandas as pd
 
 from .errors import InputError, parameter_error
 from .family import UnitStats
+from .robustness import chunk_size
 
 Progress = Callable[[int, int, str], None]
 #: the public fractions of a sweep: 5 %, 10 %, …, 95 %
@@ -49,7 +50,7 @@ def check_shakeup(fraction, splits, seed) -> tuple[float, int, int]:
     if not 0.05 - 1e-9 <= f <= 0.95 + 1e-9:
         raise parameter_error("fraction", "a number in [0.05, 0.95]", fraction)
     ok = (isinstance(splits, (int, np.integer)) and not isinstance(splits, bool)) or \
-        (isinstance(splits, str) and splits.strip().isdigit())
+        (isinstance(splits, str) and splits.strip().isascii() and splits.strip().isdigit())
     if not ok or not 1 <= int(splits) <= 100_000:
         raise parameter_error("splits", "a whole number of splits in [1, 100000]", splits)
     try:
@@ -239,6 +240,7 @@ def boards(us: UnitStats, public: np.ndarray, test: np.ndarray | None = None, *,
     the test set (every unit, or ``test``) minus the public part."""
     n = len(public)
     total = n if total is None else total
+    chunk = chunk_size(us, chunk)  # the bootstrap's memory budget: many cells × teams, fewer splits a chunk
     sums = _Sums(us)
     full_t, full_s = sums.full
     out: list[list[np.ndarray]] = [[], [], [], []]

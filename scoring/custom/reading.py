@@ -132,6 +132,9 @@ def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str
                                                      "the recipe's results split (first, second, mean or both) says "
                                                      "which to use", column=column, value=c) from None
             a, b = float(m.group(1)), float(m.group(2))
+            if not (np.isfinite(a) and np.isfinite(b) and np.isfinite(a / 2 + b / 2)):
+                raise InputError(name, int(rows[i]), f"the cell of column {column!r} is {c!r}: both numbers of a/b "
+                                                     "must be finite", column=column, value=c) from None
             first[i], second[i], pairs[i] = a, b, True
             continue
         if not np.isfinite(x):
@@ -152,5 +155,5 @@ def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str
     if split == "second":
         return second, None, 0
     if split == "mean":
-        return (first + second) / 2, None, 0
+        return first / 2 + second / 2, None, 0  # not (a + b) / 2: finite for a, b near the largest float
     return first, second, 0

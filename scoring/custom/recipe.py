@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonsafe import loads_bounded
+from ..core.jsonsafe import check_bounds, loads_bounded
 from ..core.sources import source_bytes
 from .params import PARAMS
 from .reading import SPLITS
@@ -184,9 +184,10 @@ def read_recipe(src, name: str = "recipe") -> Recipe:
     except UnicodeDecodeError:
         raise InputError(name, None, "not a UTF-8 text file") from None
     if name.lower().endswith(".toml"):
+        check_bounds(text, what=name)  # TOML's arrays and tables nest like JSON's: the same depth limit
         try:
             doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
+        except (tomllib.TOMLDecodeError, RecursionError) as e:
             raise InputError(name, None, f"not a TOML document ({e})") from None
     else:
         doc = loads_bounded(text, what=name)  # bounded depth and numbers; InputError naming the file

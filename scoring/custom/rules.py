@@ -133,9 +133,15 @@ def pairwise(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
     >>> pairwise(np.array([[3.0, 1.0], [2.0, 2.0]]), np.ones(2)).tolist()
     [[0.0, 1.0], [1.0, 0.0]]
     """
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(weight, dtype=float)
+    out = np.zeros(x.shape[:-1] + x.shape[-2:-1])
+    # item by item: memory teams × teams (× replicates), never × items as well
     with np.errstate(invalid="ignore"):
-        wins = x[..., :, None, :] > x[..., None, :, :] + TIE  # NaN compares false: missing never wins
-    return np.einsum("...abi,...i->...ab", wins, np.asarray(weight, dtype=float))
+        for i in range(x.shape[-1]):
+            xi = x[..., i]
+            out += w[..., i][..., None, None] * (xi[..., :, None] > xi[..., None, :] + TIE)  # NaN: never wins
+    return out
 
 
 def borda(x: np.ndarray, weight: np.ndarray) -> np.ndarray:

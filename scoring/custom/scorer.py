@@ -251,7 +251,7 @@ class Scorer:
         Per-unit normalisation depends on the unit's column only, so it is the same in every
         replicate.
         """
-        scores, g, names, p = self.stage_scores(**params)
+        p = self.check(**params)
         v = self.unit_values(missing=p["missing"], missing_value=p["missing_value"], normalise=p["normalise"])
         item, names, w = self.items(p)
         present = ~np.isnan(v)
