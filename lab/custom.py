@@ -136,6 +136,20 @@ def apply_recipe(text: str) -> str | None:
     return None
 
 
+#: the outcome of the Recipe page's *Apply* (a problem in words, or "" for applied), for the next run
+RECIPE_OUTCOME = "_cu_recipe_outcome"
+
+
+def apply_recipe_input() -> None:
+    """Callback of the Recipe page's *Apply*: the uploaded recipe file, else the pasted text,
+    into the sidebar (a callback runs before the sidebar is drawn, so its widgets take the stages
+    in this very run); the outcome is kept for the page to say."""
+    up = st.session_state.get("cu_recipe_file")
+    source = up.getvalue().decode("utf-8", "replace") if up is not None else st.session_state.get("cu_recipe_text", "")
+    problem = apply_recipe(source) if source.strip() else "give a recipe file or paste one"
+    st.session_state[RECIPE_OUTCOME] = problem or ""
+
+
 def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
     """The final score beside each published aggregate column, with the difference (None
     when the results had no published aggregate)."""

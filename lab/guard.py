@@ -15,7 +15,7 @@ import streamlit as st
 from scoring import InputError
 from scoring.core.family import Family
 
-from . import state
+from . import state, store
 from .text import md
 
 log = logging.getLogger("leaderboard_lab")
@@ -52,6 +52,8 @@ def run_page(navigation, fam: Family) -> None:
         st.error(f"This view cannot be computed with these settings — {md(problem)}")
         st.caption("Change the control it names, or go back:")
         _way_back(fam)
+    except store.LoadCancelled:  # the visitor left while data loaded: nothing to say, nothing to log
+        st.stop()
     except Exception:  # a bug, not the user's input: logged for us, never shown as a traceback
         log.exception("page %r failed", getattr(navigation, "url_path", "?"))
         st.error("Something went wrong on this page. It has been logged; the other pages still work, "

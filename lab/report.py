@@ -339,7 +339,8 @@ def build_report(fam: Family, comp: Any, scorer: Any, params: Mapping[str, Any],
         head.append(f'<p class="muted">Not set by a command-line option: {esc(", ".join(off))} (the command takes '
                     "them from the data or its defaults; the link carries them).</p>")
     if link:
-        head.append(f'<p>Link (the app must have the same data): <a class="mono" href="{esc(link)}">{esc(link)}</a></p>')
+        head.append(f'<p>Link (open it where the same data is loaded — the files and digests above; it never holds '
+                    f'the key to an upload): <a class="mono" href="{esc(link)}">{esc(link)}</a></p>')
     board = Section("Leaderboard", [stage_table(fam, lb)])
     if len(fam.stages) > 1:
         board.parts.append(bump_chart(lb, fam.stages, colors))

@@ -28,13 +28,14 @@ def _relative(path: Path) -> str:
 
 def _link(page: str) -> str:
     """The address of this view: the app's base, the page, and every query value the app keeps
-    (the parameters, the upload's ``data=``, the pinned ``pin=``, the page's own picks)."""
+    (the parameters, the pinned ``pin=``, the page's own picks) — never ``data=``, the key to an
+    upload: a report is made to be passed around, and whoever holds that key can open the files."""
     from .report import DEFAULT_BASE
 
     url = (st.context.url or DEFAULT_BASE).split("?")[0].rstrip("/")  # this page's address, or the app's
     if not url.endswith(f"/{page}"):
         url = f"{url}/{page}"
-    pairs = [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
+    pairs = [(k, v) for k in st.query_params if k != "data" for v in st.query_params.get_all(k)]
     return url + (f"?{urlencode(pairs)}" if pairs else "")
 
 

@@ -22,15 +22,16 @@ with left:
     st.subheader("Current recipe")
     st.code(text, language="json")
     st.download_button("Save recipe (JSON)", text.encode("utf-8"), file_name="recipe.json", mime="application/json",
-                       key="cu_recipe_save", icon=":material/download:")
+                       key="cu_recipe_save", on_click="ignore", icon=":material/download:")
 with right:
     st.subheader("Load a recipe")
-    up = st.file_uploader("Recipe file (JSON)", type=["json"], key="cu_recipe_file")
-    edited = st.text_area("…or paste / edit one", value="", height=220, key="cu_recipe_text",
-                          placeholder='{"stages": {"across": "borda"}}')
-    if st.button("Apply the recipe's stages", key="cu_recipe_apply", icon=":material/play_arrow:"):
-        source = up.getvalue().decode("utf-8", "replace") if up is not None else edited
-        problem = cu.apply_recipe(source) if source.strip() else "give a recipe file or paste one"
+    st.file_uploader("Recipe file (JSON)", type=["json"], key="cu_recipe_file")
+    st.text_area("…or paste / edit one", value="", height=220, key="cu_recipe_text",
+                 placeholder='{"stages": {"across": "borda"}}')
+    st.button("Apply the recipe's stages", key="cu_recipe_apply", icon=":material/play_arrow:",
+              on_click=cu.apply_recipe_input)  # before the sidebar is drawn: its widgets take the stages
+    problem = st.session_state.pop(cu.RECIPE_OUTCOME, None)
+    if problem is not None:
         if problem:
             st.error(f"The recipe cannot be applied: {problem}", icon=":material/error:")
         else:

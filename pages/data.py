@@ -166,7 +166,8 @@ def _share_and_delete() -> None:
     st.button("Delete my upload from this server", key=f"{K}_delete", on_click=_delete_upload,
               icon=":material/delete:",
               help="Removes your files from this server's disk and memory now: every link that holds them then "
-                   "says the data was deleted, and this page shows the sample again.")
+                   "says the data was deleted, and this page shows the sample again. Files are kept once per "
+                   "content: if someone else uploaded the very same files, their copy goes too.")
 
 
 def _apply_preset_upload() -> None:
