@@ -155,12 +155,21 @@ def _smallest(u: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def n_splits(cell: np.ndarray, fraction: float) -> int | None:
+def n_splits(cell: np.ndarray, fraction: float, *, at_most: int | None = None) -> int | None:
     """How many distinct stratified splits there are (None when a cell of one unit makes the
-    split sizes random)."""
+    split sizes random); with ``at_most``, any count above it may come back as ``at_most + 1``
+    (found from the logarithms, without multiplying the huge exact counts).
+
+    >>> n_splits(np.array([0, 0, 0, 0, 1, 1]), 0.5), n_splits(np.zeros(1000), 0.3, at_most=1000)
+    (12, 1001)
+    """
     m, k = part_sizes(strata(cell), fraction)
     if (k < 0).any():
         return None
+    if at_most is not None:
+        log = sum(math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1) for a, b in zip(m, k, strict=True))
+        if log > math.log(max(at_most, 1)) + 1e-6:
+            return at_most + 1
     return math.prod(math.comb(int(a), int(b)) for a, b in zip(m, k, strict=True))
 
 
@@ -359,7 +368,7 @@ def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: i
     ``exhaustive``: None — every distinct split, exactly, when there are no more than
     ``splits`` of them; False — always random draws."""
     fraction, splits, seed = check_shakeup(fraction, splits, seed)
-    count = n_splits(us.cell, fraction) if size >= 1 and exhaustive is not False else None
+    count = n_splits(us.cell, fraction, at_most=splits) if size >= 1 and exhaustive is not False else None
     exact = count is not None and count <= splits
     if exact:
         public, test = every_split(us.cell, fraction), None

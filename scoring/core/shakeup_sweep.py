@@ -78,7 +78,7 @@ def nested_shakeups(us: UnitStats, fractions: Sequence[float], splits: int, *, s
     fr = sorted(check_shakeup(f, splits, seed)[0] for f in fractions)
     _, splits, seed = check_shakeup(fr[0], splits, seed)
     total = splits * len(fr) if total is None else total
-    if size >= 1 and any((c := n_splits(us.cell, f)) is not None and c <= splits for f in fr):
+    if size >= 1 and any((c := n_splits(us.cell, f, at_most=splits)) is not None and c <= splits for f in fr):
         out = []
         for i, f in enumerate(fr):
             out.append(shakeup(us, f, splits, seed=seed, unit=unit, progress=progress, done=done + i * splits,
