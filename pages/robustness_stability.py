@@ -55,7 +55,7 @@ if len(valid) and st.toggle("Which of these winners could have won here anyway?"
     with st.spinner(f"Resampling the {fam.unit}s…"):
         iv = rb.intervals(fam)
     could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
-    named = sorted({w for cell in valid["winner"] for w in cell.split(" & ")})
+    named = sorted({w for cell in valid["winners"] for w in cell})
     inside = [w for w in named if w in could]
     outside = [w for w in named if w not in could]
     st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "

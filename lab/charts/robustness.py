@@ -73,16 +73,16 @@ def stability_figure(grid: pd.DataFrame, *, x_label: str, y_label: str, current:
         x=[xi[v] for v in ok["x"]], y=[yi[v] for v in ok["y"]], mode="markers",
         marker=dict(symbol="square", size=min(28, max(10, 420 // max(len(xs), len(ys)))), color=ok["tau"].tolist(),
                     colorscale="RdYlGn", cmin=-1, cmax=1, colorbar=dict(title="Kendall τ"),
-                    line=dict(color=[colors.get(w.split(" & ")[0], "#999") for w in ok["winner"]], width=3)),
+                    line=dict(color=[colors.get(w[0], "#999") if w else "#999" for w in ok["winners"]], width=3)),
         customdata=np.column_stack([ok["x"].astype(str), ok["y"].astype(str)]),
         text=[html(w) for w in ok["winner"]],
         hovertemplate=f"{html(x_label)} %{{customdata[0]}}<br>{html(y_label)} %{{customdata[1]}}<br>"
                       "τ %{marker.color:.3f}<br>winner: %{text}<extra></extra>",
         showlegend=False, name="cells"))
-    for winner in dict.fromkeys(ok["winner"]):
+    for winner, teams in dict(zip(ok["winner"], ok["winners"], strict=True)).items():
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=html(winner),
                                  marker=dict(symbol="square-open", size=12, line=dict(width=3),
-                                             color=colors.get(winner.split(" & ")[0], "#999"))))
+                                             color=colors.get(teams[0], "#999") if teams else "#999")))
     for i, j, i2, _ in flip_edges(ok):
         if i2 != i:  # a vertical boundary between x neighbours
             fig.add_shape(type="line", x0=i + 0.5, x1=i + 0.5, y0=j - 0.5, y1=j + 0.5, line=dict(color="#111", width=2))

@@ -110,7 +110,7 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
             try:
                 p = fam.params.validate(p, context=context)
             except InputError:
-                rows.append((xv, yv, np.nan, "", 0, False))
+                rows.append((xv, yv, np.nan, "", (), 0, False))
                 continue
             if fast is not None:  # the final ranks alone, without building a leaderboard per cell
                 r = np.empty(len(pos))
@@ -119,10 +119,12 @@ def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y:
                 r = _ranks(fam, scorer.leaderboard(**p), where)
             tau = kendall_tau_b(r0, r) if len(where) > 1 else 1.0
             first = sorted(team for team, k in zip(where, r, strict=True) if k == 1)
-            rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), len(first), True))
+            rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), tuple(first), len(first),
+                         True))
             if progress is not None:
                 progress(len(rows), total, "")
-    out = pd.DataFrame(rows, columns=["x", "y", "tau", "winner", "n_winners", "valid"])
+    # "winner" names the cell's winners in words; "winners" holds them apart (a team's name may hold " & ")
+    out = pd.DataFrame(rows, columns=["x", "y", "tau", "winner", "winners", "n_winners", "valid"])
     return out.sort_values(["y", "x"], kind="stable").reset_index(drop=True)
 
 

@@ -322,3 +322,18 @@ def test_replicates_are_chunked_by_memory_and_the_result_does_not_depend_on_it(m
     monkeypatch.setattr(rob, "CHUNK_BYTES", 7 * per)  # 7 replicates a chunk
     assert rob.chunk_size(us) == 7
     pd.testing.assert_frame_equal(rob.bootstrap(us, b=60, seed=5), whole)
+
+
+def test_a_map_keeps_winners_apart_whose_names_hold_the_joining_words():
+    """A cell's winners are a tuple beside the words ("a & b"): a team named "x & y" is one team
+    (the Stability page compared the split words with the could-have-won list)."""
+    comp = _tiny({"x & y": TINY_ALPHA, "Beta": TINY_BETA}, runtimes=TINY_RUNTIMES.replace("Alpha", "x & y"))
+    fam = scoring.get("shovel-ready")
+    scorer = scoring.Scorer(comp)
+    base = fam.params.validate(context=fam.context(comp))
+    g = stability_map(fam, scorer, base, axis(fam, "w", values=[0.0, 1.0]), axis(fam, "alpha", values=[0, 50]),
+                      context=fam.context(comp))
+    winners = {t for cell in g["winners"] for t in cell}
+    assert winners <= {"x & y", "Beta"} and winners, winners
+    for _, cell in g.iterrows():
+        assert cell["winner"] == " & ".join(cell["winners"]) and cell["n_winners"] == len(cell["winners"])
