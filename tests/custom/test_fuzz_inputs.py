@@ -11,6 +11,7 @@ import pytest
 from scoring.core.errors import InputError
 from scoring.custom import Scorer, load_competition
 from scoring.custom.params import ACROSS_RULES
+from tests import fuzz
 
 WIDE = "Model\tMean win rate\tA - EM\tB - F1\tC - BLEU\nm1\t0.9\t0.5\t0.7\t0.2\nm2\t0.1\t0.4\t-\t0.3\nm3\t0.5\t0.4\t0.2\t0.1\n"
 LONG = "team,unit,value\nm1,A,0.5\nm1,B,0.7\nm2,A,0.4\nm2,B,-\nm3,A,0.4\nm3,B,0.2\n"
@@ -22,18 +23,7 @@ ALPHABET = list(',"\n\r -.x0123456789\t;[]{}:/\\') + ["é", "\x00", "NA", "1e9",
 
 
 def mangle(text: str, rng: random.Random) -> str:
-    chars = list(text)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.random()
-        i = rng.randrange(len(chars) + 1)
-        if op < 0.4 and chars:
-            del chars[min(i, len(chars) - 1)]
-        elif op < 0.8:
-            chars.insert(i, rng.choice(ALPHABET))
-        elif chars:
-            j = rng.randrange(len(chars))
-            chars[min(i, len(chars) - 1)], chars[j] = chars[j], chars[min(i, len(chars) - 1)]
-    return "".join(chars)
+    return fuzz.mangle(text, rng, ALPHABET)
 
 
 @pytest.mark.parametrize("seed", range(300))

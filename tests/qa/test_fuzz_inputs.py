@@ -9,6 +9,7 @@ import pytest
 
 from scoring.core.errors import InputError
 from scoring.qa import Scorer, load_competition
+from tests import fuzz
 
 GT = ('question_id,theme,paragraph_ids,answers\n'
       'q1,history,"[""p1"", 7]","[""Paris"", ""the city""]"\n'
@@ -24,18 +25,7 @@ ALPHABET = list(',"\n\r -.x0123456789\t;[]{}:\\') + ["é", "\x00", "NA", "1e9", 
 
 
 def mangle(text: str, rng: random.Random) -> str:
-    chars = list(text)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.random()
-        i = rng.randrange(len(chars) + 1)
-        if op < 0.4 and chars:
-            del chars[min(i, len(chars) - 1)]
-        elif op < 0.8:
-            chars.insert(i, rng.choice(ALPHABET))
-        elif chars:
-            j = rng.randrange(len(chars))
-            chars[min(i, len(chars) - 1)], chars[j] = chars[j], chars[min(i, len(chars) - 1)]
-    return "".join(chars)
+    return fuzz.mangle(text, rng, ALPHABET)
 
 
 @pytest.mark.parametrize("seed", range(300))

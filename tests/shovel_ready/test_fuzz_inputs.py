@@ -7,6 +7,7 @@ import random
 import pytest
 
 import scoring
+from tests import fuzz
 
 GT = (
     "id,discourse_type,predictionstring,discourse_effectiveness\n"
@@ -26,18 +27,7 @@ ALPHABET = list(',"\n\r -.x0123456789\t;') + ["é", "\x00", "NA", "1e9", "-1", "
 
 
 def mangle(text: str, rng: random.Random) -> str:
-    chars = list(text)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.random()
-        i = rng.randrange(len(chars) + 1)
-        if op < 0.4 and chars:
-            del chars[min(i, len(chars) - 1)]
-        elif op < 0.8:
-            chars.insert(i, rng.choice(ALPHABET))
-        elif chars:
-            j = rng.randrange(len(chars))
-            chars[min(i, len(chars) - 1)], chars[j] = chars[j], chars[min(i, len(chars) - 1)]
-    return "".join(chars)
+    return fuzz.mangle(text, rng, ALPHABET)
 
 
 @pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) if s >= 50 else s for s in range(400)])
