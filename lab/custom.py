@@ -50,11 +50,7 @@ def active_dataset() -> str | None:
 
 
 def _switch(name: str) -> None:
-    folder = DATASETS[name][1]
-    if folder.resolve() == store.data_dir(FAM).resolve():
-        store.use_default(FAM)
-    else:
-        store.use_folder(FAM, folder, label=f"{DATASETS[name][0]} — published table")
+    store.use_folder(FAM, DATASETS[name][1], label=f"{DATASETS[name][0]} — published table")
     st.query_params[LINK_DATASET] = name
 
 

@@ -60,12 +60,7 @@ def active_dataset(choices: Mapping[str, tuple[str, Path]]) -> str | None:
 
 
 def _switch(name: str) -> None:
-    choices = dataset_choices()
-    folder = choices[name][1]
-    if folder.resolve() == store.data_dir(FAM).resolve():
-        store.use_default(FAM)
-    else:
-        store.use_folder(FAM, folder, label=f"{SHORT.get(name, name)} sample data")
+    store.use_folder(FAM, dataset_choices()[name][1], label=f"{SHORT.get(name, name)} sample data")
     st.query_params[LINK_DATASET] = name
 
 

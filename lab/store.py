@@ -307,12 +307,16 @@ def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
     return entry
 
 
-def use_folder(fam: Family, folder: Path, label: str | None = None) -> Entry:
+def use_folder(fam: Family, folder: Path, label: str | None = None) -> Entry | None:
     """Make the competition in ``folder`` (e.g. a second data set shipped with the app) this
     session's data for ``fam`` (raises ``InvalidDataDir`` or ``scoring.InputError``; nothing
     changes then). It is loaded once per server and shared like the default; unlike an upload
     it is neither copied to disk nor named in the link (``data=``): the caller keeps its own
-    name for it in the link if it wants one. :func:`use_default` switches back."""
+    name for it in the link if it wants one. :func:`use_default` switches back — and is what
+    this does (returning None) when ``folder`` is the family's default data folder."""
+    if Path(folder).resolve() == data_dir(fam).resolve():
+        use_default(fam)
+        return None
     entry = folder_entry(fam, folder, label)
     st.session_state[_slot(fam)] = entry
     st.session_state.pop(f"_run_{fam.key}", None)
