@@ -139,16 +139,80 @@ def line(r: Result) -> str:
             f"  [{r.seconds:.0f} s]")
 
 
+def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: int = 3000, seed: int = 0,
+              **population) -> dict:
+    """Why do pairs far apart in truth share a letter? On the test sets of :func:`simulate` (same seeds):
+
+    - ``se``: each difference's true standard error, from ``se_sets`` further test sets (scores
+      only), not from the ``sims`` sets themselves; ``far``: pairs ≥ 8 of them apart in truth;
+    - ``share``: the share of (far pair × test set) sharing a letter; ``sharing``: each such case as
+      (test set, better, worse, its estimate in true SEs, bootstrap SE / true SE, studentised difference,
+      ``oracle``), where ``oracle`` is the 95 % quantile of the largest ``|t*|`` over the pairs less than
+      1 SE apart in truth only — a critical value no procedure can use (it needs the truth) and below
+      any that controls the error over those pairs; ``below_oracle``: the cases under it;
+    - ``lowest``: the lowest estimate of a far pair, in true SEs, over the ``se_sets`` test sets.
+    """
+    from scoring.core.pairwise import paired
+    from scoring.core.ranksets import rank_sets
+    from scoring.core.robustness import replicates, resample_counts
+
+    pop = FAMILIES[family](design, n=n, seed=seed, **population)
+    other = np.random.default_rng(seed + 2)
+    est = np.array([np.asarray(pop.sample(n, other).scores()[pop.final], dtype=float) for _ in range(se_sets)])
+    sign = -1.0 if not pop.higher_is_better else 1.0
+    truth = sign * pop.truth
+    est = sign * est
+    se = (est[:, None, :] - est[:, :, None]).std(axis=0, ddof=1)  # se[j, k]: of v_k - v_j
+    gap = (truth[None, :] - truth[:, None]) / np.where(se > 0, se, np.inf)  # > 0: k better than j
+    far, near = gap >= 8, np.triu(np.abs(gap) < 1, 1) & (se > 0)
+    lowest = float(((est[:, None, :] - est[:, :, None]) / np.where(se > 0, se, 1.0))[:, far].min())
+    rng = np.random.default_rng(seed + 1)
+    sharing, cases = [], 0
+    for s in range(sims):
+        us = pop.sample(n, rng)
+        reps = sign * replicates(us, resample_counts(us.cell, b, seed=s))[0]
+        full = sign * np.asarray(us.scores()[us.final], dtype=float)
+        rs = rank_sets(full, reps, confidence=CONFIDENCE)
+        lets = [set(x) for x in rs.letters]
+        p = paired(full, reps)
+        ts = (p.centred[:, None, :] - p.centred[:, :, None]) / np.where(p.se > 0, p.se, np.inf)  # t*[b, j, k]
+        oracle = (float(np.quantile(np.abs(ts[:, near]).max(axis=1), CONFIDENCE, method="inverted_cdf"))
+                  if near.any() else float("nan"))  # no pair that close: no such bound
+        for j, k in zip(*np.nonzero(far), strict=True):
+            cases += 1
+            if lets[j] & lets[k]:
+                sharing.append((s, int(k), int(j), round(float(p.diff[j, k] / se[j, k]), 2),
+                                round(float(p.se[j, k] / se[j, k]), 2), round(float(p.diff[j, k] / p.se[j, k]), 2),
+                                round(oracle, 2)))
+    return {"far": int(far.sum()), "share": len(sharing) / max(cases, 1), "cases": cases, "sharing": sharing,
+            "below_oracle": sum(c[5] <= c[6] for c in sharing), "lowest": lowest}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sims", type=int, default=300)
     ap.add_argument("--b", type=int, default=400)
     ap.add_argument("--n", type=int, default=1500)
     ap.add_argument("--family", nargs="*", default=list(FAMILIES))
+    ap.add_argument("--far-pairs", action="store_true",
+                    help="only the diagnosis of pairs >= 8 SE apart sharing a letter (far_pairs), per design")
+    ap.add_argument("--se-sets", type=int, default=3000, help="test sets for the true SEs of --far-pairs")
+    ap.add_argument("--alpha", type=float, default=None, help="the softmin's alpha of the Shovel-Ready populations")
     args = ap.parse_args(argv)
     for fam in args.family:
+        extra = {"alpha": args.alpha} if args.alpha is not None and fam == "shovel-ready" else {}
         for design in ("tie6", "leader"):
-            print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b)), flush=True)
+            if args.far_pairs:
+                r = far_pairs(fam, design, n=args.n, sims=args.sims, b=args.b, se_sets=args.se_sets, **extra)
+                print(f"{fam} {design} n={args.n} R={args.sims} B={args.b}: {r['far']} pairs >= 8 SE apart "
+                      f"(SE from {args.se_sets} test sets); sharing a letter {len(r['sharing'])} of {r['cases']} "
+                      f"({r['share']:.4f}), {r['below_oracle']} of them below the oracle critical value; lowest "
+                      f"estimate of such a pair {r['lowest']:.2f} SE", flush=True)
+                for c in r["sharing"]:
+                    print("   set {}: {} over {}: estimate {} SE, bootstrap SE {}x, t = {} (oracle c {})".format(*c))
+                continue
+            pop = FAMILIES[fam](design, n=args.n, **extra) if extra else None
+            print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b, pop=pop)), flush=True)
     return 0
 
 
