@@ -147,18 +147,31 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
       only), not from the ``sims`` sets themselves; ``far``: pairs ≥ 8 of them apart in truth;
     - ``share``: the share of (far pair × test set) sharing a letter; ``sharing``: each such case as
       (test set, better, worse, its estimate in true SEs, bootstrap SE / true SE, studentised difference,
-      ``oracle``), where ``oracle`` is the 95 % quantile of the largest ``|t*|`` over the pairs less than
-      1 SE apart in truth only — a critical value no procedure can use (it needs the truth) and below
-      any that controls the error over those pairs; ``below_oracle``: the cases under it;
+      ``oracle``, and, with a ``groups`` stage (Shovel-Ready), the better and the worse team's smallest-cell
+      score minus the population's, in its standard deviations over the ``se_sets`` test sets), where
+      ``oracle`` is the 95 % quantile of the largest ``|t*|`` over the pairs less than 1 SE apart in
+      truth only — a critical value no procedure can use (it needs the truth) and below any that controls
+      the error over those pairs; ``below_oracle``: the cases under it;
+    - ``c1``: per test set, the first step's critical value of the simultaneous comparisons (the 95 %
+      quantile of the largest ``|t*|`` over all pairs);
     - ``lowest``: the lowest estimate of a far pair, in true SEs, over the ``se_sets`` test sets.
     """
+    from scoring.core.family import UnitStats
     from scoring.core.pairwise import paired
     from scoring.core.ranksets import rank_sets
     from scoring.core.robustness import replicates, resample_counts
 
     pop = FAMILIES[family](design, n=n, seed=seed, **population)
     other = np.random.default_rng(seed + 2)
-    est = np.array([np.asarray(pop.sample(n, other).scores()[pop.final], dtype=float) for _ in range(se_sets)])
+    scored = [pop.sample(n, other).scores() for _ in range(se_sets)]
+    est = np.array([np.asarray(x[pop.final], dtype=float) for x in scored])
+    small = int(np.argmin(np.bincount(pop.cell, minlength=pop.n_cells)))
+    if "groups" in scored[0]:
+        sums = UnitStats(units=(), cell=pop.cell, n_cells=pop.n_cells, team=pop.team, shared=pop.shared,
+                         score=pop.score, final=pop.final).cell_sums()
+        g_true = np.asarray(pop.score(*sums)["groups"], dtype=float)[:, small]
+        g_sd = np.array([np.asarray(x["groups"], dtype=float)[:, small] for x in scored]).std(axis=0, ddof=1)
+    del scored
     sign = -1.0 if not pop.higher_is_better else 1.0
     truth = sign * pop.truth
     est = sign * est
@@ -167,7 +180,7 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
     far, near = gap >= 8, np.triu(np.abs(gap) < 1, 1) & (se > 0)
     lowest = float(((est[:, None, :] - est[:, :, None]) / np.where(se > 0, se, 1.0))[:, far].min())
     rng = np.random.default_rng(seed + 1)
-    sharing, cases = [], 0
+    sharing, cases, c1 = [], 0, []
     for s in range(sims):
         us = pop.sample(n, rng)
         reps = sign * replicates(us, resample_counts(us.cell, b, seed=s))[0]
@@ -176,6 +189,8 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
         lets = [set(x) for x in rs.letters]
         p = paired(full, reps)
         ts = (p.centred[:, None, :] - p.centred[:, :, None]) / np.where(p.se > 0, p.se, np.inf)  # t*[b, j, k]
+        c1.append(float(np.quantile(np.abs(ts[:, p.testable]).max(axis=1), CONFIDENCE, method="inverted_cdf")))
+        g = np.asarray(us.scores()["groups"], dtype=float)[:, small] if "groups" in us.scores() else None
         oracle = (float(np.quantile(np.abs(ts[:, near]).max(axis=1), CONFIDENCE, method="inverted_cdf"))
                   if near.any() else float("nan"))  # no pair that close: no such bound
         for j, k in zip(*np.nonzero(far), strict=True):
@@ -183,9 +198,10 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
             if lets[j] & lets[k]:
                 sharing.append((s, int(k), int(j), round(float(p.diff[j, k] / se[j, k]), 2),
                                 round(float(p.se[j, k] / se[j, k]), 2), round(float(p.diff[j, k] / p.se[j, k]), 2),
-                                round(oracle, 2)))
+                                round(oracle, 2))
+                               + (() if g is None else tuple(round(float((g[x] - g_true[x]) / g_sd[x]), 2) for x in (k, j))))
     return {"far": int(far.sum()), "share": len(sharing) / max(cases, 1), "cases": cases, "sharing": sharing,
-            "below_oracle": sum(c[5] <= c[6] for c in sharing), "lowest": lowest}
+            "below_oracle": sum(c[5] <= c[6] for c in sharing), "lowest": lowest, "c1": c1}
 
 
 def main(argv=None) -> int:
@@ -207,9 +223,14 @@ def main(argv=None) -> int:
                 print(f"{fam} {design} n={args.n} R={args.sims} B={args.b}: {r['far']} pairs >= 8 SE apart "
                       f"(SE from {args.se_sets} test sets); sharing a letter {len(r['sharing'])} of {r['cases']} "
                       f"({r['share']:.4f}), {r['below_oracle']} of them below the oracle critical value; lowest "
-                      f"estimate of such a pair {r['lowest']:.2f} SE", flush=True)
+                      f"estimate of such a pair {r['lowest']:.2f} SE; first-step critical value: median "
+                      f"{np.median(r['c1']):.2f} ({np.min(r['c1']):.2f}-{np.max(r['c1']):.2f})", flush=True)
                 for c in r["sharing"]:
-                    print("   set {}: {} over {}: estimate {} SE, bootstrap SE {}x, t = {} (oracle c {})".format(*c))
+                    print("   set {}: {} over {}: estimate {} SE, bootstrap SE {}x, t = {} (oracle c {})".format(*c[:7])
+                          + ("; smallest cell of the better / worse team: {} / {} SD".format(*c[7:]) if c[7:] else ""))
+                if r["sharing"] and len(r["sharing"][0]) > 7:
+                    print("   mean smallest-cell deviation, better / worse team: {:.2f} / {:.2f} SD".format(
+                        *np.mean([c[7:] for c in r["sharing"]], axis=0)))
                 continue
             pop = FAMILIES[fam](design, n=args.n, **extra) if extra else None
             print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b, pop=pop)), flush=True)
