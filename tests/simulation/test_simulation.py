@@ -6,7 +6,8 @@ The figures are in docs/robustness.md (``python -m tests.simulation.run`` prints
 test sets). With 120 test sets a share near 0.95 has a Monte-Carlo standard error of about
 0.020 for one team (80: 0.024), less for a type of several teams; the shares measured are
 0.97–1.00, well clear of 0.93. About 35 s of CPU in all (12–30 s of wall time on the 2-core
-machine at a load average of 2; 2.5 minutes at a load average of 9).
+machine at a load average of 2; 2.5 minutes at a load average of 9); the two Shovel-Ready
+designs with alpha = 0 add about 13 s of CPU (80 s of wall time at a load average of 17).
 """
 
 from __future__ import annotations
