@@ -149,9 +149,10 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
       (test set, better, worse, its estimate in true SEs, bootstrap SE / true SE, studentised difference,
       ``oracle``, and, with a ``groups`` stage (Shovel-Ready), the better and the worse team's smallest-cell
       score minus the population's, in its standard deviations over the ``se_sets`` test sets), where
-      ``oracle`` is the 95 % quantile of the largest ``|t*|`` over the pairs less than 1 SE apart in
-      truth only — a critical value no procedure can use (it needs the truth) and below any that controls
-      the error over those pairs; ``below_oracle``: the cases under it;
+      ``oracle`` is the 95 % quantile over the replicates of the largest ``t*[j, k] + (θ_k − θ_j) / se[j, k]``
+      over the true hypotheses "``k`` is not better than ``j``" (θ the true scores, ``se`` the bootstrap's):
+      the critical value that, knowing the truth, keeps the chance of any wrong "better" at 5 %; a
+      procedure that does not know the truth needs at least that much; ``below_oracle``: the cases under it;
     - ``c1``: per test set, the first step's critical value of the simultaneous comparisons (the 95 %
       quantile of the largest ``|t*|`` over all pairs);
     - ``lowest``: the lowest estimate of a far pair, in true SEs, over the ``se_sets`` test sets.
@@ -177,7 +178,7 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
     est = sign * est
     se = (est[:, None, :] - est[:, :, None]).std(axis=0, ddof=1)  # se[j, k]: of v_k - v_j
     gap = (truth[None, :] - truth[:, None]) / np.where(se > 0, se, np.inf)  # > 0: k better than j
-    far, near = gap >= 8, np.triu(np.abs(gap) < 1, 1) & (se > 0)
+    far, null = gap >= 8, (truth[None, :] <= truth[:, None]) & ~np.eye(len(truth), dtype=bool)
     lowest = float(((est[:, None, :] - est[:, :, None]) / np.where(se > 0, se, 1.0))[:, far].min())
     rng = np.random.default_rng(seed + 1)
     sharing, cases, c1 = [], 0, []
@@ -191,8 +192,9 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
         ts = (p.centred[:, None, :] - p.centred[:, :, None]) / np.where(p.se > 0, p.se, np.inf)  # t*[b, j, k]
         c1.append(float(np.quantile(np.abs(ts[:, p.testable]).max(axis=1), CONFIDENCE, method="inverted_cdf")))
         g = np.asarray(us.scores()["groups"], dtype=float)[:, small] if "groups" in us.scores() else None
-        oracle = (float(np.quantile(np.abs(ts[:, near]).max(axis=1), CONFIDENCE, method="inverted_cdf"))
-                  if near.any() else float("nan"))  # no pair that close: no such bound
+        true_nulls = null & (p.se > 0)
+        shift = (truth[None, :] - truth[:, None])[true_nulls] / p.se[true_nulls]  # <= 0: how far from binding
+        oracle = float(np.quantile((ts[:, true_nulls] + shift[None]).max(axis=1), CONFIDENCE, method="inverted_cdf"))
         for j, k in zip(*np.nonzero(far), strict=True):
             cases += 1
             if lets[j] & lets[k]:
