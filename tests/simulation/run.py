@@ -3,6 +3,8 @@ figures of docs/robustness.md (the slow tests assert them, tests/simulation/test
 
 For each family and design: ``R`` test sets drawn from the population, each through
 ``scoring.core.robustness.bootstrap`` (B replicates, 95 %), against the known truth.
+``--far-pairs`` prints instead, per design, every pair >= 8 SE apart that shares a letter and why
+(:func:`far_pairs`); ``--alpha A`` builds the Shovel-Ready populations with the softmin at ``A``.
 """
 
 from __future__ import annotations
