@@ -158,18 +158,12 @@ def what_if_panel() -> None:
     _band_news(res)
     _explain_runtimes(res, runtime)
     if runtimes:
-        moved = res["table"].set_index("submission")
-        field = eff.copy()  # the rivals as the what-if leaves them; the team started from stays where it is
-        rivals = field["team"] != team
-        for col, src in (("eligible", "eligible"), ("boost", "boost"), ("final", "final_score")):
-            field.loc[rivals, col] = [moved.loc[t, src] for t in field.loc[rivals, "team"]]
-        field["eligible"] = field["eligible"].astype(bool)
-        fig = eff_charts.efficiency_figure(field, colors, p["band"], p["window"],
-                                           highlight={"score": score, "runtime": runtime}, zoom=True)
+        # The chart draws the what-if's own result: its field, band and boost window.
+        fig = eff_charts.efficiency_figure(eff, colors, p["band"], p["window"], zoom=True, what_if=res)
         st.plotly_chart(fig, key="eff_whatif_chart")
-        st.caption(f"The field as the what-if leaves it ({count(int(moved['eligible'].sum()), 'team')} eligible, "
-                   "the what-if among them when it is); the star is the what-if, drawn over the team it starts "
-                   "from.")
+        st.caption(f"The field as the what-if leaves it ({count(int(res['table']['eligible'].sum()), 'team')} "
+                   "eligible, the what-if among them when it is); the star is the what-if"
+                   + (f", in place of {md(team)}" if team != NEW else "") + ".")
 
 
 what_if_panel()
