@@ -177,10 +177,10 @@ def test_why_the_full_boost_and_the_overtake_runtimes_differ(core_dir):
     at = app(SR + "efficiency.py", query={"whatif": "new", "score": "0.96", "runtime": "100"})
     # 0.96 at 100 s is the fastest eligible run (C: 110 s): the full 5 %, 1.008; C keeps 0.05·(1 − 0.1/0.2) =
     # 2.5 %, 1.025. To pass C its boost must fall under 1.008 − 1 = 0.8 %: 0.05·(1 − (110/r − 1)/0.2) < 0.008,
-    # i.e. r < 110 / 1.168 = 94.18 s — faster than the 110 s of the full boost
+    # i.e. r < 110 / 1.168 = 94.178… s — faster than the 110 s of the full boost
     md_text = " ".join(m.value for m in at.markdown)
     assert "**Full boost**: no eligible rival is faster." in md_text
-    assert "run in under **94.18 s**" in md_text
+    assert "run in under **94.178 s**" in md_text  # a strict bound rounded down (94.17808…), never up
     why = next(c.value for c in at.caption if c.value.startswith("Why two runtimes?"))
     assert "has a boost of its own" in why and "110 s" in why
 
