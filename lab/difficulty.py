@@ -141,7 +141,10 @@ def params(title: str) -> dict[str, Any]:
         scorer.setting(**p)
         p = scorer.check(**p)
     except InputError as err:
-        current.header(FAM, title, f"These settings cannot be scored — {_problem(err)}")
+        current.header(FAM, title, "")
+        field = FAM.params[err.file].title if err.file in FAM.params else None
+        st.error(f"These settings cannot be scored — {_problem(err)}"
+                 + (f" Change **{md(field)}** in the sidebar." if field else ""), icon=":material/error:")
         st.stop()
     return p  # the engine refuses settings that score nothing (reward = penalty = 0, no weighted sample)
 
