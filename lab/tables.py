@@ -102,6 +102,14 @@ def show_stage_table(lb: pd.DataFrame, stages: Sequence[Stage], *, key: str,
     return table
 
 
+def download_row():
+    """A row for a page's download buttons: a horizontal container that wraps, so that each
+    button is as wide as its label at any window width (columns cut them to "Downl…")."""
+    import streamlit as st
+
+    return st.container(horizontal=True, gap="small")
+
+
 def flat_columns(table: pd.DataFrame) -> pd.DataFrame:
     """A grouped :func:`stage_table` with one-level names: ``"FP1 (original)"`` (a stage's
     score), ``"FP1 (original) · rank"``, ``"Final result · Boost"``, ``"Team"`` (for tests
