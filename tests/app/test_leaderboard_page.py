@@ -139,7 +139,8 @@ def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
     modes = {tr["name"]: tr["mode"] for tr in fig["data"]}
     assert modes == {"C": "markers+text", "A": "markers", "B": "markers"}  # only the eligible one
     assert fig["layout"]["xaxis"].get("type") != "log"                      # 110/10 < 50
-    huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
+    res = scoring.what_if(dict(zip(eff["team"], eff["score"], strict=True)), dict(comp.runtimes), "What-if", 0.9, 1e12)
+    huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, what_if=res)
     xaxis = huge.to_plotly_json()["layout"]["xaxis"]
     assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
     # ticks at 1, 2, 5 … of every decade (or every decade when they span many), labelled in seconds
