@@ -34,11 +34,11 @@ EXTRAS = {"final_score": lambda lb: {"Boost": lb["boost"].astype(float).to_numpy
                                      "Eligible": np.where(lb["eligible"].astype(bool), "yes", "no")}}
 EXTRA_CONFIG = {
     (tables.FINAL_GROUP, "Boost"): st.column_config.NumberColumn(
-        "Boost", format="%.2f %%", width="small",
+        "Boost", format="%.2f %%", width=tables.SCORE_WIDTH,
         help="The efficiency boost: the fastest team within the eligibility band of the best bias-aware score "
              "gets the maximum boost, slower ones less, down to none at the end of the slowdown window"),
     (tables.FINAL_GROUP, "Eligible"): st.column_config.TextColumn(
-        "Eligible", width="small", help="Within the eligibility band of the best bias-aware score, with a runtime: "
+        "Eligible", width=tables.RANK_WIDTH, help="Within the eligibility band of the best bias-aware score, with a runtime: "
                                         "only eligible teams can earn a boost"),
 }
 

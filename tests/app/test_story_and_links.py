@@ -197,6 +197,7 @@ def test_plain_word_tooltips(core_dir):
     helps = " ".join(h.proto.help for h in at.subheader)
     assert glossary.SOFTMIN in helps and glossary.BETA in helps
     at.switch_page(SR + "leaderboard.py").run()
+    at.toggle(key="lb_table_every_score").set_value(True).run()  # every stage's score in its own column
     table = next(d for d in at.dataframe if isinstance(d.value.columns, pd.MultiIndex))
     cols = json.loads(table.proto.columns)
-    assert "half of the other" in cols["_pos:6"]["help"]  # FP1's score column, in plain words
+    assert "half of the other" in cols["_pos:7"]["help"]  # FP1's score column, in plain words
