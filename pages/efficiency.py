@@ -49,11 +49,12 @@ else:
     st.plotly_chart(eff_charts.boost_figure(eff, colors, p["max_boost"], p["window"]), key="eff_boosts")
 
 st.dataframe(eff_charts.efficiency_table(eff), hide_index=True, key="eff_table", column_config={
-    "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
+    "Bias-aware score": st.column_config.NumberColumn("Bias-aware", format="%.4f", help="The bias-aware score"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
     "Runtime (s)": st.column_config.NumberColumn(format="localized", help="Seconds; empty when the runtime is unknown"),
     "Eligible": st.column_config.TextColumn(width="small", help="Eligible for the efficiency boost"),
+    "Final rank": st.column_config.NumberColumn("Rank", width="small", help="The final rank"),
 })
 
 NEW = "A new submission"

@@ -164,10 +164,15 @@ def efficiency_figure(eff: pd.DataFrame, colors: Mapping[str, str], band: float,
         ))
     if highlight:
         label = "what-if" + (f" +{highlight['boost'] * 100:.2f} %" if highlight["boost"] > 0 else "")
+        side = "top center"  # zoomed, the label leans into the chart, never cut at its edge
+        if xr is not None:
+            x, (a, b) = highlight["runtime"], ((math.log10(xr[0]), math.log10(xr[1])) if log else xr)
+            x = math.log10(x) if log and x > 0 else x
+            side = "top right" if x < a + (b - a) / 3 else "top left" if x > b - (b - a) / 3 else side
         fig.add_trace(go.Scatter(
             x=[highlight["runtime"]], y=[highlight["score"]], mode="markers+text", name="What-if",
             marker=dict(symbol="star", size=26, color="#111", line=dict(color="white", width=2)), text=[label],
-            textposition="top center", textfont=dict(size=13, color="#111"),
+            textposition=side, textfont=dict(size=13, color="#111"),
             hovertemplate="what-if<br>runtime %{x:.4g} s<br>score %{y:.4f}<extra></extra>",
         ))
     if box is not None:
