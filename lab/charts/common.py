@@ -12,6 +12,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -77,19 +78,18 @@ def bump_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
         fig.add_annotation(x=names[m.stage], y=m.after, text=f"<b>{html(m.text)}</b>", showarrow=True,
                            arrowhead=0, ay=-26, ax=0, font=dict(size=12), bgcolor="rgba(255,255,255,0.85)")
     fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.3])
-    fig.update_xaxes(title="Stage", tickmode="array", tickvals=names, tickangle=0,
-                     ticktext=["<br>".join(html(line) for line in wrap_label(x)) for x in names])
+    fig.update_xaxes(title="Stage", **wrapped_ticks(names))
     fig.update_layout(title=title, height=max(320, 40 * n + 140), **LAYOUT)
     return fig
 
 
-def wrap_label(label: str, width: int = 14) -> list[str]:
+def wrap_label(label: str, width: int = 12) -> list[str]:
     """A stage's name as lines of at most ``width`` characters (a longer word keeps its own
     line), so that every stage's label fits under its point on a narrow chart instead of every
     other one being dropped.
 
-    >>> wrap_label("Unified segment score"), wrap_label("FP1 (original)"), wrap_label("Final")
-    (['Unified', 'segment score'], ['FP1 (original)'], ['Final'])
+    >>> wrap_label("Unified segment score"), wrap_label("Equal weights"), wrap_label("Final score")
+    (['Unified', 'segment', 'score'], ['Equal', 'weights'], ['Final score'])
     """
     lines: list[str] = []
     for word in str(label).split():
@@ -98,6 +98,12 @@ def wrap_label(label: str, width: int = 14) -> list[str]:
         else:
             lines.append(word)
     return lines or [str(label)]
+
+
+def wrapped_ticks(labels: Sequence[str]) -> dict[str, Any]:
+    """Plotly x-axis settings naming every category on lines (:func:`wrap_label`), level."""
+    return dict(tickmode="array", tickvals=list(labels), tickangle=0,
+                ticktext=["<br>".join(html(line) for line in wrap_label(x)) for x in labels])
 
 
 def wrapped_axis(labels: Sequence[str], **kwargs) -> alt.Axis:
