@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 import streamlit as st
 
+from scoring import registry
 from scoring.core.family import Family
 
 from .uploads import valid_digest
@@ -54,8 +55,10 @@ def held() -> dict[str, str]:
     it loaded since."""
     ss = st.session_state.setdefault(_HELD, {})
     if "data" in st.query_params:
+        known = {f.key for f in registry.families()}  # an item naming no family is dropped
         for key, digest in parse(st.query_params.get_all("data")).items():
-            ss.setdefault(key, digest)
+            if key in known:
+                ss.setdefault(key, digest)
     return ss
 
 
