@@ -45,6 +45,9 @@ left.plotly_chart(charts.contributions(qa.theme_table(p), order, qa.theme_colors
 stages = (Stage("equal_final_score", "Equal weights", "equal_rank"),
           Stage("final_score", label[0].upper() + label[1:], "rank"))
 bump = bump_chart(changes, stages, current.colors(FAM), title="Rank with equal weights and now")
+# half a page wide: the legend goes below, so the two columns of points have room for their names
+bump.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22), height=bump.layout.height + 120,
+                   margin=dict(b=120))
 right.plotly_chart(bump.update_xaxes(title=None), key="qa_lb_bump")
 
 st.subheader("Theme weights")
