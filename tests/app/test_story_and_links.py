@@ -26,7 +26,8 @@ def _lb(rows: dict[str, tuple]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("module", ["lab.story", "lab.nav", "lab.text", "lab.charts.segments",
-                                    "lab.charts.efficiency", "lab.shovel_ready_story"])
+                                    "lab.charts.efficiency", "lab.shovel_ready_story", "lab.charts.common",
+                                    "lab.tables", "lab.datalinks"])
 def test_doctests_of_the_ui_helpers(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
