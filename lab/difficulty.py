@@ -29,7 +29,7 @@ from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, 
 from scoring.difficulty.params import WEIGHT_LABELS
 
 from . import current, nav, state, store
-from .difficulty_text import HELP, WMPROB_DIRECTION
+from .difficulty_text import HELP, WMPROB_DIRECTION, wood_fallback
 from .families import FamilyUI, PageSpec
 from .text import md
 
@@ -141,7 +141,10 @@ def params(title: str) -> dict[str, Any]:
         scorer.setting(**p)
         p = scorer.check(**p)
     except InputError as err:
-        current.header(FAM, title, f"These settings cannot be scored — {_problem(err)}")
+        current.header(FAM, title, "")
+        field = FAM.params[err.file].title if err.file in FAM.params else None
+        st.error(f"These settings cannot be scored — {_problem(err)}"
+                 + (f" Change **{md(field)}** in the sidebar." if field else ""), icon=":material/error:")
         st.stop()
     return p  # the engine refuses settings that score nothing (reward = penalty = 0, no weighted sample)
 
@@ -285,6 +288,10 @@ def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
              ("Reward, penalty", f"case {case}" if case else "custom", f"Now {case_text(p)}. {HELP['case']}")]
     for col, (label, value, help_text) in zip(st.columns([2, 2, 3, 3, 3, 3]), items, strict=True):
         col.markdown(f":gray[{label}]  \n**{value}**", help=help_text)
+    if p["metric"] == "wood" and s.get("ease_column") and current.competition(FAM).sts is None:
+        # no training texts: say plainly what WOOD falls back to
+        shipped = active_dataset(dataset_choices()) not in (None, "default")
+        st.info(wood_fallback(str(s["ease_column"]), shipped), icon=":material/info:")
 
 
 # ---- a page's own picks, kept in the link -------------------------------------------------------

@@ -44,6 +44,25 @@ HELP = {
     "score": "100 × (what the model earned) ÷ (what a model right on every sample would earn), each sample "
              "weighted by its split: from −100 to 100; higher is better.",
 }
+
+
+def wood_fallback(column: str, shipped: bool) -> str:
+    """What WOOD measures when the data has no training texts: the ease column as given. On the
+    shipped samples that column is a spurious-bias score, so WOOD is WSBias on it, cell for cell
+    (the same ease, splits and weights: spec §2). ``column`` is escaped here."""
+    text = (f"**WOOD without training texts.** This data has no training texts, so nothing here measures "
+            f"similarity to the training data: WOOD takes its ease from the samples file's column "
+            f"**{md(column)}**, as given.")
+    if shipped:
+        text += (f" On the shipped SST-2 and IMDb samples that column is a spurious-bias score (the paper's "
+                 f"Algorithm {'2' if column.endswith('2') else '1'}), so WOOD gives exactly the numbers of WSBias on "
+                 "it. For a real WOOD, upload your samples with a training-text file (one text per line) or a "
+                 "similarity column on the Data page.")
+    else:
+        text += " WOOD is then as meaningful as that column is a similarity to the training texts."
+    return text
+
+
 WMPROB_DIRECTION = (
     "With WMProb, split 1 holds each model's *most* confident samples, so increasing weights (linear, square, "
     "log) make the *least* confident samples weigh most. That is what the paper's prototype computes and what "

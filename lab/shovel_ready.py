@@ -20,7 +20,7 @@ from scoring.core.family import InputSpec
 from scoring.core.robustness import stage_intervals
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
-from . import current, tables
+from . import current, state, tables
 from .charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
 from .families import FamilyUI, PageSpec
 from .shovel_ready_story import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
@@ -34,11 +34,11 @@ EXTRAS = {"final_score": lambda lb: {"Boost": lb["boost"].astype(float).to_numpy
                                      "Eligible": np.where(lb["eligible"].astype(bool), "yes", "no")}}
 EXTRA_CONFIG = {
     (tables.FINAL_GROUP, "Boost"): st.column_config.NumberColumn(
-        "Boost", format="%.2f %%", width="small",
+        "Boost", format="%.2f %%", width=tables.SCORE_WIDTH,
         help="The efficiency boost: the fastest team within the eligibility band of the best bias-aware score "
              "gets the maximum boost, slower ones less, down to none at the end of the slowdown window"),
     (tables.FINAL_GROUP, "Eligible"): st.column_config.TextColumn(
-        "Eligible", width="small", help="Within the eligibility band of the best bias-aware score, with a runtime: "
+        "Eligible", width=tables.RANK_WIDTH, help="Within the eligibility band of the best bias-aware score, with a runtime: "
                                         "only eligible teams can earn a boost"),
 }
 
@@ -189,19 +189,27 @@ def submission(name: str) -> pd.DataFrame:
 
 
 # ---- the app's declaration of the family ------------------------------------------------------
+#: Why the overlap quality is off at w = 0 (SPEC: a match earns TP_P = w·q + (1 − w)·d[E])
+QUALITY_UNUSED = "not used at w = 0: a match then earns only (1 − w)·d[E], whatever its overlap"
+
+
 def _shovel_ready_disabled(values, comp) -> dict[str, str]:
+    off = {"quality": QUALITY_UNUSED} if float(values.get("w", 1.0)) == 0.0 else {}
     if not comp.attributes:
         why = "No demographics loaded: nothing to aggregate."
     elif not values.get("attributes"):
         why = "No attribute chosen: nothing to aggregate."
     else:
-        return {}
-    return {"alpha": why, "exclude_missing": why}
+        return off
+    return {**off, "alpha": why, "exclude_missing": why}
 
 
 def _shovel_ready_note(group: str, comp) -> str | None:
     if group == "Bias aggregation" and not comp.attributes:
         return "No demographics loaded: the bias score equals the segment score."
+    if group == "Segment scoring" and float(state.values(FAM).get("w", 1.0)) == 0.0:
+        return ("At w = 0 the overlap quality has no effect: a match earns only (1 − w)·d[E]. Raise w to grade "
+                "overlaps.")
     return None
 
 

@@ -66,7 +66,19 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
             st.slider(f"{p.title}: {md(c)}", float(lo), float(hi), step=float(step), key=f"{k}.{c}",
                       disabled=disabled, help=help_text)
     elif p.kind == "floats":
-        st.text_input(p.title, key=k, disabled=disabled, help=help_text)
+        typed = st.text_input(p.title, key=k, disabled=disabled, help=help_text)
+        _field_error(p, typed, disabled)
+
+
+def _field_error(p: Param, typed: Any, disabled: bool) -> None:
+    """A typed list the parameter cannot read gets its error right below the field (the page
+    says it cannot score, and points here)."""
+    if disabled:
+        return
+    try:
+        p.coerce(typed)
+    except ValueError as err:
+        st.error(f"**{md(p.title)}**: {md(err)}", icon=":material/error:")
 
 
 def draw(fam: Family, comp: Any, data_key: str | None) -> None:

@@ -26,6 +26,8 @@ from .text import md
 FAM = FAMILY
 RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit code"}
 RULE_SHORT = {"seed": "published rules", "starter-kit": "starter-kit code"}
+#: The verb "give" agreeing with RULE_WORDS ("the published rules give", "the starter-kit code gives")
+RULE_GIVE = {"seed": "give", "starter-kit": "gives"}
 RULE_TAG = {"seed": "published", "starter-kit": "kit"}
 HELP = {
     "TP": "True positives: predictions paired one-to-one with a true object at most τ pixels away.",
@@ -83,8 +85,10 @@ def scorer():
 
 def table(lb: pd.DataFrame, rules: str) -> pd.DataFrame:
     """The leaderboard for display: rank, team, counts, precision, recall, F1, MSE, the rank
-    under the other rule set and the change (▲ placed higher under the current rules)."""
-    delta = (lb["other_rules_rank"] - lb["rank"]).astype(int)
+    under the other rule set and the change to it (▲ placed higher under the other rules than
+    under the current ones — the Rules page's arrows: a rank's arrow is its move against the
+    ranking it is compared with)."""
+    delta = (lb["rank"] - lb["other_rules_rank"]).astype(int)
     moved = [f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "=" for d in delta]
     return pd.DataFrame({
         "Rank": lb["rank"].astype(int).to_numpy(), "Team": lb["submission"].astype(str).to_numpy(),
@@ -110,8 +114,8 @@ def column_config(rules: str) -> dict[str, Any]:
         "MSE": cc.NumberColumn(format="%.2f", help=HELP["MSE"]),
         f"Rank ({RULE_TAG[other(rules)]})": cc.NumberColumn(
             width="small", help=f"The rank the same predictions get under the {o}. {HELP['rules']}"),
-        "Change": cc.TextColumn(width="small", help=f"▲ places gained, ▼ places lost under the {RULE_SHORT[rules]} "
-                                                    f"compared with the {o}"),
+        "Change": cc.TextColumn(width="small", help=f"▲ places gained, ▼ places lost under the {o} "
+                                                    f"compared with the {RULE_SHORT[rules]}"),
     }
 
 
@@ -151,7 +155,7 @@ def takeaway_leaderboard(lb: pd.DataFrame, rules: str) -> str:
     four-off swap places"."""
     names = lb["submission"].tolist()
     moves = moves_text(names, lb["rank"], lb["other_rules_rank"])
-    tail = f"{RULE_WORDS[other(rules)]} gives the same ranking" if moves is None else \
+    tail = f"{RULE_WORDS[other(rules)]} {RULE_GIVE[other(rules)]} the same ranking" if moves is None else \
         f"under {RULE_WORDS[other(rules)]} {moves}"
     return f"{lead_text(names, lb['rank'])} under {RULE_WORDS[rules]}; {tail}."
 

@@ -34,7 +34,7 @@ from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 from scoring.core.sources import submission_name
 
-from . import families, uploads
+from . import datalinks, families, uploads
 from .progress import progress_bar
 from .text import md
 
@@ -303,7 +303,7 @@ def use_bundle(fam: Family, bundle: Mapping[str, Any]) -> Entry:
     entry.on_disk = uploads.save(fam.name, digest, bundle)
     st.session_state[_slot(fam)] = entry  # the session's strong reference
     st.session_state.pop(f"_run_{fam.key}", None)
-    st.query_params["data"] = _link(fam, digest)
+    datalinks.set_link(fam, digest)
     return entry
 
 
@@ -320,8 +320,7 @@ def use_folder(fam: Family, folder: Path, label: str | None = None) -> Entry | N
     entry = folder_entry(fam, folder, label)
     st.session_state[_slot(fam)] = entry
     st.session_state.pop(f"_run_{fam.key}", None)
-    if str(st.query_params.get("data", "")).startswith(f"{fam.key}-"):
-        del st.query_params["data"]
+    datalinks.set_link(fam, None)
     return entry
 
 
@@ -334,8 +333,7 @@ def use_default(fam: Family) -> None:
     """Switch this session back to the family's default data."""
     st.session_state.pop(_slot(fam), None)
     st.session_state.pop(f"_run_{fam.key}", None)
-    if str(st.query_params.get("data", "")).startswith(f"{fam.key}-"):
-        del st.query_params["data"]
+    datalinks.set_link(fam, None)
 
 
 def delete_upload(fam: Family) -> bool:
@@ -366,23 +364,21 @@ def upload_link(fam: Family) -> tuple[str, float | None] | None:
 def _from_link(fam: Family) -> Entry | None:
     """The upload a link names (``data=<digest>``), from memory or from disk; None (and a
     notice for the page: "deleted" or "unknown") when this server does not have it."""
-    value = str(st.query_params.get("data") or "")
-    if not value.startswith(f"{fam.key}-"):
-        return None  # no link, or another family's data
-    digest = value[len(fam.key) + 1:]
-    entry = _store().find((fam.name, digest)) if uploads.valid_digest(digest) else None
+    digest = datalinks.held().get(fam.key)
+    if digest is None:
+        return None  # no link, or only other families' data
+    entry = _store().find((fam.name, digest))
     if entry is not None and entry.on_disk and not uploads.touch(fam.name, digest):
         _store().remove((fam.name, digest))  # expired on disk: a link no longer opens it
         entry = None
-    elif entry is None and uploads.valid_digest(digest):
+    elif entry is None:
         bundle = uploads.load(fam.name, digest)
         if bundle is not None:
             entry = load_bundle(fam, bundle, digest)
             entry.on_disk = True
     if entry is None:
-        gone = uploads.valid_digest(digest) and uploads.deleted(fam.name, digest)
-        st.session_state[f"_{fam.key}_missing_link"] = "deleted" if gone else "unknown"
-        del st.query_params["data"]
+        st.session_state[f"_{fam.key}_missing_link"] = "deleted" if uploads.deleted(fam.name, digest) else "unknown"
+        datalinks.set_link(fam, None)
     return entry
 
 
@@ -397,8 +393,8 @@ def active(fam: Family) -> Entry:
     if entry is not None and entry.deleted:  # deleted by someone holding it (in another session too)
         del ss[_slot(fam)]
         ss[f"_{fam.key}_missing_link"] = "deleted"
-        if st.query_params.get("data") == _link(fam, entry.digest):
-            del st.query_params["data"]
+        if datalinks.held().get(fam.key) == entry.digest:
+            datalinks.set_link(fam, None)
         entry = None
     elif entry is None:
         entry = _from_link(fam)
@@ -406,8 +402,11 @@ def active(fam: Family) -> Entry:
             ss[_slot(fam)] = entry
     if entry is None:
         entry = default_entry(fam)
-    elif not entry.is_default and st.query_params.get("data") != _link(fam, entry.digest):
-        st.query_params["data"] = _link(fam, entry.digest)  # a reload keeps the upload
+        datalinks.write(datalinks.held())  # the other families' uploads stay in the link
+    elif not entry.is_default:
+        datalinks.set_link(fam, entry.digest)  # a reload keeps the upload — on any family's page
+    else:
+        datalinks.write(datalinks.held())
     ss[f"_run_{fam.key}"] = entry
     return entry
 

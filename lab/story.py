@@ -3,7 +3,9 @@ plural-safe counts. Everything returned is markdown with every name escaped (``m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from decimal import ROUND_FLOOR, Decimal
 
 import pandas as pd
 
@@ -55,6 +57,26 @@ def margin(x: float) -> str:
     """
     x = abs(float(x))
     return f"{x:.3f}" if x >= 0.0095 else f"{x:.4f}" if x >= 0.0001 else f"{x:.1e}"
+
+
+def upper_bound(x: float, digits: int = 5) -> str:
+    """An upper bound (``under x``, ``at most x``) shown so that it stays true: rounded *down*
+    to ``digits`` significant figures (never fewer than the integer part), with thousands
+    separators and no trailing zeros — 1,727.5 s is "under 1,727.5", never "under 1,728".
+
+    >>> upper_bound(1727.5), upper_bound(1727.56), upper_bound(1710.0), upper_bound(94.178082191)
+    ('1,727.5', '1,727.5', '1,710', '94.178')
+    >>> upper_bound(0.012345678), upper_bound(123456.9), upper_bound(1799.99999999)
+    ('0.012345', '123,456', '1,799.9')
+    """
+    x = float(x)
+    if not math.isfinite(x) or x <= 0:
+        return f"{x:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(x)))
+    # Decimal(repr) keeps the float's own digits: 1727.5 is exactly 1727.5, not 1727.4999…
+    q = Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_FLOOR)
+    text = f"{q:,f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def stage_name(stage: Stage, words: Mapping[str, tuple[str, str]]) -> str:

@@ -62,13 +62,34 @@ def stage_table(lb: pd.DataFrame, stages: Sequence[Stage],
     return out
 
 
+#: Column widths (pixels) of the stage table's ranks and scores.
+RANK_WIDTH, SCORE_WIDTH = 56, 68
+#: The compact table's one column for the earlier stages: every stage's rank in order.
+PATH = ("Stage by stage", "Rank at each stage")
+
+
+def rank_path(lb: pd.DataFrame, stages: Sequence[Stage]) -> list[str]:
+    """Each team's rank at every stage, in order: ``"4 → 3 → 2 → 2 → 1"`` — the compact table's
+    column (with the final result beside it, it fits a 1024-pixel window without scrolling).
+
+    >>> from scoring.core.family import Stage
+    >>> st_ = [Stage("a", "A", "a_rank"), Stage("b", "B", "b_rank")]
+    >>> rank_path(pd.DataFrame({"a_rank": [2, 1], "b_rank": [1, 2]}), st_)
+    ['2 → 1', '1 → 2']
+    """
+    ranks = [lb[s.rank].astype(int).to_numpy() for s in stages]
+    return [" → ".join(str(int(r[i])) for r in ranks) for i in range(len(lb))]
+
+
 def stage_column_config(table: pd.DataFrame, stages: Sequence[Stage],
-                        extra: Mapping[tuple[str, str], Any] | None = None) -> dict[int, Any]:
+                        extra: Mapping[tuple[str, str], Any] | None = None, *,
+                        every_score: bool = True) -> dict[int, Any]:
     """``st.dataframe`` column config for :func:`stage_table`, by position (sub-headers repeat
     across groups, so names cannot key it; position 0 is the hidden index): scores to four
     decimals, ranks narrow, every header's help in plain words, the team pinned. The final
     result is not pinned: pinned columns are drawn faded, and the answer is drawn in full.
-    ``extra`` configures the extras by ``(group, column)``."""
+    ``extra`` configures the extras by ``(group, column)``. ``every_score=False`` hides the
+    earlier stages' scores (their ranks stay): the compact table that fits a narrow window."""
     import streamlit as st
 
     by_label = {s.label: (i, s) for i, s in enumerate(stages)}
@@ -82,24 +103,46 @@ def stage_column_config(table: pd.DataFrame, stages: Sequence[Stage],
         against = f"; ▲/▼: places gained/lost against “{stages[i - 1].label}”" if s is not None and i else ""
         if col == "Team":
             cfg[pos] = st.column_config.TextColumn("Team", pinned=True)
+        elif s is not None and col in ("Score", "Rank") and group != FINAL_GROUP and not every_score:
+            cfg[pos] = None  # hidden in the compact table: the path column says the ranks
+        elif (group, col) == PATH:
+            cfg[pos] = None if every_score else st.column_config.TextColumn(
+                col, help="The team's rank at each stage, in order: " + " → ".join(f"“{x.label}”" for x in stages))
         elif s is not None and col == "Score":
-            cfg[pos] = st.column_config.NumberColumn("Score", format="%.4f", help=(
+            cfg[pos] = st.column_config.NumberColumn("Score", format="%.4f", width=SCORE_WIDTH, help=(
                 f"{s.label}: " + (s.help or "")) if group == FINAL_GROUP else (s.help or None))
         elif s is not None and col == "Rank":
-            cfg[pos] = st.column_config.TextColumn("Rank", width="small", help=f"Rank on “{s.label}”{against}")
+            cfg[pos] = st.column_config.TextColumn("Rank", width=RANK_WIDTH, help=f"Rank on “{s.label}”{against}")
     return cfg
 
 
 def show_stage_table(lb: pd.DataFrame, stages: Sequence[Stage], *, key: str,
                      extras: Mapping[str, Callable[[pd.DataFrame], Mapping[str, Any]]] | None = None,
                      extra_config: Mapping[tuple[str, str], Any] | None = None) -> pd.DataFrame:
-    """Draw a family's leaderboard as :func:`stage_table` with its column config; returns the
-    table shown."""
+    """Draw a family's leaderboard as :func:`stage_table` with its column config — compact (the
+    final result and the rank at each stage in one column, :func:`rank_path`) unless the toggle
+    above it asks for every stage's score and rank; returns :func:`stage_table` (the hidden
+    columns are only not drawn)."""
     import streamlit as st
 
     table = stage_table(lb, stages, extras)
-    st.dataframe(table, hide_index=True, column_config=stage_column_config(table, stages, extra_config), key=key)
+    shown = table.copy()
+    at = 3 + len(extras.get(stages[-1].id, lambda _: {})(lb)) if extras else 3  # after the final result
+    shown.insert(at, PATH, rank_path(lb, stages))
+    every = st.toggle("Every stage's score and rank", key=f"{key}_every_score", help=(
+        "Each earlier stage's score and rank in columns of their own (a wider table: on a narrow window it "
+        "scrolls sideways). The CSV download holds every score."))
+    st.dataframe(shown, hide_index=True, key=key,
+                 column_config=stage_column_config(shown, stages, extra_config, every_score=every))
     return table
+
+
+def download_row():
+    """A row for a page's download buttons: a horizontal container that wraps, so that each
+    button is as wide as its label at any window width (columns cut them to "Downl…")."""
+    import streamlit as st
+
+    return st.container(horizontal=True, gap="small")
 
 
 def flat_columns(table: pd.DataFrame) -> pd.DataFrame:

@@ -29,7 +29,7 @@ with st.expander("What this recipe does, stated", expanded=True):
 extras = {"aggregate": lambda t: {"Runtime": t["runtime"], "Efficiency ×": t["efficiency_factor"]}} \
     if comp.runtime is not None else None
 tables.show_stage_table(lb, STAGES, key="cu_lb_table", extras=extras)
-d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1 = d2 = d3 = tables.download_row()  # one row that wraps: each button as wide as its label
 d1.download_button("Download CSV", lambda: cu.leaderboard_csv(lb), file_name="custom-leaderboard.csv", mime="text/csv",
                    key="cu_lb_csv", on_click="ignore", icon=":material/download:")
 d2.download_button("Download JSON", lambda: cu.leaderboard_json(lb, p), file_name="custom-leaderboard.json",

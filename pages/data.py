@@ -36,6 +36,7 @@ if picked != fam.name:
     nav.choose_family(picked)
     st.rerun()
 fui = families.ui(fam)
+fui.sidebar_extra()  # the family's dataset choice (difficulty, custom): shown here too, and kept in the link
 K = f"data_{fam.key}"
 current.notices(fam)
 

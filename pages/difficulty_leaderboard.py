@@ -46,7 +46,7 @@ st.dataframe(charts.leaderboard_table(lb, splits), hide_index=True, key="df_lb_t
     **{f"Split {i}": cc.NumberColumn(format="%.1f", help=f"The score within split {i} alone" + (
         " (the easiest)" if i == 1 else " (the hardest)" if i == len(splits) else "")) for i in range(1, len(splits) + 1)},
 })
-d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1 = d2 = d3 = tables.download_row()  # one row that wraps: each button as wide as its label
 d1.download_button("Download CSV", lambda: tables.csv_bytes(lb, csv_columns(lb)), file_name="difficulty-leaderboard.csv",
                    mime="text/csv", key="df_lb_csv", on_click="ignore", icon=":material/download:")
 d2.download_button("Download JSON", lambda: tables.json_bytes(leaderboard_document(lb, p)),

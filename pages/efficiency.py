@@ -1,5 +1,7 @@
 """Efficiency: score against runtime, who gets a boost, and a competitor's what-if."""
 
+import math
+
 import streamlit as st
 
 import scoring
@@ -7,7 +9,7 @@ from lab import current, links
 from lab import shovel_ready as sr
 from lab import shovel_ready_story as words
 from lab.charts import efficiency as eff_charts
-from lab.story import count, names
+from lab.story import count, names, upper_bound
 from lab.text import md
 
 FAM = sr.FAM
@@ -47,11 +49,12 @@ else:
     st.plotly_chart(eff_charts.boost_figure(eff, colors, p["max_boost"], p["window"]), key="eff_boosts")
 
 st.dataframe(eff_charts.efficiency_table(eff), hide_index=True, key="eff_table", column_config={
-    "Bias-aware score": st.column_config.NumberColumn(format="%.4f"),
+    "Bias-aware score": st.column_config.NumberColumn("Bias-aware", format="%.4f", help="The bias-aware score"),
     "Final score": st.column_config.NumberColumn(format="%.4f"),
     "Boost": st.column_config.NumberColumn(format="%.2f %%"),
     "Runtime (s)": st.column_config.NumberColumn(format="localized", help="Seconds; empty when the runtime is unknown"),
     "Eligible": st.column_config.TextColumn(width="small", help="Eligible for the efficiency boost"),
+    "Final rank": st.column_config.NumberColumn("Rank", width="small", help="The final rank"),
 })
 
 NEW = "A new submission"
@@ -73,6 +76,12 @@ def _fill_from_team() -> None:
     links.keep("eff_runtime", "runtime")
 
 
+def _faster(bound: float, runtime: float) -> str:
+    """How much faster than ``runtime`` a run must be to get under ``bound``, in percent rounded
+    up (so that running that much faster is enough)."""
+    return f"{math.ceil((1 - bound / runtime) * 1000 - 1e-9) / 10:.1f} %"
+
+
 def _explain_runtimes(res: dict, runtime: float) -> None:
     need, r = res["full_boost_runtime"], res["overtake_runtime"]
     if not res["eligible"]:
@@ -84,8 +93,8 @@ def _explain_runtimes(res: dict, runtime: float) -> None:
     if need is not None and runtime <= need + 1e-12:
         st.markdown("**Full boost**: no eligible rival is faster.")
     elif need is not None:
-        st.markdown(f"**Full boost** needs a runtime of at most **{need:,.4g} s** — "
-                    f"{(1 - need / runtime) * 100:.1f} % faster than {runtime:,.4g} s.")
+        st.markdown(f"**Full boost** needs a runtime of at most **{upper_bound(need)} s** — "
+                    f"{_faster(need, runtime)} faster than {runtime:,.6g} s.")
     if res["above"] is None:
         st.markdown("**Top of the leaderboard** — nobody to overtake.")
         return
@@ -93,15 +102,15 @@ def _explain_runtimes(res: dict, runtime: float) -> None:
         st.markdown(f"**{md(res['above'])}** (directly above) cannot be overtaken by speed alone with these "
                     "parameters: a better score is needed.")
         return
-    st.markdown(f"To **overtake {md(res['above'])}** (directly above), run in under **{r:,.4g} s** — "
-                f"{(1 - r / runtime) * 100:.1f} % faster.")
+    st.markdown(f"To **overtake {md(res['above'])}** (directly above), run in under **{upper_bound(r)} s** — "
+                f"{_faster(r, runtime)} faster.")
     if need is not None and abs(r - need) > 1e-9 * need:
         if r > need:
             why = (f"Overtaking needs less than the full boost — only enough to pass {md(res['above'])}'s final "
-                   f"score — so a run slower than the fastest eligible rival ({need:,.4g} s) already does it.")
+                   f"score — so a run slower than the fastest eligible rival ({upper_bound(need)} s) already does it.")
         else:
             why = (f"Overtaking needs more than being the fastest: {md(res['above'])} has a boost of its own, which "
-                   f"only shrinks as you run faster than {need:,.4g} s (the fastest eligible runtime sets every "
+                   f"only shrinks as you run faster than {upper_bound(need)} s (the fastest eligible runtime sets every "
                    "boost).")
         st.caption(f"Why two runtimes? The full boost needs the fastest eligible runtime. {why}")
 
@@ -153,23 +162,18 @@ def what_if_panel() -> None:
     m2.metric("Boost", f"{res['boost'] * 100:.2f} %")
     m3.metric("Final score", f"{res['final_score']:.4f}")
     m4.metric("Rank", f"{res['rank']} of {len(res['table'])}",
-              delta=(f"{current_rank - res['rank']:+d} places" if current_rank and current_rank != res["rank"]
+              delta=(f"{current_rank - res['rank']:+d} place{'' if abs(current_rank - res['rank']) == 1 else 's'}"
+                     if current_rank and current_rank != res["rank"]
                      else None))
     _band_news(res)
     _explain_runtimes(res, runtime)
     if runtimes:
-        moved = res["table"].set_index("submission")
-        field = eff.copy()  # the rivals as the what-if leaves them; the team started from stays where it is
-        rivals = field["team"] != team
-        for col, src in (("eligible", "eligible"), ("boost", "boost"), ("final", "final_score")):
-            field.loc[rivals, col] = [moved.loc[t, src] for t in field.loc[rivals, "team"]]
-        field["eligible"] = field["eligible"].astype(bool)
-        fig = eff_charts.efficiency_figure(field, colors, p["band"], p["window"],
-                                           highlight={"score": score, "runtime": runtime}, zoom=True)
+        # The chart draws the what-if's own result: its field, band and boost window.
+        fig = eff_charts.efficiency_figure(eff, colors, p["band"], p["window"], zoom=True, what_if=res)
         st.plotly_chart(fig, key="eff_whatif_chart")
-        st.caption(f"The field as the what-if leaves it ({count(int(moved['eligible'].sum()), 'team')} eligible, "
-                   "the what-if among them when it is); the star is the what-if, drawn over the team it starts "
-                   "from.")
+        st.caption(f"The field as the what-if leaves it ({count(int(res['table']['eligible'].sum()), 'team')} "
+                   "eligible, the what-if among them when it is); the star is the what-if"
+                   + (f", in place of {md(team)}" if team != NEW else "") + ".")
 
 
 what_if_panel()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current, links, report_button
+from lab import current, links, report_button, tables
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
@@ -41,7 +41,7 @@ if ties:
         + ": reordering those rows can change their score."
     )
 
-d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1 = d2 = d3 = tables.download_row()  # one row that wraps: each button as wide as its label
 d1.download_button("Download CSV", lambda: sr.leaderboard_csv(lb), file_name="leaderboard.csv",
                    mime="text/csv", key="lb_csv", on_click="ignore", icon=":material/download:")
 d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_name="leaderboard.json",

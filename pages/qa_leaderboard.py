@@ -3,7 +3,7 @@ each theme adds, and how the weights move the ranks against equal weights."""
 
 import streamlit as st
 
-from lab import current, qa, report_button
+from lab import current, qa, report_button, tables
 from lab.charts import qa as charts
 from lab.charts.common import bump_chart
 from scoring.core.family import Stage
@@ -32,7 +32,7 @@ if divisor != 1.0:
 themes = lb.attrs["themes"]
 st.dataframe(charts.leaderboard_table(lb, changes), hide_index=True, key="qa_lb_table",
              column_config=qa.leaderboard_columns(themes))
-d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1 = d2 = d3 = tables.download_row()  # one row that wraps: each button as wide as its label
 d1.download_button("Download CSV", lambda: qa.leaderboard_csv(lb), file_name="qa-leaderboard.csv", mime="text/csv",
                    key="qa_lb_csv", on_click="ignore", icon=":material/download:")
 d2.download_button("Download JSON", lambda: qa.leaderboard_json(lb, p), file_name="qa-leaderboard.json",
@@ -45,6 +45,9 @@ left.plotly_chart(charts.contributions(qa.theme_table(p), order, qa.theme_colors
 stages = (Stage("equal_final_score", "Equal weights", "equal_rank"),
           Stage("final_score", label[0].upper() + label[1:], "rank"))
 bump = bump_chart(changes, stages, current.colors(FAM), title="Rank with equal weights and now")
+# half a page wide: the legend goes below, so the two columns of points have room for their names
+bump.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22), height=bump.layout.height + 120,
+                   margin=dict(b=120))
 right.plotly_chart(bump.update_xaxes(title=None), key="qa_lb_bump")
 
 st.subheader("Theme weights")

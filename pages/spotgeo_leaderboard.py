@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current, report_button
+from lab import current, report_button, tables
 from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
 from lab.text import md
@@ -26,7 +26,7 @@ if tie:
     st.caption(tie)
 st.dataframe(sg.table(lb, rules), hide_index=True, column_config=sg.column_config(rules), key="sg_lb_table")
 
-d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+d1 = d2 = d3 = tables.download_row()  # one row that wraps: each button as wide as its label
 d1.download_button("Download CSV", lambda: sg.leaderboard_csv(lb), file_name="spotgeo-leaderboard.csv", mime="text/csv",
                    key="sg_lb_csv", on_click="ignore", icon=":material/download:")
 d2.download_button("Download JSON", lambda: sg.leaderboard_json(lb, p), file_name="spotgeo-leaderboard.json",

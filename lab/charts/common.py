@@ -8,9 +8,11 @@ seconds to start in the browser and holds back everything drawn with it, the fir
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -76,9 +78,40 @@ def bump_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
         fig.add_annotation(x=names[m.stage], y=m.after, text=f"<b>{html(m.text)}</b>", showarrow=True,
                            arrowhead=0, ay=-26, ax=0, font=dict(size=12), bgcolor="rgba(255,255,255,0.85)")
     fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.3])
-    fig.update_xaxes(title="Stage")
+    fig.update_xaxes(title="Stage", **wrapped_ticks(names))
     fig.update_layout(title=title, height=max(320, 40 * n + 140), **LAYOUT)
     return fig
+
+
+def wrap_label(label: str, width: int = 12) -> list[str]:
+    """A stage's name as lines of at most ``width`` characters (a longer word keeps its own
+    line), so that every stage's label fits under its point on a narrow chart instead of every
+    other one being dropped.
+
+    >>> wrap_label("Unified segment score"), wrap_label("Equal weights"), wrap_label("Final score")
+    (['Unified', 'segment', 'score'], ['Equal', 'weights'], ['Final score'])
+    """
+    lines: list[str] = []
+    for word in str(label).split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [str(label)]
+
+
+def wrapped_ticks(labels: Sequence[str]) -> dict[str, Any]:
+    """Plotly x-axis settings naming every category on lines (:func:`wrap_label`), level."""
+    return dict(tickmode="array", tickvals=list(labels), tickangle=0,
+                ticktext=["<br>".join(html(line) for line in wrap_label(x)) for x in labels])
+
+
+def wrapped_axis(labels: Sequence[str], **kwargs) -> alt.Axis:
+    """A Vega-Lite axis for nominal ``labels`` drawing each on lines (:func:`wrap_label`),
+    level, none hidden for overlap. The labels reach Vega as JSON strings (never markup)."""
+    lines = {str(x): wrap_label(str(x)) for x in labels}
+    return alt.Axis(labelAngle=0, labelOverlap=False, labelLimit=0, labelExpr=f"{json.dumps(lines)}[datum.label]",
+                    **kwargs)
 
 
 def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, str],
@@ -91,7 +124,7 @@ def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
             for rec in lb.to_dict("records") for s in stages]
     data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])
     n = max(1, len(order))
-    x = alt.X("stage:N", sort=names, title="Stage", axis=alt.Axis(labelAngle=0, labelLimit=220))
+    x = alt.X("stage:N", sort=names, title="Stage", axis=wrapped_axis(names))
     y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
               axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1, labelOverlap=False))
     color = alt.Color("team:N", title="Team", sort=order,
@@ -165,7 +198,7 @@ def waterfall_chart(steps: Sequence[tuple[str, float, str]], title: str) -> alt.
     zoomed = lo > 0
     y = alt.Y("start:Q", title="Score (axis zoomed to the steps)" if zoomed else "Score",
               scale=alt.Scale(domain=[lo, hi], nice=False, zero=False))
-    x = alt.X("step:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=200))
+    x = alt.X("step:N", sort=order, title=None, axis=wrapped_axis(order))
     color = alt.Color("kind:N", legend=None, scale=alt.Scale(domain=list(WATERFALL_COLORS),
                                                              range=list(WATERFALL_COLORS.values())))
     base = alt.Chart(bars).encode(x=x)

@@ -43,11 +43,11 @@ def contributions(tt: pd.DataFrame, order: Sequence[str], theme_colors: Mapping[
             hovertemplate=(f"%{{y}}<br>{html(theme)}: score %{{customdata[0]:.4f}} × weight "
                            "%{customdata[1]:.4g} = %{x:.4f}<extra></extra>"),
         ))
-    fig.update_layout(barmode="stack", title="What each theme adds to the final score (weight × theme score)",
+    fig.update_layout(barmode="stack", title="What each theme adds<br>to the final score",  # two lines: half a page
                       height=max(300, 34 * len(order) + 150), legend_traceorder="normal",
                       **{**LAYOUT, "legend_title_text": "Theme"})
     fig.update_yaxes(autorange="reversed", title=None, automargin=True)
-    fig.update_xaxes(title="Final score")
+    fig.update_xaxes(title="Final score (weight × theme score)")
     return fig
 
 

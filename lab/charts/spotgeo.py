@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..text import html
-from .common import LAYOUT
+from .common import LAYOUT, wrapped_ticks
 
 WIDTH, HEIGHT = 640, 480
 #: one colour per outcome, on every spotGEO chart and in every legend
@@ -129,6 +129,7 @@ def rank_slope(ranks: pd.DataFrame, columns: Sequence[tuple[str, str]], colors: 
                                  line=dict(color=colors.get(name), width=3), marker=dict(size=11),
                                  hovertemplate=f"<b>{html(name)}</b><br>%{{x}}: rank %{{y}}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.5])
+    fig.update_xaxes(**wrapped_ticks(labels))  # every rule set named, on lines, never dropped
     fig.update_layout(title=title, height=max(300, 36 * n + 140), **LAYOUT)
     return fig
 

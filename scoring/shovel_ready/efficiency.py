@@ -29,6 +29,22 @@ def eligibility_threshold(best: float, band: float) -> float:
     return float(best) / (1 + float(band))
 
 
+def boost_window(table: pd.DataFrame, window: float) -> tuple[float, float] | None:
+    """The runtimes over which the boost falls (SPEC §5): from ``s``, the fastest eligible
+    runtime of ``table`` (an :func:`efficiency_boost` table), to ``s · (1 + window)``; ``None``
+    when no eligible submission has a runtime.
+
+    >>> t = efficiency_boost({"Red": 0.6, "Blue": 0.595, "Slow": 0.5}, {"Red": 50, "Blue": 45, "Slow": 1})
+    >>> boost_window(t, 0.2)
+    (45.0, 54.0)
+    """
+    rt = table.loc[table["eligible"].astype(bool), "runtime"].astype(float).dropna()
+    if rt.empty:
+        return None
+    fastest = float(rt.min())
+    return fastest, fastest * (1 + float(window))
+
+
 def check_boost_params(band, max_boost, window) -> tuple[float, float, float]:
     """Validate band ≥ 0, max_boost ≥ 0 and window > 0."""
     v = PARAMS.validate(band=band, max_boost=max_boost, window=window)
@@ -96,9 +112,13 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
     """A competitor's what-if on the efficiency stage.
 
     ``scores``/``runtimes`` are the field (bias-aware scores, seconds); ``name`` (a team of the
-    field or a new name) gets ``score`` and ``runtime``. Returns eligibility, boost, final
+    field or a new name; returned as ``name``) gets ``score`` and ``runtime``. Returns eligibility, boost, final
     score and rank, the runtime needed for the full boost, and the runtime needed to
-    overtake the team ranked directly above (``None`` when no runtime can do it).
+    overtake the team ranked directly above (``None`` when no runtime can do it) — and the
+    field as the what-if leaves it, for a chart to draw from the same numbers: ``table``
+    (every team's eligibility, boost and final score), ``best`` and ``threshold_score`` (the
+    eligibility band) and ``window`` (:func:`boost_window`: the fastest eligible runtime and
+    the end of the slowdown window, ``None`` when no eligible run has a runtime).
     """
     band, max_boost, window = check_boost_params(band, max_boost, window)
     p = {"band": band, "max_boost": max_boost, "window": window}
@@ -109,6 +129,7 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
     table = _table(scores, runtimes, p)
     me = table.loc[table["submission"] == name].iloc[0]
     out: dict[str, Any] = {
+        "name": name,
         "table": table,
         "eligible": bool(me["eligible"]),
         "boost": float(me["boost"]),
@@ -116,6 +137,7 @@ def what_if(scores: Mapping[str, float], runtimes: Mapping[str, float], name: st
         "rank": int(me["rank"]),
         "best": max(scores.values()),
         "threshold_score": eligibility_threshold(max(scores.values()), band),
+        "window": boost_window(table, window),
     }
     # Full boost: no eligible rival may be faster than us (the fastest eligible defines s).
     elig_others = table[(table["eligible"].astype(bool)) & (table["submission"] != name)]

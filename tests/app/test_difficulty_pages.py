@@ -319,13 +319,14 @@ def test_hand_continuous_and_thresholds(hand):
     go(at, LB)
     at.text_input(key="df_thresholds").set_value("0.5,0.2")  # not increasing: said, not raised
     rerun(at)
-    assert "cannot be scored" in plain(at.markdown[0].value) and "increasing" in plain(at.markdown[0].value)
+    error = plain(at.main.error[0].value)  # the page's own error, styled, naming the field
+    assert "cannot be scored" in error and "increasing" in error and "Change **Thresholds** in the sidebar" in error
     assert not at.dataframe
     at.text_input(key="df_thresholds").set_value("")
     at.slider(key="df_reward").set_value(0.0)
     at.slider(key="df_penalty").set_value(0.0)  # nothing earned or lost: no score, said
     rerun(at)
-    assert "reward 0 and penalty 0" in takeaway(at) and not at.dataframe
+    assert "reward 0 and penalty 0" in plain(at.main.error[0].value) and not at.dataframe
 
 
 def test_upload_on_the_data_page_then_back_to_a_shipped_dataset(hand):
@@ -398,6 +399,6 @@ def test_an_ease_column_with_no_value_is_said_on_every_page(tmp_path, monkeypatc
     for page in (LB, SP, SM, WT):
         go(at, page)
         assert not at.exception
-        text = plain(at.markdown[0].value)
+        text = plain(at.main.error[0].value)
         assert "cannot be scored" in text and "'blank' is empty in every row" in text, (page, text)
         assert not at.dataframe

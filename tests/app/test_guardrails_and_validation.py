@@ -9,6 +9,7 @@ import json
 import pandas as pd
 import pytest
 
+import scoring
 from lab import state, tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import segments as seg_charts
@@ -130,8 +131,10 @@ def test_efficiency_chart_zooms_to_the_eligible_teams_with_readable_ticks():
     assert y0 > 0.30 and y0 < 0.72 / 1.05 and y1 > 0.72  # the band in view, the weak team out of it
     window = [a["text"] for a in zoomed["annotations"] if "boost window" in a["text"]]
     assert window == ["boost window 1,700 s–2,040 s"]
-    # a what-if that starts from a team sits on it: drawn last (on top), larger, with a rim and its label above
-    fig = eff_charts.efficiency_figure(eff, {}, 0.05, 0.2, highlight={"score": 0.70, "runtime": 1700.0}).to_plotly_json()
+    # a what-if on a team's spot is drawn last (on top), larger, with a rim and its label above
+    res = scoring.what_if(dict(zip(eff["team"], eff["score"], strict=True)),
+                          dict(zip(eff["team"], eff["runtime"], strict=True)), "New", 0.70, 1700.0)
+    fig = eff_charts.efficiency_figure(eff, {}, 0.05, 0.2, what_if=res).to_plotly_json()
     star, fast = fig["data"][-1], next(tr for tr in fig["data"] if tr["name"] == "fast")
     assert star["name"] == "What-if" and star["marker"]["size"] > fast["marker"]["size"]
     assert star["marker"]["line"]["color"] == "white" and star["textposition"] == "top center"

@@ -78,15 +78,22 @@ def test_stage_table_groups_columns_by_stage_with_the_final_result_first_in_full
     t = next(d.value for d in at.dataframe if isinstance(d.value.columns, pd.MultiIndex))
     assert list(t.columns) == [
         ("", "Team"), ("Final result", "Rank"), ("Final result", "Score"), ("Final result", "Boost"),
-        ("Final result", "Eligible"), ("FP1 (original)", "Score"), ("FP1 (original)", "Rank"),
+        ("Final result", "Eligible"), tables.PATH, ("FP1 (original)", "Score"), ("FP1 (original)", "Rank"),
         ("After overlap removal", "Score"), ("After overlap removal", "Rank"),
         ("Unified segment score", "Score"), ("Unified segment score", "Rank"),
         ("Bias-aware score", "Score"), ("Bias-aware score", "Rank")]
+    # the compact column says every stage's rank in order, as the stages' own columns do
+    for _, row in t.iterrows():
+        ranks = [str(row[(s.label, "Rank")]).split(" ")[0] for s in STAGES[:-1]] + [row[("Final result", "Rank")].split(" ")[0]]
+        assert row[tables.PATH] == " → ".join(ranks)
     cfg = tables.stage_column_config(t, STAGES, sr.EXTRA_CONFIG)  # by position; 0 is the hidden index
     assert cfg[1]["pinned"] is True                               # the team stays in view
     assert all(not cfg[i].get("pinned") for i in range(2, 6))     # the answer is never drawn faded
     assert cfg[3]["type_config"]["format"] == "%.4f" and "Final score" in cfg[3]["help"]
-    assert cfg[7]["help"].startswith("Rank on “FP1 (original)”")
+    assert cfg[6] is None and cfg[8]["help"].startswith("Rank on “FP1 (original)”")  # every score: no path
+    compact = tables.stage_column_config(t, STAGES, sr.EXTRA_CONFIG, every_score=False)
+    assert all(compact[i] is None for i in range(7, 15)) and compact[6]["help"].startswith("The team's rank at each")
+    assert all(compact[i] is not None for i in range(1, 7))
 
 
 def test_waterfall_follows_the_leader_until_a_team_is_picked_and_the_pick_is_in_the_url(core_dir):
@@ -139,7 +146,8 @@ def test_chart_labels_bump_efficiency_and_log_runtime_axis(core_dir):
     modes = {tr["name"]: tr["mode"] for tr in fig["data"]}
     assert modes == {"C": "markers+text", "A": "markers", "B": "markers"}  # only the eligible one
     assert fig["layout"]["xaxis"].get("type") != "log"                      # 110/10 < 50
-    huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, highlight={"score": 0.9, "runtime": 1e12})
+    res = scoring.what_if(dict(zip(eff["team"], eff["score"], strict=True)), dict(comp.runtimes), "What-if", 0.9, 1e12)
+    huge = eff_charts.efficiency_figure(eff, colors, 0.05, 0.2, what_if=res)
     xaxis = huge.to_plotly_json()["layout"]["xaxis"]
     assert xaxis["type"] == "log" and "log scale" in xaxis["title"]["text"]
     # ticks at 1, 2, 5 … of every decade (or every decade when they span many), labelled in seconds

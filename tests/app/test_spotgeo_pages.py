@@ -107,7 +107,8 @@ def test_leaderboard_table_both_rule_sets_and_the_takeaway(sg_dir):
     assert t.loc[TWIN, "MSE"] == pytest.approx(420.48 / 6)
     assert t.loc["edge", "MSE"] == pytest.approx(100.0)
     assert t["Rank"].tolist() == [1, 2, 3]
-    assert t["Rank (kit)"].tolist() == [2, 1, 3] and t["Change"].tolist() == ["▲1", "▼1", "="]
+    # the change to the kit's rank, as the Rules page's arrows: worked 2nd -> 1st gains a place (▲1)
+    assert t["Rank (kit)"].tolist() == [2, 1, 3] and t["Change"].tolist() == ["▼1", "▲1", "="]
     assert takeaway(at) == (f"**{TWIN}** leads under the published rules; under the starter-kit code {TWIN} and "
                             "worked swap places.")
     assert "\\<i\\>twin" in at.markdown[0].value                      # escaped, not markup
@@ -317,3 +318,22 @@ def test_the_sample_tells_its_designed_story(monkeypatch):
     for page in (FRAMES, ERRORS, RULES):
         at.switch_page(page).run()
         assert not at.exception and not at.error, page
+
+
+def test_leaderboard_and_rules_pages_use_the_same_arrow_for_the_same_fact(sg_dir):
+    # worked is 2nd under the published rules and 1st under the starter-kit code, <i>twin the reverse:
+    # both pages say "the starter kit places worked one higher" with ▲1 (and <i>twin one lower, ▼1)
+    change = table_with(open_sg(LB), "MSE").set_index("Team")["Change"]
+    kit = table_with(open_sg(RULES), "Only no. 1").set_index("Team")["Starter kit"]
+    for team in ("worked", TWIN, "edge"):
+        assert change[team] == (kit[team].split(" ") + ["="])[1], team
+    assert change["worked"] == "▲1" and kit["worked"] == "1 ▲1"
+
+
+def test_the_same_ranking_sentence_agrees_in_number():
+    import pandas as pd
+
+    from lab import spotgeo as sg
+    lb = pd.DataFrame({"submission": ["a", "b"], "rank": [1, 2], "other_rules_rank": [1, 2]})
+    assert sg.takeaway_leaderboard(lb, "starter-kit").endswith("; the published rules give the same ranking.")
+    assert sg.takeaway_leaderboard(lb, "seed").endswith("; the starter-kit code gives the same ranking.")
