@@ -12,7 +12,6 @@ from lab import families, guard, nav, sidebar, store
 from lab.text import md
 from scoring import InputError
 
-nav.ensure_app_entry()
 store.begin_run()  # the data is resolved (at most) once per run
 st.set_page_config(page_title="Leaderboard Lab", page_icon=str(nav.ROOT / "lab" / "favicon.png"), layout="wide")
 

@@ -31,6 +31,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+#: the navigation, at the top of the page (``lab/nav.py``): a section per family, each a menu
+NAV = '[data-testid="stTopNav"]'
 TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
 
 
@@ -127,6 +129,41 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def nav_section(stem: str) -> str | None:
+    """The top navigation's section that lists the page at address ``stem`` (None: a link of its
+    own, the Data page)."""
+    from lab import nav
+    from lab.families import ROBUSTNESS_PAGES, ui
+    from scoring import registry
+
+    for fam in registry.families():
+        if any(p.url_path == stem for p in ui(fam).pages):
+            return nav.section_label(fam)
+    if any(p.url_path == stem for p in ROBUSTNESS_PAGES):
+        return nav.ROBUSTNESS_SECTION
+    return None
+
+
+def go(page, stem: str, title: str | None = None) -> None:
+    """Open the page at address ``stem`` (``"leaderboard"``, ``"qa_speed"``, ``"data"``) from the
+    navigation at the top, in the same session, as a visitor does — its section's menu, then the
+    page — and wait for its run (and for its title, when given). The one place the browser tests
+    know how the navigation is drawn."""
+    from lab import nav
+
+    href = "/" if stem == nav.default_path() else f"/{stem}"
+    section = nav_section(stem)
+    if section is None:
+        link = page.locator(f'{NAV} a[href$="{href}"]')
+    else:
+        page.locator(f'{NAV} [data-testid="stTopNavSection"]', has_text=section).first.click()
+        link = page.locator(f'[data-testid="stTopNavDropdownLink"][href$="{href}"]')
+    link.first.click()
+    if title:
+        page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
+    wait_idle(page)
 
 
 def assert_no_exception(page, where: str) -> None:
