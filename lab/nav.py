@@ -133,13 +133,19 @@ def known_paths() -> set[str]:
 
 def note_page(navigation) -> None:
     """Remember, for this run, the page shown and whether the address named a page that does not
-    exist (Streamlit then runs the default page): :func:`unknown_page` tells the header."""
-    known = known_paths()
-    try:
-        url = st.context.url
-    except Exception:  # pragma: no cover - no browser context (bare mode)
-        url = None
-    st.session_state[_UNKNOWN] = unknown_path(url, known, str(st.get_option("server.baseUrlPath") or ""))
+    exist (Streamlit then runs the default page): :func:`unknown_page` tells the header.
+
+    Only a run of the default page at ``/`` can be such a fallback. Any other page was named by
+    the address — and ``st.context.url`` cannot tell its address apart from another page's that
+    ends the same way: Streamlit trims the first page address the URL *ends with*, so
+    ``/qa_leaderboard`` would read as ``qa_`` beside the default page's alias ``leaderboard``."""
+    url = None
+    if navigation.url_path == "":
+        try:
+            url = st.context.url
+        except Exception:  # pragma: no cover - no browser context (bare mode)
+            url = None
+    st.session_state[_UNKNOWN] = unknown_path(url, known_paths(), str(st.get_option("server.baseUrlPath") or ""))
     st.session_state[_TITLE] = navigation.title
 
 
