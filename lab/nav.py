@@ -35,7 +35,7 @@ import streamlit as st
 from scoring import registry
 from scoring.core.family import Family
 
-from .families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
+from .families import ROBUSTNESS_PAGES, SHARED_PAGES, PageSpec, ui
 
 ROOT = Path(__file__).resolve().parents[1]
 _FAMILY = "lab_family"  # the family of the last family page visited (the Data page follows it)
@@ -45,6 +45,11 @@ LINK_FAMILY = "family"
 #: section, is a link of its own at the end)
 ROBUSTNESS_SECTION = "Robustness"
 
+
+#: per family, the page that takes its numbers apart step by step: the sidebar's "About these
+#: numbers" link (``lab.sidebar``)
+ABOUT = {"shovel-ready": "worked_examples", "spotgeo": "spotgeo_rules", "qa": "qa_questions",
+         "difficulty": "difficulty_weights", "custom": "custom_recipe"}
 
 #: set once this session has run the app's ``st.navigation`` (so, per Streamlit's docs, the
 #: legacy ``pages/`` mode is off for every session from then on)
@@ -74,6 +79,32 @@ def section_label(fam: Family) -> str:
 def default_path() -> str:
     """The default page's own address (it answers at ``/`` too): the first family's first page."""
     return next(p.url_path for fam in registry.families() for p in ui(fam).pages)
+
+
+def about_page(fam: Family) -> PageSpec | None:
+    """The page behind the family's "About these numbers" link (None: the family has none)."""
+    return next((p for p in ui(fam).pages if p.url_path == ABOUT.get(fam.name)), None)
+
+
+def welcome(navigation) -> None:
+    """On the landing page (the default page, at ``/`` or its own address): what the product is
+    and does, in two sentences, above the page."""
+    if navigation.url_path not in ("", default_path()):
+        return
+    others = sum(1 for fam in registry.families() if ui(fam).pages) - 1
+    st.markdown(
+        "**Leaderboard Lab** shows how each parameter of a composite leaderboard metric moves a competition's "
+        "ranking — stage by stage, group by group — and how sure that ranking is. Move any control in the "
+        f"sidebar; the menus at the top hold {count_words(others)} more metric families, the robustness tools "
+        "and the Data page for your own files."
+    )
+
+
+def count_words(n: int) -> str:
+    """>>> count_words(4), count_words(12)
+    ('four', '12')
+    """
+    return ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")[n] if 0 <= n < 10 else str(n)
 
 
 def build():
