@@ -166,6 +166,52 @@ def go(page, stem: str, title: str | None = None) -> None:
     wait_idle(page)
 
 
+class RunCounter:
+    """Counts the script runs the server starts for a browser page: each run begins with a
+    ``new_session`` message on the page's websocket. Create it before the page's first ``goto``."""
+
+    def __init__(self, page):
+        self.runs = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, (bytes, bytearray)):
+            msg = ForwardMsg()
+            msg.ParseFromString(bytes(payload))
+            if msg.WhichOneof("type") == "new_session":
+                self.runs += 1
+
+    def take(self) -> int:
+        """The runs since the last call."""
+        n, self.runs = self.runs, 0
+        return n
+
+
+_FIRST_CONTROL = """(only) => {
+    const kinds = only || ['stSlider', 'stSelectbox', 'stMultiSelect', 'stCheckbox', 'stNumberInput', 'stTextInput'];
+    const sel = kinds.map(k => `[data-testid="stSidebar"] [data-testid="${k}"]`).join(', ');
+    const all = [...document.querySelectorAll(sel)];
+    if (!all.length) return {controls: 0, first: null, inView: false};
+    const r = all[0].getBoundingClientRect();
+    return {controls: all.length, first: all[0].getAttribute('data-testid'), top: Math.round(r.top),
+            inView: r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth};
+}"""
+
+
+def first_control(page, kind: str | None = None) -> dict:
+    """The sidebar's first control (of ``kind``, e.g. ``"stSlider"``; default any: slider, select
+    box, multiselect, toggle, number or text box): ``{"controls": how many, "first": its kind,
+    "top": its top in px, "inView": wholly inside the window}``. Waits up to 30 s for one to be drawn."""
+    arg = [kind] if kind else None
+    try:
+        page.wait_for_function(f"(only) => ({_FIRST_CONTROL})(only).controls > 0", arg=arg, timeout=30_000)
+    except Exception:  # none drawn: the answer says so
+        pass
+    return page.evaluate(_FIRST_CONTROL, arg)
+
+
 def assert_no_exception(page, where: str) -> None:
     errors = page.locator('[data-testid="stException"]')
     assert errors.count() == 0, f"{where} shows an exception: {errors.first.inner_text()[:800]}"

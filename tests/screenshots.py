@@ -21,21 +21,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from tests.browser import ROOT, assert_no_exception, launch_browser, serve, wait_idle
+from tests.browser import ROOT, assert_no_exception, first_control, launch_browser, serve, wait_idle
 
 SIZES = ((1440, 900), (1024, 768))
-#: the sidebar's controls and the first of them: its kind and whether it is wholly in view
-FIRST_CONTROL = """() => {
-    const kinds = ['stSlider', 'stSelectbox', 'stMultiSelect', 'stCheckbox', 'stNumberInput', 'stTextInput'];
-    const sel = kinds.map(k => `[data-testid="stSidebar"] [data-testid="${k}"]`).join(', ');
-    const all = [...document.querySelectorAll(sel)];
-    if (!all.length) return {controls: 0, first: null, inView: false};
-    const r = all[0].getBoundingClientRect();
-    return {controls: all.length, first: all[0].getAttribute('data-testid'), top: Math.round(r.top),
-            inView: r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth};
-}"""
-
-
 def addresses() -> list[str]:
     """Every page's address, in the navigation's order (the default page's is ``""``)."""
     from lab import nav
@@ -50,7 +38,7 @@ def addresses() -> list[str]:
 def first_screen(page) -> dict:
     """What a visitor sees once the page is loaded: its title, its first sidebar control (in view?), an exception or a dialog."""
     title = page.locator('[data-testid="stMain"] h1').first.inner_text()
-    seen = page.evaluate(FIRST_CONTROL)
+    seen = first_control(page)
     dialog = page.locator('[role="dialog"]')
     try:
         assert_no_exception(page, title)

@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 from lab import families, nav
