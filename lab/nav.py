@@ -31,6 +31,7 @@ import urllib.parse
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from scoring import registry
 from scoring.core.family import Family
@@ -59,10 +60,16 @@ _NAVIGATED = "lab_navigated"
 def ensure_app_entry() -> None:
     """Make sure this run goes through ``app.py`` (see the module doc): on the first run of a
     fresh server's session that opened a page's address, run ``app.py`` here and stop."""
-    if st.session_state.get(_NAVIGATED):
+    if st.session_state.get(_NAVIGATED) or not _app_is_running():
         return
     runpy.run_path(str(ROOT / "app.py"), run_name="__main__")
     st.stop()
+
+
+def _app_is_running() -> bool:
+    """Whether the script Streamlit runs is this app's ``app.py`` (not, say, a test's own script)."""
+    ctx = get_script_run_ctx()
+    return ctx is not None and Path(ctx.main_script_path).resolve() == ROOT / "app.py"
 
 
 def section_label(fam: Family) -> str:
@@ -82,7 +89,10 @@ def default_path() -> str:
 
 
 def about_page(fam: Family) -> PageSpec | None:
-    """The page behind the family's "About these numbers" link (None: the family has none)."""
+    """The page behind the family's "About these numbers" link (None: the family has none, or
+    the app's navigation, which a link needs, has not run: a script other than ``app.py``)."""
+    if not st.session_state.get(_NAVIGATED):
+        return None
     return next((p for p in ui(fam).pages if p.url_path == ABOUT.get(fam.name)), None)
 
 
@@ -101,7 +111,9 @@ def welcome(navigation) -> None:
 
 
 def count_words(n: int) -> str:
-    """>>> count_words(4), count_words(12)
+    """A small count in words.
+
+    >>> count_words(4), count_words(12)
     ('four', '12')
     """
     return ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")[n] if 0 <= n < 10 else str(n)
