@@ -15,12 +15,14 @@ mode, in two forms:
 * at ``/`` it runs ``app.py`` as its main page: ``app.py`` calls ``st.navigation`` (legacy
   mode off from then on) and runs the page — one run, nothing to do;
 * at a page's address it runs that page file *alone*, without ``app.py``, its sidebar and
-  parameters. Every page calls :func:`ensure_app_entry` first (``lab.current.header``, the
-  families' ``begin``): when this session has not been through the app's navigation yet, it runs
-  ``app.py`` in place — its ``st.navigation`` finds the page the address names and runs it —
-  and stops the page that ran alone. Still one run per rerun, and only public API
-  (``tests/app/test_runs_per_rerun.py`` counts them; ``tests/app/test_browser_addresses.py``
-  on a fresh server).
+  parameters. A page's first call into the app's state calls :func:`ensure_app_entry`
+  (``lab.store.active``, ``lab.current.header``, the families' ``begin``, :func:`pick_family`;
+  the Data and Questions pages call it themselves): when this session has not been through the
+  app's navigation yet, it runs ``app.py`` in place — its ``st.navigation`` finds the page the
+  address names and runs it — and stops the page that ran alone, which has drawn nothing yet.
+  One script run, the page's body once, only public API (``tests/app/test_runs_per_rerun.py``
+  counts them at every address; ``tests/app/test_browser_addresses.py`` on a fresh server).
+  Anything a page does before that first call runs twice on that one request: keep it to reading.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ _FAMILY = "lab_family"  # the family of the last family page visited (the Data p
 #: the query parameter naming the family of a shared page (robustness pages, Data)
 LINK_FAMILY = "family"
 #: the navigation's section of the pages that work on any family (the Data page, in no
-#: section, is a link of its own at the end)
+#: section, is a link of its own: Streamlit puts it first)
 ROBUSTNESS_SECTION = "Robustness"
 
 
