@@ -12,11 +12,11 @@ from lab import families, guard, nav, sidebar, store
 from lab.text import md
 from scoring import InputError
 
-nav.ensure_app_entry()
 store.begin_run()  # the data is resolved (at most) once per run
 st.set_page_config(page_title="Leaderboard Lab", page_icon=str(nav.ROOT / "lab" / "favicon.png"), layout="wide")
 
 navigation, owner = nav.build()
+nav.welcome(navigation)  # the landing page says what the product is
 nav.note_page(navigation)
 family = nav.current_family(navigation, owner)
 try:

@@ -105,7 +105,7 @@ def notices(fam: Family) -> None:
     unknown = nav.unknown_page()
     if unknown is not None:
         st.warning(f"**There is no page “{md(unknown)}”** — you are on the {md(nav.page_title())} page. "
-                   "Every page is listed in the sidebar.", icon=":material/explore_off:")
+                   "Every page is listed in the menus at the top.", icon=":material/explore_off:")
 
 
 def guardrails(fam: Family) -> None:

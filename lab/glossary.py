@@ -17,3 +17,8 @@ D_E = ("d[E]: the probability the prediction gave to the true effectiveness labe
 TP = "The fractional true positive of a match: w × overlap quality + (1 − w) × d[E], between 0 and 1."
 QUALITY = "How the overlap of a match is graded: 1 for any match (binary), max(o_P, o_G), or IoU."
 GROUP_SIZE = "Essays in the group; a group under 30 essays is small, and its score rests on few essays."
+
+# ---- the same terms in a few words, for the sentence that first uses them -----------------------
+FP1_IN_WORDS = "the Feedback Prize 2021 score: F1 over segments, a match overlapping by half or more both ways"
+SOFTMIN_IN_WORDS = "a *softmin* over demographic groups: an average weighing a team's weaker groups more, the more so the larger α"
+BETA_IN_WORDS = "its share of the team's bias-aware score; a team's β add up to 100 %, the weaker group's share larger"

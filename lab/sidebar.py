@@ -17,7 +17,7 @@ import streamlit as st
 from scoring.core.family import Family
 from scoring.core.params import Param
 
-from . import families, state
+from . import families, nav, state
 from .text import md
 
 
@@ -89,6 +89,9 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
     fui = families.ui(fam)
     sb = st.sidebar
     sb.markdown(f"### {md(fam.title)} parameters")
+    about = nav.about_page(fam)
+    if about is not None:  # what the numbers mean, step by step (issue 23: a newcomer's first minute)
+        sb.page_link(about.path, label="About these numbers", icon=":material/help:")
     problems = state.problems(fam)
     if problems:
         sb.warning("Some link parameters were ignored: " + md("; ".join(problems)))

@@ -34,7 +34,7 @@ from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 from scoring.core.sources import submission_name
 
-from . import datalinks, families, uploads
+from . import datalinks, families, nav, uploads
 from .progress import progress_bar
 from .text import md
 
@@ -385,6 +385,7 @@ def _from_link(fam: Family) -> Entry | None:
 def active(fam: Family) -> Entry:
     """This session's data for ``fam``: its upload (also one named by the link), else the
     default; resolved once per run."""
+    nav.ensure_app_entry()  # a page that ran alone (a fresh server's first deep link) goes through app.py
     ss = st.session_state
     memo = ss.get(f"_run_{fam.key}")
     if memo is not None:

@@ -20,8 +20,8 @@ EXPLANATION = (
     "The bias-aware score of a team is a *softmin* over its scores on demographic groups: "
     "with temperature α = 0 it is the plain average over all essays; the larger α, the more "
     "the team's weakest group counts (α = ∞ is the worst group alone). Here you see every "
-    "team's score per group, the weight β each group gets, and how the ranking moves as α "
-    "sweeps from 0 to 200."
+    f"team's score per group, the weight β each group gets ({glossary.BETA_IN_WORDS}), and how the "
+    "ranking moves as α sweeps from 0 to 200."
 )
 
 comp = current.competition(FAM)

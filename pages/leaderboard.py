@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current, links, report_button, tables
+from lab import current, glossary, links, report_button, tables
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
@@ -16,9 +16,10 @@ p = sr.params()
 current.header(
     FAM, "Leaderboard",
     "Every submission scored at each of the five stages of the unified metric — the original "
-    "FP1, FP1 after overlap removal, the unified segment score, the bias-aware score and the "
-    "final score with the efficiency boost. The final result comes first; ▲ and ▼ show places "
-    "gained or lost against the previous stage. Move any control in the sidebar and the table follows.",
+    f"FP1 ({glossary.FP1_IN_WORDS}), FP1 after overlap removal, the unified segment score, the "
+    f"bias-aware score ({glossary.SOFTMIN_IN_WORDS}) and the final score with the efficiency boost. "
+    "The final result comes first; ▲ and ▼ show places gained or lost against the previous stage. "
+    "Move any control in the sidebar and the table follows.",
     # with overlap removal off, the "after overlap removal" column is for reference only: the
     # story of who passed whom leaves it out
     takeaway=current.winner_takeaway(FAM, lb, skip=() if p["overlap_removal"] else ("overlap_removed",)),

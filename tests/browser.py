@@ -31,6 +31,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+#: the navigation, at the top of the page (``lab/nav.py``): a section per family, each a menu
+NAV = '[data-testid="stTopNav"]'
 TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
 
 
@@ -127,6 +129,87 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def nav_section(stem: str) -> str | None:
+    """The top navigation's section that lists the page at address ``stem`` (None: a link of its
+    own, the Data page)."""
+    from lab import nav
+    from lab.families import ROBUSTNESS_PAGES, ui
+    from scoring import registry
+
+    for fam in registry.families():
+        if any(p.url_path == stem for p in ui(fam).pages):
+            return nav.section_label(fam)
+    if any(p.url_path == stem for p in ROBUSTNESS_PAGES):
+        return nav.ROBUSTNESS_SECTION
+    return None
+
+
+def go(page, stem: str, title: str | None = None) -> None:
+    """Open the page at address ``stem`` (``"leaderboard"``, ``"qa_speed"``, ``"data"``) from the
+    navigation at the top, in the same session, as a visitor does — its section's menu, then the
+    page — and wait for its run (and for its title, when given). The one place the browser tests
+    know how the navigation is drawn."""
+    from lab import nav
+
+    href = "/" if stem == nav.default_path() else f"/{stem}"
+    section = nav_section(stem)
+    if section is None:
+        link = page.locator(f'{NAV} a[href$="{href}"]')
+    else:
+        page.locator(f'{NAV} [data-testid="stTopNavSection"]', has_text=section).first.click()
+        link = page.locator(f'[data-testid="stTopNavDropdownLink"][href$="{href}"]')
+    link.first.click()
+    if title:
+        page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
+    wait_idle(page)
+
+
+class RunCounter:
+    """Counts the script runs the server starts for a browser page: each run begins with a
+    ``new_session`` message on the page's websocket. Create it before the page's first ``goto``."""
+
+    def __init__(self, page):
+        self.runs = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, (bytes, bytearray)):
+            msg = ForwardMsg()
+            msg.ParseFromString(bytes(payload))
+            if msg.WhichOneof("type") == "new_session":
+                self.runs += 1
+
+    def take(self) -> int:
+        """The runs since the last call."""
+        n, self.runs = self.runs, 0
+        return n
+
+
+_FIRST_CONTROL = """(only) => {
+    const kinds = only || ['stSlider', 'stSelectbox', 'stMultiSelect', 'stCheckbox', 'stNumberInput', 'stTextInput'];
+    const sel = kinds.map(k => `[data-testid="stSidebar"] [data-testid="${k}"]`).join(', ');
+    const all = [...document.querySelectorAll(sel)];
+    if (!all.length) return {controls: 0, first: null, inView: false};
+    const r = all[0].getBoundingClientRect();
+    return {controls: all.length, first: all[0].getAttribute('data-testid'), top: Math.round(r.top),
+            inView: r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth};
+}"""
+
+
+def first_control(page, kind: str | None = None) -> dict:
+    """The sidebar's first control (of ``kind``, e.g. ``"stSlider"``; default any: slider, select
+    box, multiselect, toggle, number or text box): ``{"controls": how many, "first": its kind,
+    "top": its top in px, "inView": wholly inside the window}``. Waits up to 30 s for one to be drawn."""
+    arg = [kind] if kind else None
+    try:
+        page.wait_for_function(f"(only) => ({_FIRST_CONTROL})(only).controls > 0", arg=arg, timeout=30_000)
+    except Exception:  # none drawn: the answer says so
+        pass
+    return page.evaluate(_FIRST_CONTROL, arg)
 
 
 def assert_no_exception(page, where: str) -> None:

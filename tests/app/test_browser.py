@@ -1,9 +1,9 @@
 """Real-browser test: `streamlit run app.py` driven by Playwright and Debian's Chromium.
 
-Visits every page at 1440 × 900, checks that none shows an exception, saves a screenshot of each into
-``artifacts/screenshots/`` (``LAB_UPDATE_SCREENSHOT=1`` also refreshes ``docs/screenshot.png``,
-``LAB_UPDATE_SCREENSHOTS=1`` the pages in ``docs/screenshots/``), moves a
-sidebar slider and measures the time until the leaderboard table shows new numbers.
+Visits every Shovel-Ready page and the Data page at 1440 × 900 from the navigation, checks that none
+shows an exception, saves a screenshot of each into ``artifacts/screenshots/`` (the pictures in
+``docs/screenshots/`` come from ``python -m tests.screenshots``), moves a sidebar slider and
+measures the time until the leaderboard table shows new numbers.
 
 The same is measured on the 20-submission benchmark competition (generated once into a temp
 folder; ``LAB_BENCH_DIR`` overrides it). The timings are printed and written to
@@ -14,17 +14,16 @@ everything (speed targets are reported, not asserted). Without Chromium or Playw
 from __future__ import annotations
 
 import os
-import shutil
 import time
 
 import pytest
 
 from tests.browser import (
-    ROOT,
     SHOTS,
     TABLE,
     assert_no_exception,
     full_screenshot,
+    go,
     launch_browser,
     open_page,
     record_timing,
@@ -93,39 +92,23 @@ def _record(name: str, times: list[float]) -> dict:
 
 
 def test_every_page_renders_without_exception(browser, sample_app):
-    """Every page at 1440 × 900, a full-page screenshot of each into ``artifacts/screenshots/``
-    (``LAB_UPDATE_SCREENSHOTS=1`` also refreshes ``docs/screenshots/``, the evidence of issue 12)."""
+    """Every page at 1440 × 900, opened from the navigation; a full-page screenshot of each into
+    ``artifacts/screenshots/``."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     page.set_default_timeout(60_000)
     page.goto(sample_app + "/")
     wait_idle(page)
-    docs = ROOT / "docs" / "screenshots"
     try:
         for title, stem in PAGES:
-            link = page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
-            if link.is_visible():
-                link.click()
-            else:  # the navigation folds its tail behind "View more" once there are many pages
-                page.goto(f"{sample_app}/{stem}")
-            page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
-            wait_idle(page)
+            go(page, stem, title)
             page.wait_for_timeout(800)  # charts draw after the run
             assert_no_exception(page, f"page {title!r}")
             main_text = page.locator('[data-testid="stMain"]').inner_text()
             assert "Traceback" not in main_text, f"page {title!r} prints a traceback"
-            if stem == "leaderboard":  # the README's picture (the first screenful), on request
-                page.screenshot(path=str(SHOTS / "leaderboard_top.png"))
-                if os.environ.get("LAB_UPDATE_SCREENSHOT"):
-                    shutil.copyfile(SHOTS / "leaderboard_top.png", ROOT / "docs" / "screenshot.png")
             shot = SHOTS / f"{stem}.png"
             full_screenshot(page, shot)
             assert shot.stat().st_size > 10_000, f"screenshot of {title!r} is suspiciously small"
-            if os.environ.get("LAB_UPDATE_SCREENSHOTS"):
-                docs.mkdir(exist_ok=True)
-                shutil.copyfile(shot, docs / f"{stem}.png")
-                if stem == "leaderboard":
-                    shutil.copyfile(SHOTS / "leaderboard_top.png", docs / "leaderboard_first_screen.png")
     finally:
         page.close()
 

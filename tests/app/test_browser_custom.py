@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS, TABLE, assert_no_exception, full_screenshot, launch_browser, serve, wait_idle
+from tests.browser import (
+    SHOTS,
+    TABLE,
+    assert_no_exception,
+    full_screenshot,
+    go,
+    launch_browser,
+    serve,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -32,9 +41,7 @@ def test_custom_pages_open_in_a_browser(browser):
             main = page.locator('[data-testid="stMain"]').inner_text()
             assert "across: Borda count" in main and "Traceback" not in main
             for stem, title in PAGES:
-                page.locator(f'[data-testid="stSidebarNav"] a[href$="/{stem}"]').click()
-                page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
-                wait_idle(page)
+                go(page, stem, title)
                 assert_no_exception(page, f"the Custom page {title!r}")
                 shot = SHOTS / f"{stem}.png"
                 full_screenshot(page, shot)

@@ -15,7 +15,16 @@ import re
 
 import pytest
 
-from tests.browser import SHOTS, TABLE, assert_no_exception, full_screenshot, launch_browser, serve, wait_idle
+from tests.browser import (
+    SHOTS,
+    TABLE,
+    assert_no_exception,
+    full_screenshot,
+    go,
+    launch_browser,
+    serve,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +32,7 @@ PAGES = [("difficulty_leaderboard", "Leaderboard", ".js-plotly-plot"),
          ("difficulty_splits", "Splits", ".js-plotly-plot g.sunburstlayer path"),
          ("difficulty_samples", "Samples", ".js-plotly-plot g.scatterlayer path.point"),
          ("difficulty_weights", "Weights", ".js-plotly-plot g.heatmaplayer")]
-SIDEBAR, NAV = '[data-testid="stSidebar"]', '[data-testid="stSidebarNav"]'
+SIDEBAR = '[data-testid="stSidebar"]'
 MAIN = '[data-testid="stMain"]'
 
 
@@ -70,9 +79,7 @@ def test_every_difficulty_page_opens_and_the_split_count_moves(browser):
                 "bert-base stays first")
 
             for stem, title, drawn in PAGES:
-                page.locator(f'{NAV} a[href$="/{stem}"]').click()
-                page.wait_for_selector(f'{MAIN} h1:has-text("{title}")')
-                wait_idle(page)
+                go(page, stem, title)
                 assert_no_exception(page, f"the difficulty page {title!r}")
                 assert "Traceback" not in page.locator(MAIN).inner_text()
                 page.wait_for_selector(drawn, state="attached")
@@ -80,9 +87,7 @@ def test_every_difficulty_page_opens_and_the_split_count_moves(browser):
                 full_screenshot(page, shot)
                 assert shot.stat().st_size > 10_000, f"the screenshot of {title!r} is suspiciously small"
 
-            page.locator(f'{NAV} a[href$="/difficulty_leaderboard"]').click()
-            page.wait_for_selector(f'{MAIN} h1:has-text("Leaderboard")')
-            wait_idle(page)
+            go(page, "difficulty_leaderboard", "Leaderboard")
             slider = page.locator(f'{SIDEBAR} input[type="range"][aria-label="Number of splits"]')
             assert slider.count() == 1 and slider.get_attribute("aria-valuetext") == "7"
             slider.focus()

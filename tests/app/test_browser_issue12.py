@@ -19,7 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import IDLE, TABLE, assert_no_exception, launch_browser, record_timing, serve, wait_idle
+from tests.browser import (
+    IDLE,
+    TABLE,
+    assert_no_exception,
+    go,
+    launch_browser,
+    record_timing,
+    serve,
+    wait_idle,
+)
 from tests.shovel_ready import smallgroup
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_ESSAYS, TINY_GT
 
@@ -89,18 +98,12 @@ def _upload(page, base: str, files: dict[str, list[Path]]) -> None:
     wait_idle(page)
 
 
-def _go(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
-    page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
-    wait_idle(page)
-
-
 def test_an_upload_survives_a_reload_and_a_shared_link_and_a_foreign_link_says_so(browser, server, small_files):
     page = _page(browser, server, "/data")
     try:
         _upload(page, server, small_files)
         assert "Loaded 4 files" in page.locator('[data-testid="stMain"]').inner_text()
-        _go(page, "Leaderboard")
+        go(page, "leaderboard", "Leaderboard")
         assert sorted(_teams(page)) == ["gambler", "steady"]
         link = page.url
         assert re.search(r"[?&]data=sr-[0-9a-f]{64}", link), link
@@ -156,7 +159,7 @@ def test_a_two_essay_group_is_named_and_leaving_it_out_changes_the_winner(browse
     page = _page(browser, server, "/data")
     try:
         _upload(page, server, small_files)
-        _go(page, "Leaderboard")
+        go(page, "leaderboard", "Leaderboard")
         main = page.locator('[data-testid="stMain"]')
         assert "ell_status=(missing) has only 2 essays" in main.inner_text()
         assert _teams(page) == ["steady", "gambler"]
@@ -237,7 +240,7 @@ def test_uploaded_essay_texts_show_words_on_the_segments_page(browser, server, t
     page = _page(browser, server, "/data")
     try:
         _upload(page, server, paths)
-        _go(page, "Segments")
+        go(page, "segments", "Segments")
         page.wait_for_timeout(1000)  # the chart draws after the run
         chart = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').first.text_content()
         assert "Schools" in chart and "teenagers" in chart  # e1's words, not numbered boxes
@@ -259,8 +262,9 @@ def test_an_unknown_page_is_named_and_nothing_is_fetched_from_outside(browser, s
         assert "There is no page “leaderbord”" in page.locator('[data-testid="stMain"]').inner_text()
         page.keyboard.press("Escape")  # Streamlit's own "Page not found" dialog, over the page
         page.wait_for_timeout(300)
-        for title in ("Demographics", "Efficiency", "Segments", "Worked examples", "Data"):
-            _go(page, title)
+        for stem, title in (("demographics", "Demographics"), ("efficiency", "Efficiency"), ("segments", "Segments"),
+                            ("worked_examples", "Worked examples"), ("data", "Data")):
+            go(page, stem, title)
             page.wait_for_timeout(500)
         assert outside == [], f"the app fetched from outside the server (it must work offline): {outside[:5]}"
     finally:

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS, TABLE, assert_no_exception, full_screenshot, launch_browser, serve, wait_idle
+from tests.browser import (
+    SHOTS,
+    TABLE,
+    assert_no_exception,
+    full_screenshot,
+    go,
+    launch_browser,
+    serve,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -46,9 +55,7 @@ def test_every_qa_page_opens_and_a_weight_slider_moves(browser):
                                              "loud-caps is first")
 
             for stem, title in PAGES:
-                page.locator(f'[data-testid="stSidebarNav"] a[href$="/{stem}"]').click()
-                page.wait_for_selector(f'[data-testid="stMain"] h1:has-text("{title}")')
-                wait_idle(page)
+                go(page, stem, title)
                 assert_no_exception(page, f"the QA page {title!r}")
                 assert "Traceback" not in page.locator('[data-testid="stMain"]').inner_text()
                 if stem == "qa_hidden_weights":
@@ -64,9 +71,7 @@ def test_every_qa_page_opens_and_a_weight_slider_moves(browser):
             assert "In which year was the Karsk Ridge Observatory founded?" in page.locator(
                 '[data-testid="stMain"]').inner_text()
 
-            page.locator('[data-testid="stSidebarNav"] a[href$="/qa_leaderboard"]').click()
-            page.wait_for_selector('[data-testid="stMain"] h1:has-text("Leaderboard")')
-            wait_idle(page)
+            go(page, "qa_leaderboard", "Leaderboard")
             before = page.locator(TABLE).first.inner_text()
             for theme in ("lighthouses", "rivers"):  # loud-caps' strong themes (docs/qa.md §8) down to 0
                 slider = page.locator(f'{SIDEBAR} input[type="range"][aria-label="Theme weights: {theme}"]')
