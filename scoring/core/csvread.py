@@ -107,7 +107,8 @@ def _read(body: pa.Buffer, raw: list[str], read: list[int], typed: dict, data: b
                 raise
             typed = {}
             table = pv.read_csv(pa.BufferReader(body), convert_options=convert(typed), **options)  # numbers as text
-        nan = [c for c in typed if table.num_rows and pc.any(pc.is_nan(table[c])).as_py()]
+        nan = [c for c in typed if table.num_rows and pa.types.is_floating(table[c].type)
+               and pc.any(pc.is_nan(table[c])).as_py()]
         if nan:
             table = pv.read_csv(pa.BufferReader(body), convert_options=convert(
                 {c: t for c, t in typed.items() if c not in nan}), **options)
