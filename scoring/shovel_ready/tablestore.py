@@ -92,14 +92,25 @@ def pack(raw: SubTables, removed: SubTables | None) -> tuple[pa.Buffer, np.ndarr
     modes = [raw] if removed is None else [raw, removed]
     dtypes = "".join(_dtype(c, modes).char for c in COLUMNS)
     schema = _schema(dtypes)
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_file(sink, schema) as writer:
-        for m in modes:
-            cols = [pa.ListArray.from_arrays(pa.array([0, len(v)], pa.int32()), pa.array(np.asarray(v, dtype=t)))
-                    for v, t in ((getattr(m, c), np.dtype(t)) for c, t in zip(COLUMNS, dtypes, strict=True))]
-            writer.write_batch(pa.record_batch(cols, schema=schema))
+    batches = [pa.record_batch([_one_row(getattr(m, c), t) for c, t in zip(COLUMNS, dtypes, strict=True)],
+                               schema=schema) for m in modes]
+    size = pa.MockOutputStream()  # the file's size first (no bytes copied), then one exact buffer
+    for sink in (size, None):
+        out = None if sink is not None else pa.allocate_buffer(size.size())
+        with pa.ipc.new_file(sink if sink is not None else pa.FixedSizeBufferWriter(out), schema) as writer:
+            for b in batches:
+                writer.write_batch(b)
     layout = np.array([[raw.n, raw.n_pairs], [modes[-1].n, modes[-1].n_pairs]], dtype=np.int64)
-    return sink.getvalue(), layout, dtypes
+    return out, layout, dtypes
+
+
+def _one_row(values: np.ndarray, t: str) -> pa.ListArray:
+    """``values`` as one list cell (zero-copy over the array in the type ``t``)."""
+    a = np.ascontiguousarray(values, dtype=np.dtype(t))
+    typ = pa.from_numpy_dtype(a.dtype)
+    child = pa.Array.from_buffers(typ, len(a), [None, pa.py_buffer(a)])
+    offsets = pa.py_buffer(np.array([0, len(a)], dtype=np.int32))
+    return pa.Array.from_buffers(pa.list_(typ), 1, [None, offsets], children=[child])
 
 
 def _corrupt(name: str, problem: str) -> InputError:
