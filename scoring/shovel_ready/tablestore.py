@@ -106,9 +106,11 @@ def pack(raw: SubTables, removed: SubTables | None) -> tuple[pa.Buffer, np.ndarr
 
 def _one_row(values: np.ndarray, t: str) -> pa.ListArray:
     """``values`` as one list cell (zero-copy over the array in the type ``t``)."""
-    a = np.ascontiguousarray(values, dtype=np.dtype(t))
-    typ = pa.from_numpy_dtype(a.dtype)
-    child = pa.Array.from_buffers(typ, len(a), [None, pa.py_buffer(a)])
+    typ = pa.from_numpy_dtype(np.dtype(t))
+    a = np.ascontiguousarray(values)
+    child = pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
+    if child.type != typ:  # narrowed in arrow's memory pool, which keeps its pages for the next file
+        child = child.cast(typ, safe=False)
     offsets = pa.py_buffer(np.array([0, len(a)], dtype=np.int32))
     return pa.Array.from_buffers(pa.list_(typ), 1, [None, offsets], children=[child])
 
