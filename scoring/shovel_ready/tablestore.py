@@ -14,6 +14,7 @@ In memory mode, worker processes hand their tables over through files in such a 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -69,6 +70,7 @@ def _dtype(name: str, modes: list[SubTables]) -> np.dtype:
     return np.dtype(np.int32)
 
 
+@functools.lru_cache(maxsize=16)
 def _schema(dtypes: str) -> pa.Schema:
     """One list column per table column: a record batch of one row holds a mode's tables."""
     return pa.schema([pa.field(c, pa.list_(pa.from_numpy_dtype(np.dtype(t))), nullable=False)
