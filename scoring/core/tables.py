@@ -1,5 +1,8 @@
 """Reading CSV input with every cell as text, and the checks every family's loader shares.
 
+A file is read by :mod:`scoring.core.csvread` (the limits on its bytes, then ``pyarrow.csv``);
+here its columns become pandas text (or float) columns, stripped.
+
 A table comes back with its spreadsheet row numbers (header = row 1) in ``df.attrs["rows"]``,
 so that every message can name the file, the row and the problem.
 """
@@ -41,7 +44,8 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
 
     ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
-    those may come back as float columns straight from the CSV parser. Every other column is
+    those come back as float columns when every cell is a number (else as text, for the
+    caller's check to name the cell: :func:`parse_number_column`). Every other column is
     text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``). Blank lines are
     skipped; a line with more or fewer fields than the header is an error naming its row.
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
