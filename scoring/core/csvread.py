@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pv
@@ -90,7 +91,8 @@ def _read(body: pa.Buffer, raw: list[str], read: list[int], typed: dict, data: b
     """``pyarrow.csv`` over the records; a typed column that does not convert whole (or holds
     a NaN, which a number column never means) is read again as text."""
     options = dict(
-        read_options=pv.ReadOptions(column_names=raw),  # 1 MiB blocks: the least CPU on these files
+        # 1 MiB blocks (the least CPU on these files); one thread in a pool's worker process
+        read_options=pv.ReadOptions(column_names=raw, use_threads=not _one_thread()),
         parse_options=pv.ParseOptions(newlines_in_values=b'"' in data, ignore_empty_lines=True))
 
     def convert(column_types):
@@ -115,6 +117,15 @@ def _read(body: pa.Buffer, raw: list[str], read: list[int], typed: dict, data: b
     except _ERRORS:
         raise diagnose(data, len(raw), name) from None
     return table
+
+
+def _one_thread() -> bool:
+    """True in a process told to parse on one thread (pandas' ``mode.max_threads`` = 1, which
+    the pool's workers set: the other workers have the other cores)."""
+    try:
+        return pd.get_option("mode.max_threads") == 1
+    except (KeyError, pd.errors.OptionError):
+        return False
 
 
 def _check_cells(table: pa.Table, data: bytes, n_fields: int, name: str, names: list[str]) -> None:
