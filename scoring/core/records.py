@@ -19,9 +19,9 @@ from .limits import human
 def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np.ndarray | None:
     """Spreadsheet row of every non-blank record after the header; raise for a record whose
     number of fields differs from the header's. None when the text cannot be scanned cheaply
-    (pandas then reports what it finds). ``quick`` accepts a file whose comma total matches
-    without counting per line (a +1/-1 pair of rows then surfaces as pandas' ParserWarning,
-    and the caller scans again with ``quick=False``)."""
+    (not UTF-8; :mod:`scoring.core.csvread` then names the problem). ``quick`` accepts a file
+    whose comma total matches without counting per line (a +1/-1 pair of rows then stops
+    ``pyarrow.csv``, and :func:`scoring.core.csvread.diagnose` scans again with ``quick=False``)."""
     if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
         buf = np.frombuffer(data, dtype=np.uint8)
         newlines, commas = _count_bytes(buf)

@@ -1,17 +1,15 @@
 """Reading CSV input with every cell as text, and the checks every family's loader shares.
 
+A file is read by :mod:`scoring.core.csvread` (the limits on its bytes, then ``pyarrow.csv``);
+here its columns become pandas text (or float) columns, stripped.
+
 A table comes back with its spreadsheet row numbers (header = row 1) in ``df.attrs["rows"]``,
 so that every message can name the file, the row and the problem.
 """
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
-import re
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,8 +17,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import limits
+from .csvread import read_arrow
 from .errors import InputError
-from .records import cell_error, check_cell_sizes, check_header, header_of, record_rows
+from .records import cell_error, check_header
 from .sources import source_bytes, source_name  # noqa: F401  (re-exported)
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -45,7 +44,8 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
 
     ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
-    those may come back as float columns straight from the CSV parser. Every other column is
+    those come back as float columns when every cell is a number (else as text, for the
+    caller's check to name the cell: :func:`parse_number_column`). Every other column is
     text exactly as written (``007`` stays ``007``, ``NA`` stays ``NA``). Blank lines are
     skipped; a line with more or fewer fields than the header is an error naming its row.
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
@@ -70,49 +70,20 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
         if keep is not None:
             df.attrs["header"] = names  # for require_columns' hints
         return df
-    path = Path(src) if isinstance(src, (str, Path)) else None
-    data = source_bytes(src, name)
-    if re.search(rb"\S", data) is None:
-        raise InputError(name, None, "the file is empty")
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise InputError(name, None, f"not a CSV text file (it contains binary data: a NUL byte on line {line})")
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    if re.search(rb"\S", data) is None:
-        raise InputError(name, None, "the file is empty (nothing but a byte-order mark and white space)")
-    header = header_of(data, name)
-    check_header(header, name)
-    check_cell_sizes(data, name)
-    rows = record_rows(data, len(header), name)
-    with warnings.catch_warnings():
-        # pandas warns (and drops data) when a row has more fields than the header
-        warnings.simplefilter("error", pd.errors.ParserWarning)
-        try:
-            # on several threads pandas reads a path faster than the same bytes from memory (it
-            # splits the file); on one (a pool's worker), the bytes in hand are faster
-            source = path if path is not None and not _one_parse_thread() else io.BytesIO(data)
-            df = _read_fast(source, header, numeric or (lambda c: False))
-            if df is None:
-                df = _read_pandas(data, name)
-        except pd.errors.ParserWarning:
-            record_rows(data, len(header), name, quick=False)  # names the row
-            raise InputError(name, None, "not a well-formed CSV file (rows do not match the header)") from None
-    df.columns = [str(c).strip() for c in df.columns]
-    names = list(df.columns)
+    types = None if numeric is None else (lambda c: pa.float64() if numeric(c) else None)
+    table, header, rows = read_arrow(src, name, types=types, keep=keep)
+    cols = {}
+    for c, col in zip(table.column_names, table.columns, strict=True):
+        arr = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+        if pa.types.is_floating(arr.type):
+            cols[c] = pd.Series(arr.to_numpy(zero_copy_only=False), dtype=float, copy=False)
+        else:
+            cols[c] = text_series(_trim(arr))
+    df = pd.DataFrame(cols) if cols else pd.DataFrame(index=pd.RangeIndex(len(rows)))
     if keep is not None:
-        df = df.loc[:, [c in keep for c in names]]
-        df.attrs["header"] = names  # for require_columns' hints
-    df.attrs["rows"] = rows if rows is not None and len(rows) == len(df) else np.arange(len(df)) + 2
+        df.attrs["header"] = [h.strip() for h in header]  # for require_columns' hints
+    df.attrs["rows"] = rows if len(rows) == len(df) else np.arange(len(df)) + 2
     return df
-
-
-def _one_parse_thread() -> bool:
-    """True when pandas may parse a CSV on one thread only (``mode.max_threads`` = 1)."""
-    try:
-        return pd.get_option("mode.max_threads") == 1
-    except (KeyError, pd.errors.OptionError):  # a pandas that parses on one thread anyway
-        return False
 
 
 def _offsets(arr) -> np.ndarray | None:
@@ -164,82 +135,6 @@ def row_of(df: pd.DataFrame, i: int) -> int:
     """The spreadsheet row number (header = 1) of row ``i`` of a table from :func:`read_table`."""
     rows = df.attrs.get("rows")
     return int(rows[i]) if rows is not None and i < len(rows) else int(i) + 2
-
-
-def _numbers(col: pd.Series) -> bool:
-    """A column pandas read as numbers (booleans are not)."""
-    return pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
-
-
-def _read_fast(source, header: list[str], numeric) -> pd.DataFrame | None:
-    """Fast path: pandas' C parser with its own typing, accepted only when every text column
-    came back as (arrow) text and only ``numeric`` columns as numbers; else None, and the
-    all-text path reads the file (and words any problem with its row). A text column that
-    pandas typed (numbers such as a grade ``11``, booleans) is read once more, as text: its
-    cells stay exactly as written (``007``)."""
-    if not header:
-        return None
-    as_text: dict = {}
-    for _ in range(2):
-        try:
-            df = pd.read_csv(source, na_filter=False, skip_blank_lines=True, encoding="utf-8", index_col=False,
-                             dtype=as_text or None)
-        except pd.errors.ParserWarning:
-            raise
-        except Exception:  # any parse problem: the all-text path gives the precise message
-            return None
-        if [str(c) for c in df.columns] != header:
-            return None
-        typed = {c: "str" for c in df.columns
-                 if arrow_array(df[c]) is None and not (_numbers(df[c]) and numeric(str(c).strip()))}
-        if not typed:
-            break
-        if as_text or (not hasattr(source, "seek") and not isinstance(source, (str, Path))):
-            return None  # typed although read as text, or nothing to read again
-        as_text = typed
-        if hasattr(source, "seek"):
-            source.seek(0)
-    for c in df.columns:
-        col = df[c]
-        if _numbers(col):
-            df[c] = col.astype(float)
-            continue
-        arr = arrow_array(col)
-        if arr is None:
-            return None
-        trimmed = _trim(arr)
-        df[c] = text_series(trimmed)
-    return df
-
-
-def _read_pandas(data: bytes, name: str) -> pd.DataFrame:
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise InputError(name, line, "not a UTF-8 text CSV file (undecodable bytes)") from None
-    try:
-        df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
-                         skip_blank_lines=True, encoding="utf-8", index_col=False)
-    except pd.errors.ParserError as e:
-        msg = str(e).strip().splitlines()[-1]
-        row = None
-        quote = re.search(r"EOF inside string starting at row (\d+)", msg)
-        if quote:  # pandas counts the header as row 0; a spreadsheet counts it as row 1
-            raise InputError(name, int(quote.group(1)) + 1, "a quoted cell that opens on this row is never "
-                                                            "closed (a stray \" ?)") from None
-        if "line" in msg:
-            try:
-                row = int(msg.split("line")[1].split(",")[0].strip())
-            except ValueError:
-                row = None
-        raise InputError(name, row, f"not a well-formed CSV file ({msg})") from None
-    except (pd.errors.EmptyDataError, csv.Error, UnicodeDecodeError) as e:
-        raise InputError(name, None, f"not a readable CSV file ({e})") from None
-    for c in df.columns:
-        df[c] = df[c].astype(str).str.strip()
-    return df
 
 
 def first_duplicate(df: pd.DataFrame, column: str, name: str, what: str) -> None:

@@ -98,7 +98,7 @@ def _fast(data: bytes, name: str, samples: Samples) -> _Rows | None:
         return None  # read_table words the problem
     probs = _require(header, samples, name)
     types = {"model": DICT, "predicted": DICT, **{c: pa.float64() for c in probs}}
-    t = arrow_read(data, header, types)
+    t = arrow_read(data, types, name)
     if t is None or t.num_rows == 0:
         return None
     p = [t[c].to_numpy() for c in probs]

@@ -2,12 +2,11 @@
 
 A predictions file holds one row per model and sample (100,000 samples × 50 models is five
 million rows). ``read_table`` reads a column of numeric-looking ids (``sample_id``) through
-its all-text path, some 15× slower than ``pandas.read_csv``; here pyarrow's CSV reader parses
-the bytes (from :func:`scoring.core.sources.source_bytes`, which enforces the size limits)
-with the text columns as text and the probability columns as numbers. Whatever it cannot
-read exactly as ``read_table`` would (a stray comma, a cell with spaces around a number, an
-empty probability, bytes that are not UTF-8, a quoted line break) sends the file to
-``read_table``, which reads it or names the row and the problem.
+the same reader (:mod:`scoring.core.csvread`: the limits, then ``pyarrow.csv``) without
+``read_table``'s row numbers (counted only when a message needs one) and with the model and
+label columns as dictionaries. Whatever it cannot read exactly as ``read_table`` would (a
+stray comma, an empty probability, bytes that are not UTF-8) sends the file to
+``read_table``, which names the row and the problem.
 
 Cells keep ``read_table``'s meaning: text as written (stripped), only an empty cell missing.
 """
@@ -20,9 +19,9 @@ from collections.abc import Iterable
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pv
 
-from ..core.records import record_rows  # the spreadsheet row of every record (quotes, blank lines)
+from ..core.csvread import checked_bytes, parse, rows_of
+from ..core.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 
@@ -41,30 +40,20 @@ def header_of(data: bytes) -> list[str]:
         return []
 
 
-def arrow_read(data: bytes, header: list[str], types: dict[str, pa.DataType], *,
-               newlines: bool = False) -> pa.Table | None:
-    """The table pyarrow reads from ``data`` with the given column types (text columns as
-    ``pa.string()`` or a dictionary of strings: an empty cell is ``''``, never null), or None
-    when it cannot (the caller then uses ``read_table``)."""
-    if not header or len(set(header)) != len(header) or any(h == "" for h in header):
-        return None
-    body = data.removeprefix(BOM)
-    cut = body.find(b"\n")
-    raw = next(csv.reader([(body if cut < 0 else body[:cut]).decode("utf-8", "replace").rstrip("\r")]))
-    if [c.strip() for c in raw] != header:
-        return None
+def arrow_read(data: bytes, types: dict[str, pa.DataType], name: str) -> pa.Table | None:
+    """The table :mod:`scoring.core.csvread` reads from ``data`` (limits first, then
+    ``pyarrow.csv``) with the given column types (text columns as ``large_string`` or a
+    dictionary of strings: an empty cell is ``''``, never null), or None when it cannot read
+    every typed column as that type, or finds a problem (the caller then uses ``read_table``,
+    which names it)."""
     try:
-        return pv.read_csv(
-            pa.BufferReader(body),
-            read_options=pv.ReadOptions(column_names=raw, skip_rows=1),
-            parse_options=pv.ParseOptions(newlines_in_values=newlines),
-            convert_options=pv.ConvertOptions(
-                column_types={r: types.get(h, pa.string()) for r, h in zip(raw, header, strict=True)},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-                null_values=[""], true_values=[], false_values=[]),
-        ).rename_columns(header)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, UnicodeDecodeError):
+        body, header = checked_bytes(data, name)
+        table = parse(body, header, name, types=types)
+    except InputError:
         return None
+    if any(table[c].type != t for c, t in types.items() if c in table.column_names):
+        return None
+    return table
 
 
 def row_numbers(data: bytes, n_fields: int, n_rows: int, name: str) -> np.ndarray:
@@ -73,14 +62,7 @@ def row_numbers(data: bytes, n_fields: int, n_rows: int, name: str) -> np.ndarra
     >>> row_numbers(b"a,b\\n1,2\\n\\n3,4\\n", 2, 2, "f.csv").tolist()
     [2, 4]
     """
-    if b'"' not in data:
-        lines = data.count(b"\n") + (not data.endswith(b"\n"))
-        if lines == n_rows + 1:  # no blank line: record i is on line i + 2
-            return np.arange(2, n_rows + 2)
-    rows = record_rows(data.removeprefix(BOM), n_fields, name, quick=False)
-    if rows is None or len(rows) != n_rows:
-        return np.arange(2, n_rows + 2)
-    return rows
+    return rows_of(data.removeprefix(BOM), n_fields, n_rows, name)
 
 
 def text_column(col) -> pa.Array:

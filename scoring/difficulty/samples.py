@@ -123,8 +123,7 @@ def _columns(src, name: str) -> tuple[dict[str, pa.Array], np.ndarray | None, by
     if not isinstance(src, pd.DataFrame):
         data = source_bytes(src, name)
         header = header_of(data)
-        # a line break inside a cell needs quotes: without any, the faster line-by-line parse
-        table = arrow_read(data, header, {}, newlines=b'"' in data) if b"\x00" not in data else None
+        table = arrow_read(data, {}, name)
         if table is not None:
             return {c: text_column(table[c]) for c in header}, None, data, len(header)
         src = data

@@ -69,6 +69,7 @@ FAMILY = Family(
     stages=STAGES,
     columns=FIXED_COLUMNS,
     load=Lazy(".competition", "load_competition", __package__),
+    validate=Lazy(".validate", "validate", __package__),
     scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     context=lambda comp: {"themes": list(comp.themes)},

@@ -3,9 +3,9 @@ truth) pairs, raw and after overlap removal — kept in memory or in an on-disk 
 
 Only a threshold, quality, attribute or overlap-removal change reads them again (the
 sliders for ``w``, α and the boost work on sums kept in memory). One submission's tables
-are one packed buffer (:func:`pack`): in memory for a small competition, else a file in a
-cache folder, named by the SHA-256 of its content and read back as memory-mapped arrays
-(:meth:`TableStore.get`). The folder is ``$LAB_CACHE_DIR`` (default: the temp folder) /
+are one Arrow IPC file (:func:`pack`; typed, no pickle, checked when read): in memory for a
+small competition, else a file in a cache folder, named by the SHA-256 of its content and
+read back as memory-mapped arrays (:meth:`TableStore.get`). The folder is ``$LAB_CACHE_DIR`` (default: the temp folder) /
 ``lab-tables-<host>-<pid>-<random>``; it is removed when its store is released or closed, at exit,
 and — for a process that was killed — by the next store made on the machine.
 In memory mode, worker processes hand their tables over through files in such a folder too
@@ -14,6 +14,7 @@ In memory mode, worker processes hand their tables over through files in such a 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -25,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from ..core.errors import InputError
 
 PRED_COLUMNS = ("essay", "cls", "size", "wmin", "row")  # per prediction
 PAIR_COLUMNS = ("p", "g", "inter", "d")  # per overlapping pair
 COLUMNS = PRED_COLUMNS + PAIR_COLUMNS
-_ALIGN = 64
 #: bytes of match tables kept in memory before a competition's tables go to disk
 MEMORY_BYTES = int(os.environ.get("LAB_MEMORY_TABLES", 512 << 20))
 
@@ -69,50 +70,93 @@ def _dtype(name: str, modes: list[SubTables]) -> np.dtype:
     return np.dtype(np.int32)
 
 
-def pack(raw: SubTables, removed: SubTables | None) -> tuple[bytearray, np.ndarray, str]:
-    """Both modes' tables as one buffer; ``removed=None`` when overlap removal changed nothing.
-
-    Returns ``(buffer, layout, dtypes)``: ``layout[mode, column] = (offset, count)`` (mode 0
-    raw, 1 removed), ``dtypes`` one type character per column (``i``/``h``/``d``)."""
-    modes = [raw, raw if removed is None else removed]
-    layout = np.zeros((2, len(COLUMNS), 2), dtype=np.int64)
-    dts = [_dtype(c, modes[:1] if removed is None else modes) for c in COLUMNS]
-    off = 0
-    for mi, m in enumerate(modes):
-        if mi == 1 and removed is None:
-            layout[1] = layout[0]
-            break
-        for ci, c in enumerate(COLUMNS):
-            n = len(getattr(m, c))
-            layout[mi, ci] = off, n
-            off += -(-n * dts[ci].itemsize // _ALIGN) * _ALIGN
-    buf = bytearray(off)
-    for mi in range(2 if removed is not None else 1):
-        for ci, c in enumerate(COLUMNS):
-            o, n = layout[mi, ci]
-            np.frombuffer(buf, dtype=dts[ci], count=n, offset=o)[:] = getattr(modes[mi], c)
-    return buf, layout, "".join(d.char for d in dts)
+@functools.lru_cache(maxsize=16)
+def _schema(dtypes: str) -> pa.Schema:
+    """One list column per table column: a record batch of one row holds a mode's tables."""
+    return pa.schema([pa.field(c, pa.list_(pa.from_numpy_dtype(np.dtype(t))), nullable=False)
+                      for c, t in zip(COLUMNS, dtypes, strict=True)])
 
 
-def unpack(buf, layout: np.ndarray, dtypes: str, removal: bool, base: int = 0) -> SubTables:
-    """One mode's arrays as read-only views into ``buf`` (bytes, or a memory map)."""
+def pack(raw: SubTables, removed: SubTables | None) -> tuple[pa.Buffer, np.ndarray, str]:
+    """Both modes' tables as one Arrow IPC file in memory; ``removed=None`` when overlap
+    removal changed nothing (the file then holds the raw mode only).
+
+    Returns ``(buffer, layout, dtypes)``: ``layout[mode] = (predictions, pairs)`` (mode 0 raw,
+    1 removed), what a reader checks the file against; ``dtypes`` one numpy type character
+    per column (``i``/``h``/``d``), the schema the file must have.
+
+    >>> t = SubTables(*(np.arange(2, dtype=np.int32) for _ in PRED_COLUMNS), *(np.zeros(1, np.int32),) * 3,
+    ...               np.ones(1))
+    >>> buf, layout, dtypes = pack(t, None)
+    >>> layout.tolist(), dtypes, unpack(buf, layout, dtypes, True).d.tolist()
+    ([[2, 1], [2, 1]], 'ihiiiiiid', [1.0])
+    """
+    modes = [raw] if removed is None else [raw, removed]
+    dtypes = "".join(_dtype(c, modes).char for c in COLUMNS)
+    schema = _schema(dtypes)
+    batches = [pa.record_batch([_one_row(getattr(m, c), t) for c, t in zip(COLUMNS, dtypes, strict=True)],
+                               schema=schema) for m in modes]
+    size = pa.MockOutputStream()  # the file's size first (no bytes copied), then one exact buffer
+    for sink in (size, None):
+        out = None if sink is not None else pa.allocate_buffer(size.size())
+        with pa.ipc.new_file(sink if sink is not None else pa.FixedSizeBufferWriter(out), schema) as writer:
+            for b in batches:
+                writer.write_batch(b)
+    layout = np.array([[raw.n, raw.n_pairs], [modes[-1].n, modes[-1].n_pairs]], dtype=np.int64)
+    return out, layout, dtypes
+
+
+def _one_row(values: np.ndarray, t: str) -> pa.ListArray:
+    """``values`` as one list cell (zero-copy over the array in the type ``t``)."""
+    typ = pa.from_numpy_dtype(np.dtype(t))
+    a = np.ascontiguousarray(values)
+    child = pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
+    if child.type != typ:  # narrowed in arrow's memory pool, which keeps its pages for the next file
+        child = child.cast(typ, safe=False)
+    offsets = pa.py_buffer(np.array([0, len(a)], dtype=np.int32))
+    return pa.Array.from_buffers(pa.list_(typ), 1, [None, offsets], children=[child])
+
+
+def _corrupt(name: str, problem: str) -> InputError:
+    return InputError(name, None, f"the match-table cache file is damaged ({problem}); load the competition again")
+
+
+def unpack(buf, layout: np.ndarray, dtypes: str, removal: bool, name: str = "match tables") -> SubTables:
+    """One mode's arrays as read-only views into ``buf`` (an Arrow IPC file: bytes, a memory
+    map), checked against ``layout`` and ``dtypes`` — the schema, every column's length and
+    every pair's prediction position — so that a damaged or foreign file is an
+    :class:`InputError` naming it, never arrays that index out of bounds."""
     mi = int(bool(removal))
-    cols = [np.frombuffer(buf, dtype=np.dtype(t), count=int(n), offset=int(o) - base)
-            for t, (o, n) in zip(dtypes, layout[mi], strict=True)]
-    for c in cols:
-        c.flags.writeable = False
-    return SubTables(*cols)
+    n, m = (int(x) for x in layout[mi])
+    try:
+        reader = pa.ipc.open_file(buf if isinstance(buf, (pa.Buffer, pa.NativeFile)) else pa.py_buffer(buf))
+        schema, batches = reader.schema, reader.num_record_batches
+        batch = reader.get_batch(min(mi, batches - 1)) if schema == _schema(dtypes) and batches in (1, 2) else None
+        if batch is not None:
+            batch.validate(full=True)
+        if batch is not None and batch.num_rows == 1:
+            cols = [batch.column(j).flatten().to_numpy(zero_copy_only=True) for j in range(len(COLUMNS))]
+    except (pa.ArrowException, ValueError, OSError) as e:
+        raise _corrupt(name, f"not an Arrow file of match tables: {type(e).__name__}") from None
+    if batch is None or batch.num_rows != 1:
+        raise _corrupt(name, "not the match tables' schema")
+    want = [n] * len(PRED_COLUMNS) + [m] * len(PAIR_COLUMNS)
+    if [len(c) for c in cols] != want:
+        raise _corrupt(name, "columns of other lengths than were written")
+    t = SubTables(*cols)
+    if m and (int(t.p.min()) < 0 or int(t.p.max()) >= n or int(t.g.min()) < 0):
+        raise _corrupt(name, "a pair pointing outside the predictions")
+    return t
 
 
 def read_file(path: str, layout: np.ndarray, dtypes: str, removal: bool) -> SubTables:
-    """One mode's tables memory-mapped from a packed file (only that mode's bytes are mapped)."""
-    lay = layout[int(bool(removal))]
-    start = int(lay[:, 0].min())
-    end = int(max(o + n * np.dtype(t).itemsize for t, (o, n) in zip(dtypes, lay, strict=True)))
-    if end <= start:  # no predictions at all
-        return unpack(b"", np.zeros_like(layout), dtypes, removal)
-    mm = np.memmap(path, dtype=np.uint8, mode="r", offset=start, shape=(end - start,))
-    return unpack(mm, layout, dtypes, removal, base=start)
+    """One mode's tables memory-mapped from a file written by :func:`write_tables` (only the
+    pages that are read come into memory; the map closes when the arrays are dropped)."""
+    try:
+        source = pa.memory_map(path, "r")
+    except OSError as e:
+        raise _corrupt(path, e.strerror or type(e).__name__) from None
+    return unpack(source, layout, dtypes, removal, name=path)
 
 
 def content_key(buf) -> str:
@@ -250,7 +294,7 @@ class TableStore:
         self._check_open()
         layout, dtypes = self._layout[k]
         if self.where == "memory":
-            return unpack(self._buffers[k], layout, dtypes, removal)
+            return unpack(self._buffers[k], layout, dtypes, removal, name=f"submission {k}'s match tables")
         return read_file(self._files[k], layout, dtypes, removal)
 
     def file_of(self, k: int) -> str | None:

@@ -39,6 +39,7 @@ FAMILY = Family(
     stages=STAGES,
     columns=LEADERBOARD_COLUMNS,
     load=Lazy(".competition", "load_competition", __package__),
+    validate=Lazy(".validate", "validate", __package__),
     scorer=Lazy(".scorer", "Scorer", __package__),
     document=leaderboard_document,
     sample_dir=SAMPLE_DIR,

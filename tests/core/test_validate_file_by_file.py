@@ -1,5 +1,7 @@
 """Every bad submission of a bundle named at once, for a family without its own ``validate``
-(``scoring.core.validate.file_by_file``): spotGEO and QA, as the Data page passes uploads."""
+(``scoring.core.validate.file_by_file``), tried on spotGEO's and QA's loaders as the Data page
+passes uploads (both families now have their own ``validate``, row by row: tests/qa,
+tests/spotgeo)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from scoring.core.validate import check_inputs
+from scoring.core.validate import MAX_ERRORS, file_by_file
 from scoring.registry import get as family
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def check_inputs(fam, *, limit: int = MAX_ERRORS, **sources):
+    """``scoring.core.validate.check_inputs`` for a family without a ``validate`` of its own."""
+    found = file_by_file(fam, limit=limit + 1, **sources)
+    return found[:limit], len(found) > limit
 
 
 class NamedBytes(io.BytesIO):
