@@ -1,0 +1,328 @@
+"""Many people in one demo — measured: ``python -m benchmarks load [--sessions N] [--seconds T]``.
+
+Starts the app (``streamlit run app.py`` of ``--root``, default this checkout) on a free
+loopback port, then drives N headless Chromium sessions at once (Playwright, ``/usr/bin/chromium``
+or ``LAB_CHROMIUM``; one browser context each, i.e. N new visitors) for T seconds: each opens the
+first page, then goes round the families' leaderboards (Shovel-Ready, spotGEO, QA, difficulty)
+by the navigation's links, moving each family's slider a few steps (a seeded random walk, so
+the values differ between sessions and the same run can be repeated on another checkout).
+Prints the move latency (key press -> the table's text changed; a move that changes no cell
+counts until its run ends), median and p90, each session's first-page time (navigation start ->
+first table), and the server's memory (its process tree's RSS) over time.
+
+``--targets`` adds the timings of issue 23, one session at a time: slider -> updated table per
+family, every page done after a click in the navigation (the run finished), and a new visitor's
+first table against a bare one-table Streamlit page, timed alternately in the same run.
+
+Nothing leaves the machine: both servers listen on 127.0.0.1 only; N and T are bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
+MAX_SESSIONS, MAX_SECONDS = 20, 600
+#: (family, page address, slider label, steps of one move): each family's leaderboard and a slider
+#: that changes its table
+FAMILIES = (
+    ("shovel-ready", "", "Segmentation weight w"),
+    ("spotgeo", "spotgeo_leaderboard", "Border radius τ (px)"),
+    ("qa", "qa_leaderboard", "Time threshold (ms)"),
+    ("difficulty", "difficulty_leaderboard", "Reward d"),
+)
+MOVES_PER_PAGE = 3
+#: counts the runs that ended (the app's script state back to "notRunning"), for moves that change no cell
+RUN_COUNTER = """
+window.__runs = 0;
+new MutationObserver(() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const s = app && app.getAttribute('data-test-script-state');
+  if (s !== window.__state) { if (s === 'notRunning') window.__runs += 1; window.__state = s; }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+"""
+BARE_APP = """import pandas as pd
+import streamlit as st
+st.title("One table")
+st.dataframe(pd.DataFrame({"team": list("abcdefghi"), "score": [i / 10 for i in range(9)]}))
+"""
+
+
+# ---- the server ---------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``streamlit run <script>`` on a free loopback port, its process tree's RSS sampled each second."""
+
+    def __init__(self, root: Path, script: str = "app.py", log: Path | None = None):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LAB_DATA_DIR")}
+        self.log = open(log or os.devnull, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
+             "--server.port", str(self.port), "--server.address", "127.0.0.1",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.rss: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self.t0 = time.monotonic()
+
+    def wait_healthy(self, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer in {timeout:.0f} s")
+            time.sleep(0.25)
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self) -> None:
+        import psutil
+
+        proc = psutil.Process(self.proc.pid)
+        while not self._stop.is_set():
+            try:
+                total = sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)])
+            except psutil.Error:
+                break
+            self.rss.append((time.monotonic() - self.t0, total / 2**20))
+            self._stop.wait(1.0)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+# ---- one session --------------------------------------------------------------------------------------
+async def wait_idle(page, timeout: float = 120_000) -> None:
+    await page.wait_for_selector(IDLE, timeout=timeout)
+    await page.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout)
+
+
+async def table_text(page) -> str:
+    return await page.evaluate(f"() => {{ const t = document.querySelector('{TABLE}'); return t ? t.innerText : ''; }}")
+
+
+async def go(page, base: str, path: str) -> None:
+    """To ``path`` by the navigation's link (the same session), else by the address (a new session)."""
+    link = page.locator(f'a[href="{base}/{path}"]').first
+    runs = await page.evaluate("() => window.__runs")
+    if await link.count() and await link.is_visible():
+        await link.click()
+        await page.wait_for_function("(n) => window.__runs > n", arg=runs, timeout=120_000)
+    else:
+        await page.goto(f"{base}/{path}")
+    await wait_idle(page)
+
+
+async def move(page, label: str, rng: random.Random) -> float | None:
+    """One arrow-key step of the slider ``label`` (a random direction, turned back at its ends);
+    seconds until the table changed or, if it did not, until the run ended. None: no such slider."""
+    slider = page.locator(f'input[type="range"][aria-label="{label}"]').first
+    if not await slider.count():
+        return None
+    now, low, high = [float(await slider.get_attribute(a) or 0) for a in
+                      ("aria-valuenow", "aria-valuemin", "aria-valuemax")]
+    key = "ArrowRight" if (rng.random() < 0.5 or now <= low) and now < high else "ArrowLeft"
+    before = await table_text(page)
+    runs = await page.evaluate("() => window.__runs")
+    await slider.focus()
+    t0 = time.perf_counter()
+    await page.keyboard.press(key)
+    await page.wait_for_function(
+        """([sel, before, runs]) => { const t = document.querySelector(sel);
+             return (t !== null && t.innerText !== before) || window.__runs > runs; }""",
+        arg=[TABLE, before, runs], polling="raf", timeout=120_000)
+    took = time.perf_counter() - t0
+    await wait_idle(page)
+    return took
+
+
+async def session(browser, base: str, index: int, until: float, out: dict) -> None:
+    ctx = await browser.new_context(viewport={"width": 1440, "height": 900})
+    page = await ctx.new_page()
+    page.set_default_timeout(120_000)
+    await page.add_init_script(RUN_COUNTER)
+    rng = random.Random(index)
+    try:
+        t0 = time.perf_counter()
+        await page.goto(base + "/")
+        await page.wait_for_selector(TABLE, state="attached", timeout=180_000)
+        out["first"].append(time.perf_counter() - t0)
+        await wait_idle(page)
+        k = index % len(FAMILIES)  # sessions start on different families
+        while time.monotonic() < until:
+            _, path, label = FAMILIES[k % len(FAMILIES)]
+            if k != index % len(FAMILIES) or path:
+                await go(page, base, path)
+            for _ in range(MOVES_PER_PAGE):
+                if time.monotonic() >= until:
+                    break
+                took = await move(page, label, rng)
+                if took is not None:
+                    out["moves"].append(took)
+            k += 1
+    except Exception as err:  # noqa: BLE001 - a session's failure is counted and named, the others go on
+        out["errors"].append(f"session {index}: {type(err).__name__}: {str(err).splitlines()[0][:160]}")
+    finally:
+        await ctx.close()
+
+
+def q(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p * (len(s) - 1))))] if s else float("nan")
+
+
+async def run_load(base: str, sessions: int, seconds: float) -> dict:
+    from playwright.async_api import async_playwright
+
+    out: dict = {"first": [], "moves": [], "errors": []}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        ctx = await browser.new_context()  # the server's first visitor loads the default data: not timed as a session
+        page = await ctx.new_page()
+        t0 = time.perf_counter()
+        await page.goto(base + "/")
+        await page.wait_for_selector(TABLE, state="attached", timeout=300_000)
+        out["cold"] = time.perf_counter() - t0
+        await ctx.close()
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(session(browser, base, i, until, out) for i in range(sessions)))
+        await browser.close()
+    return out
+
+
+# ---- issue 23's timings, one session ------------------------------------------------------------------
+async def run_targets(base: str, bare: str, repeats: int) -> None:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        ctx = await browser.new_context(viewport={"width": 1440, "height": 900})
+        page = await ctx.new_page()
+        page.set_default_timeout(120_000)
+        await page.add_init_script(RUN_COUNTER)
+        await page.goto(base + "/")
+        await wait_idle(page)
+        rng = random.Random(0)
+        print("slider -> updated table, one session (target: median <= 0.4 s for every family):")
+        for fam, path, label in FAMILIES:
+            await go(page, base, path)
+            times = [t for t in [await move(page, label, rng) for _ in range(repeats)] if t is not None]
+            if times:
+                print(f"  {fam:<13} median {statistics.median(times):.2f} s  max {max(times):.2f} s  "
+                      f"({len(times)} moves)  {'ok' if statistics.median(times) <= 0.4 else 'MISSED'}")
+        print("page done after a click in the navigation (target: <= 2 s):")
+        hrefs = await page.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
+            .map(a => a.getAttribute('href')).filter(h => h.startsWith(location.origin)))]""")
+        for href in hrefs:
+            path = href[len(base) + 1:]
+            if "?" in path or "#" in path:
+                continue
+            t0 = time.perf_counter()
+            await go(page, base, path)
+            took = time.perf_counter() - t0
+            print(f"  /{path:<24} {took:5.2f} s  {'ok' if took <= 2 else 'MISSED'}")
+        await ctx.close()
+        print("a new visitor's first table on a warm server, alternately with a bare one-table page "
+              "(target: <= 1.35x the bare page + 0.3 s):")
+        ours, bares = [], []
+        for _ in range(repeats):
+            for url, into in ((base, ours), (bare, bares)):
+                c = await browser.new_context(viewport={"width": 1440, "height": 900})
+                p = await c.new_page()
+                t0 = time.perf_counter()
+                await p.goto(url + "/")
+                await p.wait_for_selector(TABLE, state="attached", timeout=120_000)
+                into.append(time.perf_counter() - t0)
+                await c.close()
+        mo, mb = statistics.median(ours), statistics.median(bares)
+        print(f"  app {mo:.2f} s (runs {', '.join(f'{t:.2f}' for t in ours)}); bare {mb:.2f} s "
+              f"(runs {', '.join(f'{t:.2f}' for t in bares)}); allowed {1.35 * mb + 0.3:.2f} s  "
+              f"{'ok' if mo <= 1.35 * mb + 0.3 else 'MISSED'}")
+        await browser.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks load", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sessions", type=int, default=10, help=f"browser sessions at once (1-{MAX_SESSIONS})")
+    ap.add_argument("--seconds", type=float, default=60.0, help=f"how long they move sliders (1-{MAX_SECONDS})")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose app.py is served (default: this one)")
+    ap.add_argument("--targets", action="store_true", help="also time issue 23's targets, one session at a time")
+    ap.add_argument("--repeats", type=int, default=5, help="moves per family and first-table pairs for --targets")
+    a = ap.parse_args(argv)
+    if not (1 <= a.sessions <= MAX_SESSIONS and 1 <= a.seconds <= MAX_SECONDS and 1 <= a.repeats <= 50):
+        ap.error(f"--sessions 1-{MAX_SESSIONS}, --seconds 1-{MAX_SECONDS}, --repeats 1-50")
+    if not Path(CHROMIUM).exists():
+        print(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium, or LAB_CHROMIUM)", file=sys.stderr)
+        return 2
+    server = Server(a.root.resolve(), log=Path(tempfile.gettempdir()) / f"load-bench-{os.getpid()}.log")
+    bare = None
+    try:
+        t0 = time.monotonic()
+        server.wait_healthy()
+        print(f"server {server.base} ({a.root.resolve()}), healthy after {time.monotonic() - t0:.1f} s; "
+              f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores")
+        out = asyncio.run(run_load(server.base, a.sessions, a.seconds))
+        moves, first = out["moves"], out["first"]
+        print(f"{a.sessions} sessions x {a.seconds:.0f} s: {len(moves)} moves, {len(out['errors'])} errors")
+        for e in out["errors"][:10]:
+            print("  " + e)
+        if moves:
+            print(f"  move latency: median {statistics.median(moves):.2f} s (target <= 1.0), "
+                  f"p90 {q(moves, 0.9):.2f} s (<= 2.5), max {max(moves):.2f} s")
+        print(f"  (the server's first visitor, before the sessions: first table after {out['cold']:.1f} s)")
+        if first:
+            print(f"  first page per session: {', '.join(f'{t:.1f}' for t in sorted(first))} s (target <= 6)")
+        rss = server.rss
+        if rss:
+            step = max(1, len(rss) // 12)
+            print("  server RSS (process tree), MiB over time: "
+                  + ", ".join(f"{t:.0f}s {m:.0f}" for t, m in rss[::step]) + f"; last {rss[-1][1]:.0f}")
+        if a.targets:
+            with tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "bare.py").write_text(BARE_APP)
+                bare = Server(Path(tmp), "bare.py")
+                bare.wait_healthy()
+                asyncio.run(run_targets(server.base, bare.base, a.repeats))
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    finally:
+        server.stop()
+        if bare is not None:
+            bare.stop()
+    return 0
