@@ -1,0 +1,118 @@
+"""Issue 29, "share what is shareable": a result keyed by the data's digest and the parameters
+is computed once for every session that asks (``lab.shared``) — and an upload's results reach
+only the sessions that hold its digest."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from lab import robustness, shakeup, shared, store
+from tests.app.helpers import DATA, open_page, upload
+from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
+
+INTERVALS = "pages/robustness_intervals.py"
+STABILITY = "pages/robustness_stability.py"
+SHAKEUP = "pages/robustness_shakeup.py"
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    shared._shared.clear()
+    yield
+    shared._shared.clear()
+
+
+def counting(monkeypatch, module, name: str) -> list:
+    """Replace ``module.name`` by a wrapper that records each call (and then calls it)."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def _teams(at) -> list[str]:
+    frames = [d.value for d in at.dataframe if "Team" in d.value.columns]
+    assert frames
+    return sorted(map(str, frames[0]["Team"]))
+
+
+def test_a_second_session_gets_the_intervals_without_a_second_bootstrap(tiny, monkeypatch):
+    calls = counting(monkeypatch, robustness, "bootstrap")
+    first = open_page(INTERVALS)
+    assert len(calls) == 1
+    second = open_page(INTERVALS)  # another visitor: its own session, the same data and parameters
+    assert len(calls) == 1, "the second session re-ran the bootstrap"
+    assert [d.value.to_dict() for d in first.dataframe] == [d.value.to_dict() for d in second.dataframe]
+    # another parameter value is another key: computed once more
+    second.select_slider(key="rob_b").set_value(500).run()
+    assert not second.exception
+    assert len(calls) == 2
+
+
+def test_stability_maps_and_shakeups_are_shared_too(tiny, monkeypatch):
+    maps = counting(monkeypatch, robustness, "stability_map")
+    shakes = counting(monkeypatch, shakeup, "shakeup")
+    open_page(STABILITY)
+    open_page(SHAKEUP)
+    assert (len(maps), len(shakes)) == (1, 1)
+    open_page(STABILITY)
+    open_page(SHAKEUP)
+    assert (len(maps), len(shakes)) == (1, 1), "a second session recomputed the map or the shake-up"
+
+
+def test_a_session_without_the_digest_cannot_reach_an_upload(tiny, monkeypatch):
+    owner = open_page(DATA)
+    upload(owner, TINY_GT, {"Alpha": TINY_ALPHA, "Gamma": TINY_BETA})
+    digest = owner.session_state["_sr_data"].digest
+    owner.switch_page(INTERVALS).run()
+    assert not owner.exception
+    assert _teams(owner) == ["Alpha", "Gamma"]
+    keys = [k for k in shared._shared().lru.items if k[0] == "intervals"]
+    assert [k[2] for k in keys] == [digest]  # the upload's result is kept under its digest
+    calls = counting(monkeypatch, robustness, "bootstrap")
+    stranger = open_page(INTERVALS)  # no link: the stranger sees the default data's result, not the upload's
+    assert _teams(stranger) != ["Alpha", "Gamma"]
+    assert len(calls) == 1 and {k[2] for k in shared._shared().lru.items if k[0] == "intervals"} == {
+        digest, store.default_entry(robustness.current.family("shovel-ready")).digest}
+    # deleting the upload forgets its results, for everyone
+    owner.switch_page(DATA).run()
+    owner.button(key="data_sr_delete").click().run()
+    assert not owner.exception
+    assert digest not in {k[2] for k in shared._shared().lru.items}
+
+
+def test_concurrent_askers_of_one_key_wait_for_one_computation():
+    runs = []
+
+    def slow(_progress):
+        runs.append(1)
+        time.sleep(0.3)
+        return len(runs)
+
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(shared.compute(("t", "fam", "d" * 64), slow)))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert runs == [1] and got == [1, 1, 1, 1]
+    assert shared.compute(("t", "fam", "d" * 64), slow) == 1 and runs == [1]
+
+
+def test_the_cache_is_bounded_by_bytes(monkeypatch):
+    import numpy as np
+
+    lru = shared._shared().lru
+    monkeypatch.setattr(lru, "max_bytes", 10_000)
+    for i in range(5):
+        shared.compute(("arr", "fam", str(i)), lambda _p: np.zeros(500))  # 4,000 bytes each
+    assert len(lru.items) == 2 and lru.info()["bytes"] <= 10_000
