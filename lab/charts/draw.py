@@ -1,0 +1,30 @@
+"""Drawing the app's Vega-Lite (Altair) charts without the per-rerun schema check.
+
+``st.altair_chart`` converts a chart with ``chart.to_dict()``, which validates the whole
+specification against Vega-Lite's JSON schema (``jsonschema``) on every rerun: on the
+Shovel-Ready leaderboard that check was about half of a slider move's work on the server
+(two charts, ~0.1 s each). The charts here are built by the app's own code, from fixed
+encodings, and the tests check each builder's output against the schema
+(``tests/app/test_chart_drawing.py``), so the app draws them with ``validate=False`` — the
+only difference.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import streamlit as st
+
+
+def unvalidated(chart: Any) -> Any:
+    """``chart`` (an Altair top-level chart), its ``to_dict`` skipping the schema check.
+    (``object.__setattr__``: Altair's own ``__setattr__`` would store the attribute as a
+    chart property.)"""
+    object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    return chart
+
+
+def altair_chart(chart: Any, **kwargs: Any) -> Any:
+    """``st.altair_chart(chart, **kwargs)`` without the schema check (see the module doc)."""
+    return st.altair_chart(unvalidated(chart), **kwargs)

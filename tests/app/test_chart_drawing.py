@@ -1,0 +1,42 @@
+"""Issue 29, "less work per rerun": the app draws its Vega-Lite charts without Altair's
+per-rerun schema check (``lab.charts.draw``) — so the check is made here, once, on what the
+builders return, and the unchecked drawing must give the very same specification."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import pytest
+
+import scoring
+from lab.charts import draw
+from lab.charts import shovel_ready as sr_charts
+from lab.charts.common import rank_chart
+from lab.colors import team_colors
+from scoring.shovel_ready import STAGES
+
+
+@pytest.fixture
+def lb(tiny_dir) -> pd.DataFrame:
+    comp = scoring.load_competition(ground_truth=tiny_dir / "ground_truth.csv",
+                                    submissions=[tiny_dir / "submissions"],
+                                    demographics=tiny_dir / "demographics.csv", runtimes=tiny_dir / "runtimes.csv")
+    return scoring.Scorer(comp).leaderboard(attributes=("ell_status",))
+
+
+def test_the_builders_output_passes_the_schema_and_drawing_it_unchecked_changes_nothing(lb):
+    colors = team_colors(lb["submission"].astype(str).tolist())
+    builders = [lambda: rank_chart(lb, STAGES, colors)]
+    builders += [lambda t=t: sr_charts.waterfall(lb, t, overlap_removal=True) for t in lb["submission"].astype(str)]
+    for build in builders:
+        checked = build().to_dict()  # validates against Vega-Lite's schema; raises if not valid
+        assert draw.unvalidated(build()).to_dict() == checked
+
+
+def test_unvalidated_really_skips_the_check_and_leaves_the_chart_alone():
+    bad = alt.Chart(pd.DataFrame({"x": [1]}), width="wide").mark_point().encode(x="x:Q")  # not checked until drawn
+    with pytest.raises(alt.utils.schemapi.SchemaValidationError):
+        bad.to_dict()
+    spec = draw.unvalidated(bad).to_dict()
+    assert spec["width"] == "wide"
+    assert "to_dict" not in bad._kwds  # not stored as a chart property (it would be drawn into the spec)
