@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -74,12 +75,39 @@ def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *
                 value = run(lambda done, total, name: None)
             else:
                 with progress_bar(label, lazy=lazy, min_total=min_total) as progress:
-                    value = run(progress)
+                    value = run(throttled(progress))
             shared.lru.put(key, value)
         return value
     finally:
         lock.release()
         shared.done(key)
+
+
+#: a progress bar moves at most this often (each move is a message to the browser: a 21 × 21 map
+#: reported every cell sent 441 of them)
+PROGRESS_EVERY_S = 0.1
+
+
+def throttled(progress: Callable[[int, int, str], None], every: float = PROGRESS_EVERY_S) -> Callable[[int, int, str], None]:
+    """``progress`` called for the first report, the last (``done == total``) and at most once
+    every ``every`` seconds in between.
+
+    >>> seen = []
+    >>> p = throttled(lambda d, t, n: seen.append(d), every=3600)
+    >>> for d in range(1, 101):
+    ...     p(d, 100, "")
+    >>> seen
+    [1, 100]
+    """
+    last = [float("-inf")]
+
+    def report(done: int, total: int, name: str) -> None:
+        now = time.monotonic()
+        if done >= total or now - last[0] >= every:
+            last[0] = now
+            progress(done, total, name)
+
+    return report
 
 
 def drop(family: str, digest: str) -> None:

@@ -4,6 +4,7 @@ only the sessions that hold its digest."""
 
 from __future__ import annotations
 
+import doctest
 import threading
 import time
 
@@ -116,3 +117,36 @@ def test_the_cache_is_bounded_by_bytes(monkeypatch):
     for i in range(5):
         shared.compute(("arr", "fam", str(i)), lambda _p: np.zeros(500))  # 4,000 bytes each
     assert len(lru.items) == 2 and lru.info()["bytes"] <= 10_000
+
+
+def test_the_doctests_of_lab_shared():
+    result = doctest.testmod(shared)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_map_reports_its_progress_a_few_times_not_once_per_cell(tiny, monkeypatch):
+    """A 21 × 21 map reported each of its 441 cells to the browser; now at most every 0.1 s."""
+    from lab import progress
+
+    bars = []
+    real = progress._bar
+
+    def counting_bar(text):
+        bar = real(text)
+        calls = []
+        bars.append(calls)
+        orig = bar.progress
+
+        def moved(*a, **k):
+            calls.append(a)
+            return orig(*a, **k)
+
+        object.__setattr__(bar, "progress", moved)
+        return bar
+
+    monkeypatch.setattr(progress, "_bar", counting_bar)
+    at = open_page(STABILITY)
+    assert not at.exception
+    assert bars, "no progress bar was drawn while the map was computed"
+    cells = 21 * 21
+    assert 1 <= sum(len(c) for c in bars) < cells / 4
