@@ -35,56 +35,69 @@ st.caption(
     "is the sample's split, a large dot a right prediction and a small one a wrong one. Hover a dot for the "
     "sample's text and every model's prediction."
 )
-budget = st.columns([2, 3])[0].select_slider(
-    "Dots on the chart", [1_000, 3_000, 10_000], value=3_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
-    help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
-         "The scores always use every sample.")
-shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
-pts = points[points["sample"].isin(shown)]
-hover = dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
-label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
-st.plotly_chart(charts.beeswarm(pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
-left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
-st.caption(
-    f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
-    "chosen evenly at random for display only: every score on these pages uses all the samples."
-    + (f" {left_out} samples have no ease value; they are left out of the metric (not of accuracy) and not drawn."
-       if left_out else "")
-)
-
-st.subheader("The samples most models miss")
-top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
-hard = views.hardest_samples(scorer, top=top, **p)
-shared = p["metric"] != "wmprob"
-st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
-             key="df_sm_hardest", column_config={
-    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
-        " With WMProb: the mean confidence over the models." if not shared else "")),
-    "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
-    "Text": st.column_config.TextColumn(width="large"),
-})
-
-st.subheader("One sample")
-ids = [str(s) for s in table["sample_id"]]
-known = set(ids)
-st.session_state[SAMPLE_KEY] = dw.linked(dw.LINK_SAMPLE, lambda v: v in known, str(hard["sample_id"].iloc[0]))
-texts = dict(zip(ids, table["text"].astype(str), strict=True))
 
 
-def _label(s: str) -> str:
-    t = texts[s]
-    return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
+@st.fragment
+def swarm() -> None:
+    """The number of dots reruns this part alone (the scores, tables and the sample below stay as drawn)."""
+    budget = st.columns([2, 3])[0].select_slider(
+        "Dots on the chart", [1_000, 3_000, 10_000], value=3_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
+        help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
+             "The scores always use every sample.")
+    shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
+    pts = points[points["sample"].isin(shown)]
+    hover = dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
+    label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
+    st.plotly_chart(charts.beeswarm(pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
+    left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
+    st.caption(
+        f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
+        "chosen evenly at random for display only: every score on these pages uses all the samples."
+        + (f" {left_out} samples have no ease value; they are left out of the metric (not of accuracy) and not drawn."
+           if left_out else "")
+    )
 
 
-pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=dw.keep_in_link,
-                    args=(dw.LINK_SAMPLE, SAMPLE_KEY),
-                    help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
-                         "is kept in the page's address.")
-i = ids.index(pick)
-st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
-st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
-                                     ease=p["metric"] != "wmprob", split=bool(n_splits)), hide_index=True, key="df_sm_one", column_config={
-    "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
-    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
-    "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),
-})
+swarm()
+
+
+@st.fragment
+def hardest_and_one() -> None:
+    """How many, and the sample picked, rerun this part alone (the beeswarm above stays as drawn)."""
+    st.subheader("The samples most models miss")
+    top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
+    hard = views.hardest_samples(scorer, top=top, **p)
+    shared = p["metric"] != "wmprob"
+    st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
+                 key="df_sm_hardest", column_config={
+        "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
+            " With WMProb: the mean confidence over the models." if not shared else "")),
+        "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
+        "Text": st.column_config.TextColumn(width="large"),
+    })
+
+    st.subheader("One sample")
+    ids = [str(s) for s in table["sample_id"]]
+    known = set(ids)
+    st.session_state[SAMPLE_KEY] = dw.linked(dw.LINK_SAMPLE, lambda v: v in known, str(hard["sample_id"].iloc[0]))
+    texts = dict(zip(ids, table["text"].astype(str), strict=True))
+
+    def _label(s: str) -> str:
+        t = texts[s]
+        return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
+
+    pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=dw.keep_in_link,
+                        args=(dw.LINK_SAMPLE, SAMPLE_KEY),
+                        help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
+                             "is kept in the page's address.")
+    i = ids.index(pick)
+    st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
+    st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
+                                         ease=p["metric"] != "wmprob", split=bool(n_splits)), hide_index=True, key="df_sm_one", column_config={
+        "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
+        "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
+        "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),
+    })
+
+
+hardest_and_one()
