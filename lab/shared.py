@@ -17,12 +17,15 @@ hold (``scoring.core.cache.LRU``; ``LAB_SHARED_BYTES``, default 256 MiB).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from scoring.core.cache import LRU, nbytes
@@ -108,6 +111,42 @@ def throttled(progress: Callable[[int, int, str], None], every: float = PROGRESS
             progress(done, total, name)
 
     return report
+
+
+def content_key(*parts: Any) -> str:
+    """A digest of ``parts`` by content — DataFrames and Series by their values, index and
+    names, arrays by their bytes, mappings and sequences item by item, anything else by
+    ``repr`` — for keying a result built from them (a figure whose inputs did not change).
+
+    >>> content_key(pd.DataFrame({"a": [1, 2]}), [1, "x"]) == content_key(pd.DataFrame({"a": [1, 2]}), [1, "x"])
+    True
+    >>> content_key(pd.DataFrame({"a": [1, 2]})) == content_key(pd.DataFrame({"a": [2, 1]}))
+    False
+    """
+    h = hashlib.sha256()
+
+    def add(x: Any) -> None:
+        if isinstance(x, (pd.DataFrame, pd.Series)):
+            names = list(map(str, x.columns)) if isinstance(x, pd.DataFrame) else [str(x.name)]
+            h.update(b"frame" + repr((names, x.shape)).encode())
+            h.update(pd.util.hash_pandas_object(x, index=True).to_numpy().tobytes())
+        elif isinstance(x, np.ndarray):
+            h.update(b"array" + repr((x.dtype.str, x.shape)).encode() + np.ascontiguousarray(x).tobytes())
+        elif isinstance(x, dict):
+            h.update(b"dict%d" % len(x))
+            for k, v in x.items():
+                add(k)
+                add(v)
+        elif isinstance(x, (list, tuple)):
+            h.update(b"seq%d" % len(x))
+            for v in x:
+                add(v)
+        else:
+            h.update(b"repr" + repr(x).encode() + b"\0")
+
+    for part in parts:
+        add(part)
+    return h.hexdigest()
 
 
 def drop(family: str, digest: str) -> None:

@@ -46,9 +46,8 @@ def swarm() -> None:
              "The scores always use every sample.")
     shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
     pts = points[points["sample"].isin(shown)]
-    hover = dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
     label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
-    st.plotly_chart(charts.beeswarm(pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
+    st.plotly_chart(dw.swarm(pts, table, shown, models, order, n_splits or 0, label), key="df_sm_swarm")
     left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
     st.caption(
         f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
