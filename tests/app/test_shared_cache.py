@@ -150,3 +150,29 @@ def test_a_map_reports_its_progress_a_few_times_not_once_per_cell(tiny, monkeypa
     assert bars, "no progress bar was drawn while the map was computed"
     cells = 21 * 21
     assert 1 <= sum(len(c) for c in bars) < cells / 4
+
+
+def test_the_samples_beeswarm_is_built_once_for_the_same_dots(monkeypatch):
+    """Issue 29: a second visitor of the difficulty Samples page (same data, same parameters)
+    gets the beeswarm and its escaped hover texts without rebuilding them."""
+    from lab.charts import difficulty as charts
+
+    swarms = counting(monkeypatch, charts, "beeswarm")
+    hovers = counting(monkeypatch, charts, "sample_hover")
+    first = open_page("pages/difficulty_samples.py")
+    assert (len(swarms), len(hovers)) == (1, 1)
+    open_page("pages/difficulty_samples.py")
+    assert (len(swarms), len(hovers)) == (1, 1)
+    first.select_slider(key="df_sm_points").set_value(1_000).run()  # other dots: built again
+    assert not first.exception
+    assert (len(swarms), len(hovers)) == (2, 2)
+
+
+def test_the_server_skips_streamlits_full_collection_after_every_run():
+    """``runner.postScriptGC`` (Streamlit's default: on) ran ``gc.collect(2)`` after every rerun,
+    ~0.12 s of the server's one Python core with the app's heap (issue 29)."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["postScriptGC"] is False
