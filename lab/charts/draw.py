@@ -1,4 +1,5 @@
-"""Drawing the app's Vega-Lite (Altair) charts without the per-rerun schema check.
+"""Drawing the app's Vega-Lite (Altair) charts without the per-rerun schema check, and
+building each chart once for the same inputs.
 
 ``st.altair_chart`` converts a chart with ``chart.to_dict()``, which validates the whole
 specification against Vega-Lite's JSON schema (``jsonschema``) on every rerun: on the
@@ -7,11 +8,17 @@ Shovel-Ready leaderboard that check was about half of a slider move's work on th
 encodings, and the tests check each builder's output against the schema
 (``tests/app/test_chart_drawing.py``), so the app draws them with ``validate=False`` — the
 only difference.
+
+:func:`memo` keeps a built chart for every session (``lab.shared``, keyed by the builder and
+the content of its inputs): a rerun whose leaderboard did not change — a value visited
+before, by this visitor or another — draws the chart without building it again. (Altair
+charts are immutable in use: a method returns a new chart, and drawing one does not change it.)
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -28,3 +35,11 @@ def unvalidated(chart: Any) -> Any:
 def altair_chart(chart: Any, **kwargs: Any) -> Any:
     """``st.altair_chart(chart, **kwargs)`` without the schema check (see the module doc)."""
     return st.altair_chart(unvalidated(chart), **kwargs)
+
+
+def memo(build: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``build(*args, **kwargs)``, built once for the same content of the inputs."""
+    from .. import shared
+
+    key = ("chart", f"{build.__module__}.{build.__qualname__}", shared.content_key(list(args), kwargs))
+    return shared.compute(key, lambda _progress: build(*args, **kwargs))

@@ -40,3 +40,39 @@ def test_unvalidated_really_skips_the_check_and_leaves_the_chart_alone():
     spec = draw.unvalidated(bad).to_dict()
     assert spec["width"] == "wide"
     assert "to_dict" not in bad._kwds  # not stored as a chart property (it would be drawn into the spec)
+
+
+def test_a_chart_is_built_once_for_the_same_inputs_and_again_when_they_change(lb):
+    from lab import shared
+
+    shared._shared.clear()
+    built = []
+
+    def build(frame, stages, colors):
+        built.append(1)
+        return rank_chart(frame, stages, colors)
+
+    colors = team_colors(lb["submission"].astype(str).tolist())
+    a = draw.memo(build, lb, STAGES, colors)
+    b = draw.memo(build, lb.copy(), STAGES, dict(colors))  # equal content, other objects
+    assert a is b and len(built) == 1
+    moved = lb.copy()
+    moved.loc[0, STAGES[0].id] += 0.01
+    c = draw.memo(build, moved, STAGES, colors)
+    assert c is not a and len(built) == 2
+    assert draw.unvalidated(c).to_dict() != draw.unvalidated(a).to_dict()
+
+
+def test_a_second_visitor_of_the_leaderboard_does_not_rebuild_its_charts(tiny, monkeypatch):
+    from lab import shared
+    from lab.charts import common
+    from tests.app.helpers import app
+
+    shared._shared.clear()
+    calls = []
+    real = common.rank_chart
+    monkeypatch.setattr(common, "rank_chart", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    app()  # the first visitor: built
+    assert len(calls) == 1
+    app()  # the second: drawn from the shared cache
+    assert len(calls) == 1
