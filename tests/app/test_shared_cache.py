@@ -176,3 +176,17 @@ def test_the_server_skips_streamlits_full_collection_after_every_run():
 
     config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
     assert config["runner"]["postScriptGC"] is False
+
+
+def test_a_second_session_gets_the_leaderboard_from_the_shared_scorer(tiny):
+    """The leaderboard's costly levels live in the scorer, one per data digest, shared by every
+    session that shows that data: a second visitor computes none of them again."""
+    from tests.app.helpers import app
+
+    app()
+    scorer = store.default_entry(robustness.current.family("shovel-ready")).scorer
+    misses = {level: c.info()["misses"] for level, c in scorer._caches.items()}
+    hits = sum(c.info()["hits"] for c in scorer._caches.values())
+    app()
+    assert {level: c.info()["misses"] for level, c in scorer._caches.items()} == misses
+    assert sum(c.info()["hits"] for c in scorer._caches.values()) > hits
