@@ -275,7 +275,7 @@ async def run_load(base: str, sessions: int, seconds: float, probe=lambda: None)
             await go(page, base, path)
         await ctx.close()
         out["since"], out["cpu0"] = time.time(), probe()
-        until = time.monotonic() + seconds
+        until, out["t_open"] = time.monotonic() + seconds, time.time()
         await asyncio.gather(*(session(browser, base, i, until, out) for i in range(sessions)))
         await browser.close()
     return out
@@ -387,7 +387,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  first page per session: {', '.join(f'{t:.1f}' for t in sorted(first))} s (target <= 6); "
                   f"the page's HTML and scripts loaded (DOMContentLoaded) after "
                   f"{', '.join(f'{t:.1f}' for t in sorted(out['first_dom']))} s")
-        lengths = [end - start for _, start, end in server.runs() if start >= out["since"]]
+        runs = server.runs()
+        lengths = [end - start for _, start, end in runs if start >= out["since"]]
+        seen_before = {sid for sid, start, _ in runs if start < out["since"]}
+        firsts: dict[str, tuple[float, float]] = {}
+        for sid, start, end in sorted(runs, key=lambda r: r[1]):
+            if sid not in seen_before and sid not in firsts:
+                firsts[sid] = (start - out["t_open"], end - out["t_open"])
+        if firsts:
+            print("  each new session's first script run on the server, from the moment the sessions opened: "
+                  + ", ".join(f"{a:.1f}-{b:.1f} s" for a, b in sorted(firsts.values())))
         if lengths:
             print(f"  server script runs: {len(lengths)}, median {statistics.median(lengths):.2f} s, "
                   f"p90 {q(lengths, 0.9):.2f} s (a run's own length on the server, queueing behind others included)")
