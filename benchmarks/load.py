@@ -227,24 +227,17 @@ async def session(browser, base: str, index: int, until: float, out: dict) -> No
         await ctx.close()
 
 
-def cpu_seconds(root_pid: int, *, skip: int | None = None) -> float:
-    """CPU seconds (user + system) used so far by ``root_pid``'s process tree (without the
-    subtree of ``skip``), ended children included (a renderer of a closed browser context)."""
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its children (the
+    server's own workers, if any)."""
     import psutil
 
-    root = psutil.Process(root_pid)
-    procs = [root, *root.children(recursive=True)]
-    if skip is not None:
-        try:
-            gone = {p.pid for p in [psutil.Process(skip), *psutil.Process(skip).children(recursive=True)]}
-        except psutil.Error:
-            gone = set()
-        procs = [p for p in procs if p.pid not in gone]
     total = 0.0
-    for p in procs:
+    root = psutil.Process(pid)
+    for p in [root, *root.children(recursive=True)]:
         try:
             t = p.cpu_times()
-            total += t.user + t.system + t.children_user + t.children_system  # (ended children: once, by their parent)
+            total += t.user + t.system
         except psutil.Error:
             pass
     return total
@@ -368,12 +361,12 @@ def main(argv: list[str] | None = None) -> int:
         server.wait_healthy()
         print(f"server {server.base} ({a.root.resolve()}), healthy after {time.monotonic() - t0:.1f} s; "
               f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores")
-        def probe() -> tuple[float, float, float]:
-            return cpu_seconds(server.proc.pid), cpu_seconds(os.getpid(), skip=server.proc.pid), time.monotonic()
+        def probe() -> tuple[float, float]:
+            return cpu_seconds(server.proc.pid), time.monotonic()
 
         out = asyncio.run(run_load(server.base, a.sessions, a.seconds, probe))
         cpu0 = out["cpu0"]
-        cpu1 = (cpu_seconds(server.proc.pid), cpu_seconds(os.getpid(), skip=server.proc.pid), time.monotonic())
+        cpu1 = probe()
         moves, first = out["moves"], out["first"]
         print(f"{a.sessions} sessions x {a.seconds:.0f} s: {len(moves)} moves, {len(out['errors'])} errors")
         for e in out["errors"][:10]:
@@ -400,13 +393,11 @@ def main(argv: list[str] | None = None) -> int:
         if lengths:
             print(f"  server script runs: {len(lengths)}, median {statistics.median(lengths):.2f} s, "
                   f"p90 {q(lengths, 0.9):.2f} s (a run's own length on the server, queueing behind others included)")
-        wall = cpu1[2] - cpu0[2]
+        wall = cpu1[1] - cpu0[1]
         server_cpu = cpu1[0] - cpu0[0]
-        print(f"  CPU while the sessions ran ({wall:.0f} s wall): server {server_cpu:.1f} s"
+        print(f"  server CPU while the sessions ran ({wall:.0f} s wall): {server_cpu:.1f} s"
               + (f" ({server_cpu / len(lengths):.2f} s per script run, the figure least moved by a busy machine)"
-                 if lengths else "")
-              + f", browsers and this driver {cpu1[1] - cpu0[1]:.1f} s (of {wall * (os.cpu_count() or 1):.0f} "
-              "core-seconds)")
+                 if lengths else ""))
         rss = server.rss
         if rss:
             step = max(1, len(rss) // 12)
