@@ -122,6 +122,8 @@ def content_key(*parts: Any) -> str:
     True
     >>> content_key(pd.DataFrame({"a": [1, 2]})) == content_key(pd.DataFrame({"a": [2, 1]}))
     False
+    >>> content_key(pd.DataFrame({"a": [[1], [2]]})) == content_key(pd.DataFrame({"a": [[1], [3]]}))
+    False
     """
     h = hashlib.sha256()
 
@@ -129,7 +131,10 @@ def content_key(*parts: Any) -> str:
         if isinstance(x, (pd.DataFrame, pd.Series)):
             names = list(map(str, x.columns)) if isinstance(x, pd.DataFrame) else [str(x.name)]
             h.update(b"frame" + repr((names, x.shape)).encode())
-            h.update(pd.util.hash_pandas_object(x, index=True).to_numpy().tobytes())
+            try:
+                h.update(pd.util.hash_pandas_object(x, index=True).to_numpy().tobytes())
+            except TypeError:  # cells pandas cannot hash (lists): their text, row by row
+                h.update(x.to_csv().encode())
         elif isinstance(x, np.ndarray):
             h.update(b"array" + repr((x.dtype.str, x.shape)).encode() + np.ascontiguousarray(x).tobytes())
         elif isinstance(x, dict):

@@ -6,6 +6,7 @@ import streamlit as st
 
 from lab import current, tables
 from lab import robustness as rb
+from lab.charts.draw import memo
 from lab.charts.robustness import interval_figure
 from lab.text import md
 from scoring.core.ranksets import max_letters
@@ -87,8 +88,8 @@ def sets_table_and_figure() -> None:
     drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
     if len(iv) > MAX_DRAWN:
         st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")
-    st.plotly_chart(interval_figure(drawn, current.colors(fam), score_label=fam.final.label, confidence=confidence,
-                                    simultaneous=simultaneous), key="rob_iv_chart")
+    st.plotly_chart(memo(interval_figure, drawn, current.colors(fam), score_label=fam.final.label,
+                         confidence=confidence, simultaneous=simultaneous), key="rob_iv_chart")
     st.caption("Each row: the score interval (left); the possible ranks (right), the dot at the team's rank, its letters "
                "at the right; shaded rows could have won.")
 

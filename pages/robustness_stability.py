@@ -4,6 +4,7 @@ import streamlit as st
 
 from lab import current, state
 from lab import robustness as rb
+from lab.charts.draw import memo
 from lab.charts.robustness import stability_figure
 from lab.text import md
 from scoring.core.stability import axis
@@ -87,8 +88,8 @@ def _title(ax):
 @st.fragment
 def map_and_pick() -> None:
     """Clicking a cell reruns this part alone; loading its settings reruns the whole page."""
-    fig = stability_figure(grid, x_label=_title(x), y_label=_title(y), current=(_value(x, here), _value(y, here)),
-                           colors=current.colors(fam))
+    fig = memo(stability_figure, grid, x_label=_title(x), y_label=_title(y),
+               current=(_value(x, here), _value(y, here)), colors=current.colors(fam))
     event = st.plotly_chart(fig, key="rob_map_chart", on_select="rerun", selection_mode="points")
     picked = (event.selection.get("points") or []) if event else []
     if picked and "customdata" in picked[0]:

@@ -9,10 +9,11 @@ encodings, and the tests check each builder's output against the schema
 (``tests/app/test_chart_drawing.py``), so the app draws them with ``validate=False`` — the
 only difference.
 
-:func:`memo` keeps a built chart for every session (``lab.shared``, keyed by the builder and
-the content of its inputs): a rerun whose leaderboard did not change — a value visited
-before, by this visitor or another — draws the chart without building it again. (Altair
-charts are immutable in use: a method returns a new chart, and drawing one does not change it.)
+:func:`memo` keeps a built chart — Altair or Plotly — for every session (``lab.shared``,
+keyed by the builder and the content of its inputs): a rerun whose inputs did not change — a
+value visited before, by this visitor or another — draws the chart without building it again.
+Only for a chart the page draws as it is: drawing (``st.altair_chart``, ``st.plotly_chart``)
+does not change a chart, but a page that edits a figure after building it must not share it.
 """
 
 from __future__ import annotations
