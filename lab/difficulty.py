@@ -28,7 +28,7 @@ from scoring.core.errors import InputError
 from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, sample_datasets
 from scoring.difficulty.params import WEIGHT_LABELS
 
-from . import current, nav, shared, state, store
+from . import current, nav, state, store
 from .difficulty_text import HELP, WMPROB_DIRECTION
 from .families import FamilyUI, PageSpec
 from .text import md
@@ -319,21 +319,3 @@ UI = FamilyUI(
     repair=_repair,
     describe=lambda comp: f"{len(comp.submission_names)} models, {comp.n_samples:,} samples",
 )
-
-
-# ---- the Samples page's beeswarm, kept by content -----------------------------------------------
-def swarm(pts: pd.DataFrame, table: pd.DataFrame, shown, models: list[str], order: list[str], n_splits: int,
-          label: str):
-    """The beeswarm of ``pts`` and its hover texts (every shown sample's text and predictions,
-    escaped), built once for every session that draws the same dots in the same order
-    (``lab.shared``, keyed by the data's digest and the inputs' content): a slider that does
-    not move a dot (reward, penalty) does not rebuild the figure or re-escape the texts."""
-    from .charts import difficulty as charts
-
-    digest = current.entry(FAM).digest
-    hover = shared.compute(("df_swarm_hover", FAM.name, digest, shared.content_key(shown, models)),
-                           lambda _p: dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models),
-                                               strict=True)))
-    key = shared.content_key(pts, shown, order, n_splits, label)
-    return shared.compute(("df_swarm", FAM.name, digest, key),
-                          lambda _p: charts.beeswarm(pts, hover, order, n_splits, label))

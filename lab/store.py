@@ -34,7 +34,7 @@ from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 from scoring.core.sources import submission_name
 
-from . import families, shared, uploads
+from . import families, uploads
 from .progress import progress_bar
 from .text import md
 
@@ -348,6 +348,8 @@ def delete_upload(fam: Family) -> bool:
         return False
     entry.deleted = True
     _store().remove((fam.name, entry.digest))
+    from . import shared  # (here: one local hunk)
+
     shared.drop(fam.name, entry.digest)  # its intervals, maps and shake-ups too
     uploads.delete(fam.name, entry.digest)
     use_default(fam)

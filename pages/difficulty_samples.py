@@ -9,6 +9,7 @@ from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
+from lab.charts.draw import memo
 from lab.text import md
 from scoring.difficulty import views
 
@@ -37,6 +38,11 @@ st.caption(
 )
 
 
+def _hover(_digest: str, shown, models: list[str]) -> dict[int, str]:
+    # keyed (by memo) on the data's digest, the shown samples and the models: the texts are the data's
+    return dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
+
+
 @st.fragment
 def swarm() -> None:
     """The number of dots reruns this part alone (the scores, tables and the sample below stay as drawn)."""
@@ -47,7 +53,10 @@ def swarm() -> None:
     shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
     pts = points[points["sample"].isin(shown)]
     label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
-    st.plotly_chart(dw.swarm(pts, table, shown, models, order, n_splits or 0, label), key="df_sm_swarm")
+    # built once for every session that draws the same dots (a reward or penalty move does not move one);
+    # the hover texts (every shown sample's text and predictions, escaped) once per set of shown samples
+    hover = memo(_hover, current.entry(FAM).digest, shown, models)
+    st.plotly_chart(memo(charts.beeswarm, pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
     left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
     st.caption(
         f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
