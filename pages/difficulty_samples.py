@@ -69,43 +69,39 @@ def swarm() -> None:
 swarm()
 
 
-@st.fragment
-def hardest_and_one() -> None:
-    """How many, and the sample picked, rerun this part alone (the beeswarm above stays as drawn)."""
-    st.subheader("The samples most models miss")
-    top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
-    hard = views.hardest_samples(scorer, top=top, **p)
-    shared = p["metric"] != "wmprob"
-    st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
-                 key="df_sm_hardest", column_config={
-        "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
-            " With WMProb: the mean confidence over the models." if not shared else "")),
-        "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
-        "Text": st.column_config.TextColumn(width="large"),
-    })
+st.subheader("The samples most models miss")
+top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
+hard = views.hardest_samples(scorer, top=top, **p)
+shared = p["metric"] != "wmprob"
+st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
+             key="df_sm_hardest", column_config={
+    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"] + (
+        " With WMProb: the mean confidence over the models." if not shared else "")),
+    "Missed by": st.column_config.TextColumn(help="How many models get it wrong"),
+    "Text": st.column_config.TextColumn(width="large"),
+})
 
-    st.subheader("One sample")
-    ids = [str(s) for s in table["sample_id"]]
-    known = set(ids)
-    st.session_state[SAMPLE_KEY] = dw.linked(dw.LINK_SAMPLE, lambda v: v in known, str(hard["sample_id"].iloc[0]))
-    texts = dict(zip(ids, table["text"].astype(str), strict=True))
-
-    def _label(s: str) -> str:
-        t = texts[s]
-        return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
-
-    pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=dw.keep_in_link,
-                        args=(dw.LINK_SAMPLE, SAMPLE_KEY),
-                        help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
-                             "is kept in the page's address.")
-    i = ids.index(pick)
-    st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
-    st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
-                                         ease=p["metric"] != "wmprob", split=bool(n_splits)), hide_index=True, key="df_sm_one", column_config={
-        "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
-        "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
-        "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),
-    })
+st.subheader("One sample")
+ids = [str(s) for s in table["sample_id"]]
+known = set(ids)
+st.session_state[SAMPLE_KEY] = dw.linked(dw.LINK_SAMPLE, lambda v: v in known, str(hard["sample_id"].iloc[0]))
+texts = dict(zip(ids, table["text"].astype(str), strict=True))
 
 
-hardest_and_one()
+def _label(s: str) -> str:
+    t = texts[s]
+    return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
+
+
+pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=dw.keep_in_link,
+                    args=(dw.LINK_SAMPLE, SAMPLE_KEY),
+                    help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
+                         "is kept in the page's address.")
+i = ids.index(pick)
+st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
+st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,
+                                     ease=p["metric"] != "wmprob", split=bool(n_splits)), hide_index=True, key="df_sm_one", column_config={
+    "Confidence": st.column_config.NumberColumn(format="%.3f", help="The model's largest probability"),
+    "Ease": st.column_config.NumberColumn(format="%.3f", help=words.HELP["ease"]),
+    "Split": st.column_config.NumberColumn(help="1 = the easiest; 0 = left out of the metric (no ease value)"),
+})
