@@ -34,12 +34,16 @@ from .progress import Label, progress_bar
 
 SHARED_BYTES = int(os.environ.get("LAB_SHARED_BYTES", 256 << 20))
 SHARED_ENTRIES = 64
+#: built figures (``lab.charts.draw.memo``) are kept apart, by count only: a figure holds its data as
+#: Python lists, which :func:`scoring.core.cache.nbytes` does not weigh
+CHART_ENTRIES = 32
 _MISSING = object()
 
 
 class _Shared:
     def __init__(self) -> None:
         self.lru = LRU(SHARED_ENTRIES, max_bytes=SHARED_BYTES, weigh=nbytes)
+        self.charts = LRU(CHART_ENTRIES)
         self.lock = threading.Lock()
         self.running: dict[Hashable, threading.Lock] = {}  # one lock per key being computed
 
@@ -58,13 +62,15 @@ def _shared() -> _Shared:
 
 
 def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *,
-            label: Label | None = None, lazy: bool = False, min_total: int = 0) -> Any:
+            label: Label | None = None, lazy: bool = False, min_total: int = 0, chart: bool = False) -> Any:
     """The result for ``key`` — ``(what, family, data digest, parameters…)``, every part
     hashable — from the cache, else ``run(progress)`` under a progress bar (``label``; see
     ``lab.progress.progress_bar`` for ``lazy`` and ``min_total``; no bar without a label),
-    kept for every session. Concurrent askers of one key wait for one computation."""
+    kept for every session (``chart``: among the built figures). Concurrent askers of one key
+    wait for one computation."""
     shared = _shared()
-    value = shared.lru.peek(key, _MISSING)
+    lru = shared.charts if chart else shared.lru
+    value = lru.peek(key, _MISSING)
     if value is not _MISSING:
         return value
     lock = shared.key_lock(key)
@@ -72,14 +78,14 @@ def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *
         with st.spinner("Computing (another visitor asked for the same a moment ago)…"):
             lock.acquire()
     try:
-        value = shared.lru.peek(key, _MISSING)
+        value = lru.peek(key, _MISSING)
         if value is _MISSING:
             if label is None:
                 value = run(lambda done, total, name: None)
             else:
                 with progress_bar(label, lazy=lazy, min_total=min_total) as progress:
                     value = run(throttled(progress))
-            shared.lru.put(key, value)
+            lru.put(key, value)
         return value
     finally:
         lock.release()

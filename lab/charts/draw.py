@@ -45,4 +45,4 @@ def memo(build: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     code = getattr(build, "__code__", None)  # a page's own builder: its module is __main__, its file names it
     name = f"{build.__module__}.{build.__qualname__}@{code.co_filename if code else ''}"
     key = ("chart", name, shared.content_key(list(args), kwargs))
-    return shared.compute(key, lambda _progress: build(*args, **kwargs))
+    return shared.compute(key, lambda _progress: build(*args, **kwargs), chart=True)

@@ -76,3 +76,13 @@ def test_a_second_visitor_of_the_leaderboard_does_not_rebuild_its_charts(tiny, m
     assert len(calls) == 1
     app()  # the second: drawn from the shared cache
     assert len(calls) == 1
+
+
+def test_built_charts_are_kept_apart_and_bounded_by_count():
+    from lab import shared
+
+    shared._shared.clear()
+    for i in range(shared.CHART_ENTRIES + 8):
+        draw.memo(lambda n: alt.Chart(pd.DataFrame({"x": [n]})).mark_point(), i)
+    cache = shared._shared()
+    assert len(cache.charts.items) == shared.CHART_ENTRIES and len(cache.lru.items) == 0
