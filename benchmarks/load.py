@@ -156,7 +156,8 @@ async def go(page, base: str, path: str) -> bool:
     """To ``path`` by the navigation's link (the same session), else by the address (a new
     session); returns once the page's run has ended (a link that reloads the whole page is
     followed too: the run counter then starts again in the new document). False when no run's
-    end was seen within 5 s of the click (then: once the address is the page's and the app idle)."""
+    end was seen within 5 s of the click (a long run, or a run whose end the counter missed):
+    then it returns once the address is the page's and the app is idle."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     link = page.locator(f'[data-testid="stSidebarNav"] a[href="{base}/{path}"]').first
@@ -333,7 +334,7 @@ async def run_targets(server: Server, bare_server: Server, repeats: int) -> None
             seen = await go(page, base, path)
             took = time.perf_counter() - t0
             print(f"  /{path:<24} {took:5.2f} s  {'ok' if took <= 2 else 'MISSED'}"
-                  + ("" if seen else "  (no run's end seen: includes a 5 s wait)"))
+                  + ("" if seen else "  (its run lasted over 5 s, or its end was not seen: timed to the app idle)"))
         await ctx.close()
         print("a new visitor's first table on a warm server, alternately with a bare one-table page "
               "(target: <= 1.35x the bare page + 0.3 s):")
