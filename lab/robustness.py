@@ -1,5 +1,5 @@
 """What the "How sure is the ranking?" pages share, for any family: bootstrap intervals, rank
-sets and letters (kept by content and parameters, with a progress bar for big fields), the
+sets and letters (shared by every session, keyed by content and parameters: ``lab.shared``), the
 warnings where a conclusion is fragile, leave one team out, stability maps with a progress
 bar, and the pinned configuration A."""
 
@@ -18,8 +18,7 @@ from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, stability_map
 
-from . import current, families, nav, state
-from .progress import progress_bar
+from . import current, families, nav, shared, state
 from .text import md
 
 DEFAULT_B = 1000
@@ -43,36 +42,29 @@ def _key(fam: Family, params: Mapping[str, Any]) -> str:
 def intervals(fam: Family, *, b: int = DEFAULT_B, seed: int = 0, confidence: float = 0.95,
               params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Score intervals, rank sets, letters and who could have won (``scoring.core.robustness.
-    bootstrap``) of the active data at the current (or given) parameters. Kept per session (the
-    progress bar, drawn while the paired comparisons of a big field run, must not be replayed
-    from a cache); a field small enough for one block of work draws no bar."""
+    bootstrap``) of the active data at the current (or given) parameters, computed once for every
+    session that asks (``lab.shared``: keyed by the data's digest and the parameters); the
+    session that computes sees a progress bar while the paired comparisons of a big field run
+    (a field small enough for one block of work draws none)."""
     p = dict(current.params(fam) if params is None else params)
     e = current.entry(fam)
-    memo = st.session_state.setdefault("_rob_intervals", {})
-    key = (fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence))
-    if key not in memo:
-        if len(memo) >= 8:
-            memo.clear()
 
-        def label(done: int, total: int, name: str) -> str:
-            what = "every pair at once" if name == "simultaneous" else "each team's comparisons"
-            return f"Comparing the teams in pairs ({what}): step {done} of {total}…"
+    def label(done: int, total: int, name: str) -> str:
+        what = "every pair at once" if name == "simultaneous" else "each team's comparisons"
+        return f"Comparing the teams in pairs ({what}): step {done} of {total}…"
 
-        with progress_bar(label, lazy=True, min_total=3) as progress:
-            memo[key] = bootstrap(e.scorer.unit_stats(**p), b=int(b), seed=int(seed), confidence=float(confidence),
-                                  progress=progress)
-    return memo[key]
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _loo(family: str, digest: str, params: str, _scorer, _p) -> pd.DataFrame:
-    return leave_one_out(_scorer.unit_stats(**_p))
+    return shared.compute(
+        ("intervals", fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence)),
+        lambda progress: bootstrap(e.scorer.unit_stats(**p), b=int(b), seed=int(seed), confidence=float(confidence),
+                                   progress=progress),
+        label=label, lazy=True, min_total=3)
 
 
 def leave_one_team_out(fam: Family) -> pd.DataFrame:
     p = current.params(fam)
     e = current.entry(fam)
-    return _loo(fam.name, e.digest, _key(fam, p), e.scorer, p)
+    return shared.compute(("leave_one_out", fam.name, e.digest, _key(fam, p)),
+                          lambda _progress: leave_one_out(e.scorer.unit_stats(**p)))
 
 
 def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
@@ -121,8 +113,9 @@ def show_warnings(lines: list[str]) -> None:
 
 
 def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
-    """A stability map of the active data around the current parameters; a progress bar
-    counts the cells (the cells of a costly parameter take longer: they re-match)."""
+    """A stability map of the active data around the current parameters, computed once for
+    every session that asks (``lab.shared``); while it computes, a progress bar counts the
+    cells (the cells of a costly parameter take longer: they re-match)."""
     p = current.params(fam)
     e = current.entry(fam)
     costly = [a.param for a in (x, y) if fam.params[a.param].costly]
@@ -132,16 +125,10 @@ def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     def label(done: int, total: int, _name: str) -> str:
         return f"Scoring cell {done} of {total}{note}…" if total else f"Scoring {cells} cells{note}…"
 
-    # kept per session (not in st.cache_data: the progress bar, drawn while it computes, must not be
-    # replayed from a cache)
-    memo = st.session_state.setdefault("_rob_maps", {})
-    key = (fam.name, e.digest, _key(fam, p), x, y)
-    with progress_bar(label) as progress:
-        if key not in memo:
-            if len(memo) >= 4:
-                memo.clear()
-            memo[key] = stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress)
-        return memo[key]
+    return shared.compute(("map", fam.name, e.digest, _key(fam, p), x, y),
+                          lambda progress: stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp),
+                                                         progress=progress),
+                          label=label)
 
 
 # ---- configuration A (pinned) ------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """What the shake-up page needs, for any family: its header with the one-sentence answer, the
 simulations (kept per session, drawn with a progress bar), and the tables it shows.
 
-The simulations are memoised in the session, keyed by the data's digest, the parameters, the
-public fraction, the number of splits and the seed — not in ``st.cache_data``: the progress
-bar, drawn while they compute, must not be replayed from a cache.
+The simulations are computed once for every session that asks (``lab.shared``), keyed by the
+data's digest, the parameters, the public fraction, the number of splits and the seed; the
+session that computes one sees its progress bar (``st.cache_data`` would replay the bar on a hit).
 """
 
 from __future__ import annotations
@@ -21,15 +21,13 @@ from scoring.core.shakeup import FRACTIONS, Shakeup, shakeup
 from scoring.core.shakeup_selection import selection, teams_by_separator
 from scoring.core.shakeup_sweep import SIZES, advice_from, advice_runs, nested_shakeups, sweep_table
 
-from . import current, families, nav
-from .progress import progress_bar
+from . import current, families, nav, shared
 
 SPLITS = (200, 500, 1000, 2000)
 DEFAULT_SPLITS = 1000
 SWEEP_SPLITS = 200
 #: the advice's grid on the page: every other fraction of the sweep (10 %, 20 %, … 90 %)
 ADVICE_FRACTIONS = tuple(f for f in FRACTIONS if round(f * 100) % 10 == 0)
-_MEMO = "_shakeup_memo"
 
 
 def begin(key: str, title: str, explanation: Callable[[Family], str]) -> tuple[Family, DeltaGenerator]:
@@ -44,15 +42,8 @@ def begin(key: str, title: str, explanation: Callable[[Family], str]) -> tuple[F
 
 
 def _memo(key: tuple, label: Callable[[int, int, str], str], run: Callable[[Any], Any]) -> Any:
-    memo = st.session_state.setdefault(_MEMO, {})
-    if key in memo:
-        return memo[key]
-    with progress_bar(label) as progress:
-        value = run(progress)
-    if len(memo) >= 8:
-        memo.pop(next(iter(memo)))
-    memo[key] = value
-    return value
+    what, *rest = key
+    return shared.compute((f"shakeup_{what}", *rest), run, label=label)
 
 
 def _params_key(fam: Family, params: Mapping[str, Any]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -173,19 +173,17 @@ def team_profiles() -> dict[str, str]:
     return {}
 
 
-def _session_memo(state_key: str, key: Any, limit: int, compute: Callable[[], Any]) -> Any:
-    memo = st.session_state.setdefault(state_key, {})
-    if key not in memo:
-        if len(memo) >= limit:
-            memo.clear()
-        memo[key] = compute()
-    return memo[key]
+@st.cache_data(show_spinner=False, max_entries=16)
+def _submission(digest: str, name: str, _comp: Any) -> pd.DataFrame:
+    # keyed by the data's content digest: only sessions holding the digest reach it
+    return _comp.read_submission(name)
 
 
 def submission(name: str) -> pd.DataFrame:
-    """Submission ``name`` re-read as its canonical frame, memoised per session by content."""
+    """Submission ``name`` re-read as its canonical frame, kept by content for every session
+    that shows the same data."""
     e = current.entry(FAM)
-    return _session_memo("seg_memo", (e.digest, name), 4, lambda: e.comp.read_submission(name))
+    return _submission(e.digest, name, e.comp)
 
 
 # ---- the app's declaration of the family ------------------------------------------------------

@@ -346,6 +346,9 @@ def delete_upload(fam: Family) -> bool:
         return False
     entry.deleted = True
     _store().remove((fam.name, entry.digest))
+    from . import shared  # (here: one local hunk)
+
+    shared.drop(fam.name, entry.digest)  # its intervals, maps and shake-ups too
     uploads.delete(fam.name, entry.digest)
     use_default(fam)
     return True

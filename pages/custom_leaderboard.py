@@ -7,6 +7,7 @@ from lab import current, report_button, tables
 from lab import custom as cu
 from lab.charts import custom as charts
 from lab.charts.common import rank_chart
+from lab.charts.draw import altair_chart, memo
 from lab.text import md
 from scoring.custom import STAGES
 
@@ -50,5 +51,5 @@ if pub is not None:
                + f"{moved} of {len(pub)} teams rank differently here.")
     st.dataframe(pub, hide_index=True, key="cu_lb_pub")
 
-st.altair_chart(rank_chart(lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
+altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
 st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")

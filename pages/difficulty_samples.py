@@ -9,6 +9,7 @@ from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
+from lab.charts.draw import memo
 from lab.text import md
 from scoring.difficulty import views
 
@@ -35,22 +36,38 @@ st.caption(
     "is the sample's split, a large dot a right prediction and a small one a wrong one. Hover a dot for the "
     "sample's text and every model's prediction."
 )
-budget = st.columns([2, 3])[0].select_slider(
-    "Dots on the chart", [1_000, 3_000, 10_000], value=3_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
-    help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
-         "The scores always use every sample.")
-shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
-pts = points[points["sample"].isin(shown)]
-hover = dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
-label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
-st.plotly_chart(charts.beeswarm(pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
-left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
-st.caption(
-    f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
-    "chosen evenly at random for display only: every score on these pages uses all the samples."
-    + (f" {left_out} samples have no ease value; they are left out of the metric (not of accuracy) and not drawn."
-       if left_out else "")
-)
+
+
+def _hover(_digest: str, shown, models: list[str]) -> dict[int, str]:
+    # keyed (by memo) on the data's digest, the shown samples and the models: the texts are the data's
+    return dict(zip(shown.tolist(), charts.sample_hover(table.iloc[shown], models), strict=True))
+
+
+@st.fragment
+def swarm() -> None:
+    """The number of dots reruns this part alone (the scores, tables and the sample below stay as drawn)."""
+    budget = st.columns([2, 3])[0].select_slider(
+        "Dots on the chart", [1_000, 3_000, 10_000], value=3_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
+        help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
+             "The scores always use every sample.")
+    shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
+    pts = points[points["sample"].isin(shown)]
+    label = "confidence" if p["metric"] == "wmprob" else (lb.attrs["parameters"]["ease_column"] or "similarity")
+    # built once for every session that draws the same dots (a reward or penalty move does not move one);
+    # the hover texts (every shown sample's text and predictions, escaped) once per set of shown samples
+    hover = memo(_hover, current.entry(FAM).digest, shown, models)
+    st.plotly_chart(memo(charts.beeswarm, pts, hover, order, n_splits or 0, label), key="df_sm_swarm")
+    left_out = int(np.isnan(table["ease"].to_numpy(float)).sum()) if p["metric"] != "wmprob" else 0
+    st.caption(
+        f"Showing {len(shown):,} of {comp.n_samples:,} samples for each of the {len(models)} models ({len(pts):,} dots), "
+        "chosen evenly at random for display only: every score on these pages uses all the samples."
+        + (f" {left_out} samples have no ease value; they are left out of the metric (not of accuracy) and not drawn."
+           if left_out else "")
+    )
+
+
+swarm()
+
 
 st.subheader("The samples most models miss")
 top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")

@@ -9,6 +9,7 @@ from lab import current
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
+from lab.charts.draw import memo
 from scoring.difficulty import split_columns, views
 
 FAM = dw.FAM
@@ -34,14 +35,14 @@ st.caption(
 )
 splits = split_columns(lb)
 full = [c for c in splits if np.isfinite(lb[c].to_numpy(float)).all()]
-st.plotly_chart(charts.parallel(lb, full, current.colors(FAM)), key="df_sp_parcoords")
+st.plotly_chart(memo(charts.parallel, lb, full, current.colors(FAM)), key="df_sp_parcoords")
 if len(full) < len(splits):
     gone = [c.replace("split_", "") for c in splits if c not in full]
     which = f"Split {gone[0]} holds" if len(gone) == 1 else f"Splits {', '.join(gone[:-1])} and {gone[-1]} hold"
     st.caption(f"{which} no sample for some model at these thresholds (no score), so the plot leaves "
                f"{'it' if len(gone) == 1 else 'them'} out.")
 
-st.plotly_chart(charts.sunbursts(table, lb), key="df_sp_sunbursts")
+st.plotly_chart(memo(charts.sunbursts, table, lb), key="df_sp_sunbursts")
 st.caption("Inside: the splits, sized by their samples and coloured from light (split 1, the easiest) to dark (the "
            "hardest) as on the Samples page. Outside: the model's right (green) and wrong (red) predictions in each "
            "split. Hover a ring for the counts.")

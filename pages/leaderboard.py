@@ -6,6 +6,7 @@ from lab import current, glossary, links, report_button, tables
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
+from lab.charts.draw import altair_chart, memo
 from lab.text import md
 from scoring.shovel_ready import STAGES
 
@@ -49,7 +50,7 @@ d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_nam
                    mime="application/json", key="lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
 
-st.altair_chart(rank_chart(lb, STAGES, colors), key="lb_bump")
+altair_chart(memo(rank_chart, lb, STAGES, colors), key="lb_bump")
 st.caption("Each line is a team (the legend lists them in final order); the biggest move into each stage is "
            "named on the chart.")
 
@@ -66,7 +67,7 @@ def team_waterfall() -> None:
     profile = sr.team_profiles().get(team)
     if profile:
         st.caption(profile)
-    st.altair_chart(charts.waterfall(lb, team, overlap_removal=p["overlap_removal"]), key="lb_waterfall")
+    altair_chart(memo(charts.waterfall, lb, team, overlap_removal=p["overlap_removal"]), key="lb_waterfall")
     row = lb.loc[lb["submission"] == team].iloc[0]
     st.caption(
         f"Rank {int(row['fp1_rank'])} on FP1 → rank {int(row['rank'])} in the end. Green bars are stages that "

@@ -5,6 +5,7 @@ import streamlit as st
 
 from lab import current, report_button, state, tables
 from lab import robustness as rb
+from lab.charts.draw import memo
 from lab.charts.robustness import slope_figure
 from lab.text import md
 from scoring.core.stability import compare
@@ -64,6 +65,6 @@ table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "ra
                              "moved_at": "First stage that moved"})
 st.dataframe(table, hide_index=True, key="rob_cmp_table",
              column_config=tables.number_columns(["Score under A", "Score under B"], "%.4f"))
-st.plotly_chart(slope_figure(diff, current.colors(fam)), key="rob_cmp_slope")
+st.plotly_chart(memo(slope_figure, diff, current.colors(fam)), key="rob_cmp_slope")
 report_button.download(fam, key="rob_cmp_report", page="robustness_compare", params=a, params_b=b,
                        labels=("A (pinned)", "B (current)"))

@@ -6,6 +6,7 @@ import streamlit as st
 
 from lab import current, tables
 from lab import robustness as rb
+from lab.charts.draw import memo
 from lab.charts.robustness import interval_figure
 from lab.text import md
 from scoring.core.ranksets import max_letters
@@ -51,42 +52,49 @@ st.markdown(f"**Could be in the top {int(k)}:** {md(', '.join(top))} ({len(top)}
             f"— the list is built to hold every true top-{int(k)} team with probability at least {pct}.")
 rb.show_warnings(rb.fragile(fam, lb, iv))
 
-simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
-                         help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
-                              "the sets together with the confidence (they are wider).")
-table = iv.rename_axis("Team").reset_index()
-lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
-table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
-table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best possible rank", "Worst possible rank",
-                 "Letters", "Could have won"]
-st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
-    **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
-    "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
-    "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
-    "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
-                                                "confidence."),
-})
-st.markdown(
-    f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
-    f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
-    + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
-       "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "
-       "sets so that all hold together).\n")
-    + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
-    "in common are (all pairs at once).\n"
-    "- **Could have won**: no team is established better than this one.\n"
-    "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
-    "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")
-if not iv["letters"].astype(bool).any():
-    st.caption(f"No letters: these {len(iv)} teams would need more than {max_letters(len(iv)):,} of them (close "
-               "teams' comparisons overlap in too many ways to draw); the possible ranks say who can be told apart.")
-drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
-if len(iv) > MAX_DRAWN:
-    st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")
-st.plotly_chart(interval_figure(drawn, current.colors(fam), score_label=fam.final.label, confidence=confidence,
-                                simultaneous=simultaneous), key="rob_iv_chart")
-st.caption("Each row: the score interval (left); the possible ranks (right), the dot at the team's rank, its letters "
-           "at the right; shaded rows could have won.")
+
+@st.fragment
+def sets_table_and_figure() -> None:
+    """The toggle reruns this part alone: the bootstrap above and the leave-one-out below stay as drawn."""
+    simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
+                             help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
+                                  "the sets together with the confidence (they are wider).")
+    table = iv.rename_axis("Team").reset_index()
+    lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
+    table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
+    table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best possible rank", "Worst possible rank",
+                     "Letters", "Could have won"]
+    st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
+        **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
+        "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+        "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+        "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
+                                                    "confidence."),
+    })
+    st.markdown(
+        f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
+        f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
+        + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
+           "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "
+           "sets so that all hold together).\n")
+        + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
+        "in common are (all pairs at once).\n"
+        "- **Could have won**: no team is established better than this one.\n"
+        "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
+        "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")
+    if not iv["letters"].astype(bool).any():
+        st.caption(f"No letters: these {len(iv)} teams would need more than {max_letters(len(iv)):,} of them (close "
+                   "teams' comparisons overlap in too many ways to draw); the possible ranks say who can be told apart.")
+    drawn = iv.sort_values(["rank", "score"], ascending=[True, not fam.final.higher_is_better]).head(MAX_DRAWN)
+    if len(iv) > MAX_DRAWN:
+        st.caption(f"The figure draws the first {MAX_DRAWN} of {len(iv)} teams; the table holds them all.")
+    st.plotly_chart(memo(interval_figure, drawn, current.colors(fam), score_label=fam.final.label,
+                         confidence=confidence, simultaneous=simultaneous), key="rob_iv_chart")
+    st.caption("Each row: the score interval (left); the possible ranks (right), the dot at the team's rank, its letters "
+               "at the right; shaded rows could have won.")
+
+
+sets_table_and_figure()
 
 st.subheader("If one team were absent")
 loo = rb.leave_one_team_out(fam)

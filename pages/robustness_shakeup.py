@@ -5,6 +5,7 @@ import streamlit as st
 
 from lab import current, tables
 from lab import shakeup as sk
+from lab.charts.draw import memo
 from lab.charts.shakeup import advice_figure, rank_heatmap, selection_figure, sweep_figure
 from lab.text import md
 from scoring.core.shakeup_selection import selection_sentence
@@ -50,7 +51,7 @@ names = list(sh.names)
 ordered = table["Team"].tolist()
 team = st.selectbox("Team", ordered, key="rob_shk_team",
                     help="Its public rank (down) against its private rank (across), over the splits.")
-st.plotly_chart(rank_heatmap(sh.joint(names.index(team)), team), key="rob_shk_heatmap")
+st.plotly_chart(memo(rank_heatmap, sh.joint(names.index(team)), team), key="rob_shk_heatmap")
 
 st.subheader("Across public fractions")
 tau_at = st.select_slider("τ that counts as the same order", [0.5, 0.6, 0.7, 0.8, 0.9], value=0.8, key="rob_shk_tau")
@@ -61,7 +62,7 @@ if st.toggle(f"Sweep the public fraction from 5 % to 95 % ({len(sk.FRACTIONS)} f
     st.markdown(f"The public leader holds on most often with a **{best['fraction']:.0%}** public split "
                 f"({best['p_winner_holds']:.0%}); the splits of one seed are nested, so the curves move with the "
                 "fraction, not with fresh draws.")
-    st.plotly_chart(sweep_figure(sw, current=fraction, tau_at=tau_at), key="rob_shk_sweep_chart")
+    st.plotly_chart(memo(sweep_figure, sw, current=fraction, tau_at=tau_at), key="rob_shk_sweep_chart")
 
 st.subheader("How big must the public split be?")
 a1, a2 = st.columns(2)
@@ -73,7 +74,7 @@ prob = a2.select_slider("With probability at least", [0.5, 0.75, 0.8, 0.9, 0.95,
 if st.toggle(f"Try test sizes of 25–100 % of the {fam.unit}s and public fractions 10–90 %", key="rob_shk_advice"):
     grid, rec = sk.split_advice(fam, target, prob, tau_at, seed)
     st.markdown(md(rec["sentence"]))
-    st.plotly_chart(advice_figure(grid, p=prob, unit=fam.unit), key="rob_shk_advice_chart")
+    st.plotly_chart(memo(advice_figure, grid, p=prob, unit=fam.unit), key="rob_shk_advice_chart")
 
 st.subheader("Choosing by the public board")
 b1, b2 = st.columns(2)
@@ -87,4 +88,4 @@ if sep and teams is None:
 chosen = sk.choose(sh, teams, keep, seed)
 st.markdown(md(selection_sentence(chosen, known=teams is not None, score=fam.final.label)))
 if len(chosen) > 1:
-    st.plotly_chart(selection_figure(chosen, score_label=fam.final.label), key="rob_shk_selection_chart")
+    st.plotly_chart(memo(selection_figure, chosen, score_label=fam.final.label), key="rob_shk_selection_chart")

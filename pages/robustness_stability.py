@@ -4,6 +4,7 @@ import streamlit as st
 
 from lab import current, state
 from lab import robustness as rb
+from lab.charts.draw import memo
 from lab.charts.robustness import stability_figure
 from lab.text import md
 from scoring.core.stability import axis
@@ -49,23 +50,30 @@ st.markdown(f"**{md(winners.index[0])}** wins in {winners.iloc[0]:.0%} of the ce
             f"current ranking runs from {valid['tau'].min():.2f} to {valid['tau'].max():.2f}."
             if len(valid) else "No cell of this grid is a valid combination of parameters.")
 
-if len(valid) and st.toggle("Which of these winners could have won here anyway?", key="rob_map_noise",
-                            help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the {fam.unit}s "
-                                 "at the current settings, 95 % confidence (as on the Rank intervals page)."):
-    with st.spinner(f"Resampling the {fam.unit}s…"):
-        iv = rb.intervals(fam)
-    could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
-    named = sorted({w for cell in valid["winners"] for w in cell})
-    inside = [w for w in named if w in could]
-    outside = [w for w in named if w not in could]
-    st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "
-                "with probability at least 95 %)."
-                + (f" Of this map's winners, {md(', '.join(inside))} {'is' if len(inside) == 1 else 'are'} in that "
-                   "list: a flip between them could come from the sample alone." if len(inside) > 1 else "")
-                + (f" {md(', '.join(outside))} {'is' if len(outside) == 1 else 'are'} not: at the current settings "
-                   f"{'it is' if len(outside) == 1 else 'they are'} established worse than another team, so "
-                   f"{'its' if len(outside) == 1 else 'their'} wins on the map come from the settings."
-                   if outside else ""))
+
+@st.fragment
+def noise() -> None:
+    """The toggle reruns this part alone (the map above stays as drawn)."""
+    if len(valid) and st.toggle("Which of these winners could have won here anyway?", key="rob_map_noise",
+                                help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the {fam.unit}s "
+                                     "at the current settings, 95 % confidence (as on the Rank intervals page)."):
+        with st.spinner(f"Resampling the {fam.unit}s…"):
+            iv = rb.intervals(fam)
+        could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
+        named = sorted({w for cell in valid["winners"] for w in cell})
+        inside = [w for w in named if w in could]
+        outside = [w for w in named if w not in could]
+        st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "
+                    "with probability at least 95 %)."
+                    + (f" Of this map's winners, {md(', '.join(inside))} {'is' if len(inside) == 1 else 'are'} in that "
+                       "list: a flip between them could come from the sample alone." if len(inside) > 1 else "")
+                    + (f" {md(', '.join(outside))} {'is' if len(outside) == 1 else 'are'} not: at the current settings "
+                       f"{'it is' if len(outside) == 1 else 'they are'} established worse than another team, so "
+                       f"{'its' if len(outside) == 1 else 'their'} wins on the map come from the settings."
+                       if outside else ""))
+
+
+noise()
 
 
 def _value(ax, settings):
@@ -77,18 +85,24 @@ def _title(ax):
     return fam.params[ax.param].title + (f": {ax.key}" if ax.key else "")
 
 
-fig = stability_figure(grid, x_label=_title(x), y_label=_title(y), current=(_value(x, here), _value(y, here)),
-                       colors=current.colors(fam))
-event = st.plotly_chart(fig, key="rob_map_chart", on_select="rerun", selection_mode="points")
-picked = (event.selection.get("points") or []) if event else []
-if picked and "customdata" in picked[0]:
-    xs, ys = picked[0]["customdata"]
-    vx = next(v for v in x.values if str(v) == xs)
-    vy = next(v for v in y.values if str(v) == ys)
-    chosen = {}
-    for ax, v in ((x, vx), (y, vy)):
-        chosen[ax.param] = {**(here.get(ax.param) or {}), ax.key: v} if ax.key else v
-    st.caption(f"Selected: {md(x.label)} = {md(vx)}, {md(y.label)} = {md(vy)}.")
-    if st.button("Load these settings into the sidebar", key="rob_map_load", type="primary"):
-        state.apply(fam, fam.params.to_json({**here, **chosen}), ctx)
-        st.rerun()
+@st.fragment
+def map_and_pick() -> None:
+    """Clicking a cell reruns this part alone; loading its settings reruns the whole page."""
+    fig = memo(stability_figure, grid, x_label=_title(x), y_label=_title(y),
+               current=(_value(x, here), _value(y, here)), colors=current.colors(fam))
+    event = st.plotly_chart(fig, key="rob_map_chart", on_select="rerun", selection_mode="points")
+    picked = (event.selection.get("points") or []) if event else []
+    if picked and "customdata" in picked[0]:
+        xs, ys = picked[0]["customdata"]
+        vx = next(v for v in x.values if str(v) == xs)
+        vy = next(v for v in y.values if str(v) == ys)
+        chosen = {}
+        for ax, v in ((x, vx), (y, vy)):
+            chosen[ax.param] = {**(here.get(ax.param) or {}), ax.key: v} if ax.key else v
+        st.caption(f"Selected: {md(x.label)} = {md(vx)}, {md(y.label)} = {md(vy)}.")
+        if st.button("Load these settings into the sidebar", key="rob_map_load", type="primary"):
+            state.apply(fam, fam.params.to_json({**here, **chosen}), ctx)
+            st.rerun()
+
+
+map_and_pick()
