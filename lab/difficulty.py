@@ -28,7 +28,7 @@ from scoring.core.errors import InputError
 from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, sample_datasets
 from scoring.difficulty.params import WEIGHT_LABELS
 
-from . import current, nav, state, store
+from . import current, state, store
 from .difficulty_text import HELP, WMPROB_DIRECTION
 from .families import FamilyUI, PageSpec
 from .text import md
@@ -132,27 +132,12 @@ def _repair(values: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     return effective(values), None
 
 
-def params(title: str) -> dict[str, Any]:
-    """The current parameters, checked against the data. When they cannot be scored the page
-    shows its title and why, and stops (every page calls this first, after the picker)."""
-    p = current.params(FAM)  # repaired: effective()
-    scorer = current.scorer(FAM)
-    try:
-        scorer.setting(**p)
-        p = scorer.check(**p)
-    except InputError as err:
-        current.header(FAM, title, f"These settings cannot be scored — {_problem(err)}")
-        st.stop()
-    return p  # the engine refuses settings that score nothing (reward = penalty = 0, no weighted sample)
-
-
-def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
-    """A page's first call: through the app's entry, the dataset choice in the sidebar, then the
-    checked parameters and the leaderboard at them."""
-    nav.ensure_app_entry()
-    dataset_picker()
-    p = params(title)
-    return p, current.leaderboard(FAM, p)
+def _check(scorer, values: dict[str, Any]):
+    """``FamilyUI.check``: the values checked against the data, and their setting resolved (the
+    engine refuses settings that score nothing: reward = penalty = 0, no weighted sample)."""
+    p = scorer.check(values)
+    scorer.setting(p)
+    return p
 
 
 def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
@@ -287,21 +272,6 @@ def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
         col.markdown(f":gray[{label}]  \n**{value}**", help=help_text)
 
 
-# ---- a page's own picks, kept in the link -------------------------------------------------------
-def linked(param: str, valid, default):
-    """The pick the link holds for ``param`` when ``valid(value)``, else ``default`` (an
-    invalid one is dropped from the link)."""
-    value = st.query_params.get(param)
-    if value is not None and not valid(value):
-        del st.query_params[param]
-    return value if value is not None and valid(value) else default
-
-
-def keep_in_link(param: str, key: str) -> None:
-    """Widget callback: the explicit pick goes into the link."""
-    st.query_params[param] = st.session_state[key]
-
-
 # ---- the app's declaration of the family ---------------------------------------------------------
 UI = FamilyUI(
     pages=(
@@ -317,5 +287,7 @@ UI = FamilyUI(
     disabled=_disabled,
     group_note=_group_note,
     repair=_repair,
+    check=_check,
+    problem=_problem,
     describe=lambda comp: f"{len(comp.submission_names)} models, {comp.n_samples:,} samples",
 )

@@ -419,6 +419,25 @@ class ParamSpec:
         self.check(out)
         return out
 
+    def values(self, **named) -> tuple:
+        """The named values, each checked on its own (no defaults, no rules between parameters),
+        in the order given: for a function of the engine that takes a few of the family's
+        parameters (``softmin(alpha=…)``). Raises :class:`InputError` naming the parameter.
+
+        >>> ParamSpec([Param("w", 0.5, low=0, high=1), Param("alpha", 1.0, low=0, allow_inf=True)]).values(
+        ...     alpha="inf", w="0.5")
+        (inf, 0.5)
+        """
+        out = []
+        for name, value in named.items():
+            if name not in self._by_name:
+                raise InputError(name, None, f"unknown parameter (known: {', '.join(self.names)})")
+            try:
+                out.append(self._by_name[name].coerce(value))
+            except ValueError as e:
+                raise InputError(name, None, str(e)) from None
+        return tuple(out)
+
     def _context_key(self, context: Mapping[str, Sequence[str]] | None) -> tuple | None:
         """The data values a validation checked against (only the keys a parameter uses)."""
         if context is None:

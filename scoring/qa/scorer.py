@@ -22,7 +22,7 @@ import pandas as pd
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
-from ..core.params import given
+from ..core.params import Params, given
 from ..core.ranking import order, rank
 from .competition import Competition
 from .hidden import DRAW_BUDGET, draw_blocks, hidden_weight_ranks, winner_regions
@@ -111,10 +111,13 @@ class Scorer:
         """``(multiplier, score)``, each (teams × themes), at the threshold ``T``."""
         return theme_scores(self.acc, self.f1, self.ait, float(time_threshold))
 
-    def hidden(self, *, time_threshold: float = 200.0, weight_draws: int = 10000, seed: int = 0) -> dict:
+    def hidden(self, p: Params | None = None, /, *, time_threshold: float = 200.0, weight_draws: int = 10000,
+               seed: int = 0) -> dict:
         """Rank under unknown weights (spec §4): ``p_first``, ``best_rank``, ``median_rank``,
-        ``worst_rank`` and ``rank_share`` per team (cached per threshold, K and seed)."""
-        p = self.check(time_threshold=time_threshold, weight_draws=weight_draws, seed=seed)
+        ``worst_rank`` and ``rank_share`` per team (cached per threshold, K and seed); given
+        checked parameters ``p``, it reads those three from them."""
+        p = self.check(p) if isinstance(p, Params) else self.check(
+            time_threshold=time_threshold, weight_draws=weight_draws, seed=seed)
         key = (p["time_threshold"], p["weight_draws"], p["seed"])
 
         def run():
@@ -135,7 +138,7 @@ class Scorer:
         p = self.check(p, **params)
         mult, score = self.theme_scores(p["time_threshold"])
         final = self.final_scores(score, p["weights"])
-        h = self.hidden(time_threshold=p["time_threshold"], weight_draws=p["weight_draws"], seed=p["seed"])
+        h = self.hidden(p)
         data = {"submission": self.names, "final_score": final, "rank": rank(final), "p_first": h["p_first"],
                 "best_rank": h["best_rank"], "median_rank": h["median_rank"], "worst_rank": h["worst_rank"]}
         # the per-theme columns as one block (teams × themes·5), not one array per column

@@ -102,6 +102,10 @@ class Scorer:
         return PARAMS.validate(params, context={"attributes": self.comp.attributes})
 
     def _attributes(self, attributes) -> tuple[str, ...]:
+        known = self.comp.attributes
+        if isinstance(attributes, tuple) and len(set(attributes)) == len(attributes) and all(
+                isinstance(a, str) and a in known for a in attributes):
+            return attributes  # as checked parameters hold them: nothing to normalise
         return self.check(attributes=attributes)["attributes"]
 
     # ---- stages --------------------------------------------------------------------------
