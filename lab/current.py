@@ -87,13 +87,13 @@ class View:
 
 def build(fam: Family) -> View:
     """This run's view of ``fam`` (the sidebar's state in place): validated once, kept for the
-    rest of the run."""
+    rest of the run — built again only if the data or the sidebar's values changed since (data
+    switched on the Data page; a script that does not start with ``app.py``)."""
     views = st.session_state.setdefault(_VIEWS, {})
     v = views.get(fam.name)
-    if v is None:
-        e = store.active(fam)
+    e, values = store.active(fam), state.values(fam)
+    if v is None or v.entry is not e or v.values != values:
         fui = families.ui(fam)
-        values = state.values(fam)
         repaired, note = fui.repair(values)
         try:
             checked, error = fui.check(e.scorer, repaired), None
