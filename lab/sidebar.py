@@ -63,8 +63,11 @@ def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, dis
     box = exact_key(key)
     if ss.get(box) != value:
         ss[box] = value
-    left, right = st.columns([5, 3], vertical_alignment="bottom", gap="small")
-    left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled, help=help)
+    # the label across the sidebar (beside the box it would wrap); the slider keeps it for screen readers
+    st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
+    left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
+    left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled,
+                label_visibility="collapsed")
     right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, step=step, key=box, format="%g",
                        disabled=disabled, label_visibility="collapsed", on_change=_from_box, args=(key, lo, hi),
                        help=f"Type an exact value ({lo:g}–{hi:g}{unit.replace('%%', ' %')})")
