@@ -1,4 +1,4 @@
-"""What the spotGEO pages share: the current parameters (ε kept within τ), the leaderboard
+"""What the spotGEO pages share: the repair of the parameters (ε kept within τ), the leaderboard
 table, the one-sentence takeaways, the picked team / sequence / frame kept in the page's
 address, the error breakdowns of one team, the Rules page's texts, and the family's
 ``UI = FamilyUI(...)``.
