@@ -1,7 +1,8 @@
 """What the QA pages share: the family and its current parameters (with the theme weights'
 starting point and shares, and why parameters cannot be scored, in words), the engine's views
-the pages show, the link keys of the page's own picks (``lab.links``), one-sentence takeaways computed from the current numbers, the paragraph texts of
-the data shown, and the app's declaration of the family (``UI``).
+the pages show, the link keys of the page's own picks (``lab.links``), one-sentence takeaways
+computed from the current numbers, the paragraph texts of the data shown, and the app's
+declaration of the family (``UI``).
 
 **Theme weights in the sidebar.** The shared sidebar draws one slider per theme
 (``qa_weights.<theme>``) over the parameter's slider range (0–1). They start at the data's

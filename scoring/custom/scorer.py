@@ -187,7 +187,8 @@ class Scorer:
         return np.array([float(given.get(n, 1.0)) for n in names])
 
     # ---- the leaderboard --------------------------------------------------------------------
-    def stage_scores(self, p: Mapping[str, Any] | None = None, /, **params) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], dict]:
+    def stage_scores(self, p: Mapping[str, Any] | None = None, /,
+                     **params) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], dict]:
         """``(stage scores, item values (teams × items), item names, parameters)``."""
         p = self.check(p, **params)
         v = self.unit_values(missing=p["missing"], missing_value=p["missing_value"], normalise=p["normalise"])

@@ -326,7 +326,8 @@ class Scorer:
                                            f"samples a weight above 0")
 
     # ---- per-sample views ------------------------------------------------------------------
-    def assignment(self, p: Mapping[str, Any] | None = None, /, **params) -> tuple[np.ndarray, np.ndarray, Setting]:
+    def assignment(self, p: Mapping[str, Any] | None = None, /,
+                   **params) -> tuple[np.ndarray, np.ndarray, Setting]:
         """``(split, ease, setting)``: each sample's split index from 0 (−1: left out; 0 for
         every sample in continuous mode), shape (1, N) shared or (M, N) per model (WMProb), and
         its E of the same shape (NaN: left out)."""

@@ -74,7 +74,8 @@ def display_samples(n_samples: int, n_models: int, *, max_points: int = 5000, se
     return np.sort(np.random.default_rng(seed).choice(n_samples, size=k, replace=False))
 
 
-def sample_points(scorer: Scorer, p: Mapping[str, Any] | None = None, /, *, samples=None, **params) -> pd.DataFrame:
+def sample_points(scorer: Scorer, p: Mapping[str, Any] | None = None, /,
+                  *, samples=None, **params) -> pd.DataFrame:
     """One row per model and sample (``samples``: indices to keep, e.g. from
     :func:`display_samples`): ``submission, sample, sample_id, ease, split, correct,
     predicted``. ``split`` counts from 1 (0: left out of the metric, no E; 1 for every sample
@@ -117,7 +118,8 @@ def sample_table(scorer: Scorer, p: Mapping[str, Any] | None = None, /, **params
     return pd.DataFrame(data)
 
 
-def hardest_samples(scorer: Scorer, p: Mapping[str, Any] | None = None, /, *, top: int = 20, **params) -> pd.DataFrame:
+def hardest_samples(scorer: Scorer, p: Mapping[str, Any] | None = None, /,
+                    *, top: int = 20, **params) -> pd.DataFrame:
     """The ``top`` samples most models miss (:func:`sample_table` rows): most models wrong
     first, then the lowest ease (left-out samples last), then file order."""
     table = sample_table(scorer, p, **params)

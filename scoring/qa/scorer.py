@@ -180,7 +180,8 @@ class Scorer:
                            "equal_rank": re_, "rank_change": re_ - r})
         return df.iloc[order(self.names, r)].reset_index(drop=True)
 
-    def speed_table(self, p: Mapping[str, Any] | None = None, /, *, step_ms: float = 10.0, **params) -> pd.DataFrame:
+    def speed_table(self, p: Mapping[str, Any] | None = None, /,
+                    *, step_ms: float = 10.0, **params) -> pd.DataFrame:
         """Per (team, theme): ``ait_ms``, ``threshold``, ``over_ms = max(0, AIT − T)``,
         ``multiplier``, ``score``, and ``gain`` — what the final score gains when the theme's AIT
         drops by ``step_ms`` (default 10 ms): ``w_t·(F1_t + acc_t)·(m_t(AIT − step) − m_t(AIT))``;

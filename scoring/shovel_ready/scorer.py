@@ -212,7 +212,8 @@ class Scorer:
         M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs, excl, progress)
         return segment_and_group_scores(w, M, Sq, Sd, NP, NG)
 
-    def group_scores(self, params: Params | None = None, /, *, w=0.5, quality="iou", threshold=0.51, attributes=(),
+    def group_scores(self, params: Params | None = None, /,
+                     *, w=0.5, quality="iou", threshold=0.51, attributes=(),
                      overlap_removal=True, exclude_missing=False, progress: Progress | None = None) -> GroupScores:
         """Segment score of every submission on every group of ``attributes`` (SPEC §4); given
         checked parameters (``params``) it reads those six from them."""

@@ -54,7 +54,8 @@ def _outcomes(scorer: Scorer, i: int, p: dict):
     return obj_pred, obj_d, pred_obj
 
 
-def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, p: Mapping[str, Any] | None = None, /, **params) -> dict:
+def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, p: Mapping[str, Any] | None = None, /,
+                  **params) -> dict:
     """One frame of one team, as the Frames page draws it.
 
     Returns ``objects`` (object, x, y, [brightness], label TP/FN, prediction, d),
@@ -105,7 +106,8 @@ def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, p: Ma
             "summary": summary}
 
 
-def object_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
+def object_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                    **params) -> pd.DataFrame:
     """Every ground-truth object with its outcome for one team: ``sequence_id, frame, object,
     x, y, [brightness], outcome (TP/FN), d``."""
     p = scorer.check(p, **params)
@@ -123,7 +125,8 @@ def object_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = Non
     return df
 
 
-def prediction_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
+def prediction_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                        **params) -> pd.DataFrame:
     """Every prediction of one team: ``sequence_id, frame, prediction, x, y, outcome (TP/FP),
     d, penalty`` (penalty = π(d) of a true positive under the rule set)."""
     p = scorer.check(p, **params)
@@ -141,7 +144,8 @@ def prediction_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None =
                          "y": sub.xy[:, 1], "outcome": np.where(tp, "TP", "FP"), "d": d, "penalty": pen})
 
 
-def fn_by_brightness(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /, *, bins=None, **params) -> pd.DataFrame:
+def fn_by_brightness(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                     *, bins=None, **params) -> pd.DataFrame:
     """Objects, TP, FN and recall per brightness bin (``bins``: edges; default quartiles).
     Needs a ground truth with ``object_brightness``."""
     df = object_outcomes(scorer, team, p, **params)
@@ -157,7 +161,8 @@ def fn_by_brightness(scorer: Scorer, team: str, p: Mapping[str, Any] | None = No
     return out
 
 
-def errors_by_position(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /, *, cell: float = 80.0, **params) -> pd.DataFrame:
+def errors_by_position(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                       *, cell: float = 80.0, **params) -> pd.DataFrame:
     """FN (objects) and FP (predictions) per square ``cell`` of the 640 × 480 frame:
     ``x0, y0`` (the cell's corner), ``objects, fn, predictions, fp``."""
     obj = object_outcomes(scorer, team, p, **params)
@@ -179,7 +184,8 @@ def errors_by_position(scorer: Scorer, team: str, p: Mapping[str, Any] | None = 
     return out
 
 
-def sequence_costs(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
+def sequence_costs(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                   **params) -> pd.DataFrame:
     """Each sequence's share of one team's MSE, costliest first: ``sequence_id, objects,
     predictions, tp, fp, fn, sse, mse`` (the sequence's own SSE_k / (TP_k + FN_k + FP_k)) and
     ``contribution``: what the sequence adds to the team's MSE — ``SSE_k / Σ(TP + FN + FP)``
