@@ -52,14 +52,15 @@ def _from_box(k: str, lo: float, hi: float) -> None:
 
 
 def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, disabled: bool, help: str,
-                 unit: str = "") -> None:
+                 unit: str = "", min_decimals: int = 2) -> None:
     """A slider over [lo, hi] and, beside it, a number box for an exact value: both show the value
-    that is scored — the slider with as many decimals as the value needs (an off-step value from
+    that is scored — the slider with as many decimals as the value needs (at least
+    ``min_decimals``; an off-step value from
     a link or a stability-map cell is not shown rounded), the box exactly, and a value typed
     there moves the slider (within its range)."""
     ss = st.session_state
     value = float(ss.get(key, lo))
-    d = decimals(value, step)
+    d = max(decimals(value, step), min_decimals)  # at least Streamlit's own 2 for a plain number
     box = exact_key(key)
     if ss.get(box) != value:
         ss[box] = value
@@ -79,7 +80,7 @@ def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
     help_text = p.help[:1].upper() + p.help[1:] + (f" ({why})" if why else "")
     if p.percent:
         exact_slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), round(step * 100, 9), key=k,
-                     unit="%%", disabled=disabled, help=help_text)
+                     unit="%%", min_decimals=0, disabled=disabled, help=help_text)
     elif p.kind == "int":
         st.slider(p.title, int(lo), int(hi), step=int(step), key=k, disabled=disabled, help=help_text)
     else:

@@ -26,8 +26,8 @@ def browser():
 
 
 def _opening(page) -> str:
-    """The page's first paragraph: its takeaway."""
-    return page.locator('[data-testid="stMain"] [data-testid="stMarkdown"]').first.inner_text()
+    """The page's takeaway: the header's callout (lab.current.header)."""
+    return page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text().strip()
 
 
 def test_every_qa_page_opens_and_a_weight_slider_moves(browser):
