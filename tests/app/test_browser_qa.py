@@ -27,7 +27,8 @@ def browser():
 
 def _opening(page) -> str:
     """The page's takeaway: the header's callout (lab.current.header)."""
-    return page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first.inner_text().strip()
+    callout = '[data-testid="stMain"] [data-testid="stAlert"] [data-testid="stMarkdownContainer"]'
+    return page.locator(callout).first.inner_text().strip()
 
 
 def test_every_qa_page_opens_and_a_weight_slider_moves(browser):
