@@ -1,7 +1,8 @@
 """The sidebar: one widget per parameter of the active family, drawn from its ParamSpec.
 
 ``float``/``int`` → a slider over the parameter's slider range (percent shown as %), with an
-∞ switch where the parameter allows ∞; ``choice`` → a select box (labels from the spec);
+∞ switch where the parameter allows ∞; a ``float``'s slider shows as many decimals as its value
+needs and has a number box beside it for an exact value (:func:`exact_slider`); ``choice`` → a select box (labels from the spec);
 ``bool`` → a toggle; ``names`` → a multiselect of the data's values; ``mapping`` → a slider
 per data value; ``floats`` → a text box. Parameters are grouped in expanders by their
 ``group``. The reset button and the link follow the same spec.

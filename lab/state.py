@@ -5,7 +5,8 @@ widget key is ``<family key>_<name>`` (``sr_w``); a link carries ``name=value`` 
 parameter's own units (``band=0.05``); a preset is the same dict as JSON. A value the
 parameter allows but its slider cannot show (``threshold=0.3``) falls back to the default
 with a warning that names it (the command line and the API take it). A parameter with an ∞
-switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``.
+switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``, and keeps the finite
+value the switch hides as ``alpha_finite=50`` (so that turning ∞ off gives it back).
 """
 
 from __future__ import annotations
