@@ -8,7 +8,7 @@ the sample; ``LAB_DATA_DIR_<FAMILY>`` does the same for another family.
 
 import streamlit as st
 
-from lab import families, guard, nav, sidebar, store
+from lab import current, guard, nav, sidebar, store
 from lab.text import md
 from scoring import InputError
 
@@ -28,6 +28,7 @@ except (store.InvalidDataDir, InputError) as err:
         st.stop()
 else:
     sidebar.draw(family, entry.comp, entry.digest)
-    st.sidebar.caption(f"Data: {md(entry.label)} — {md(families.ui(family).describe(entry.comp))}.")
+    view = current.build(family)  # this run's one view: the parameters validated once, the leaderboard on first use
+    st.sidebar.caption(f"Data: {md(entry.label)} — {md(view.ui.describe(entry.comp))}.")
 
 guard.run_page(navigation, family)  # bad input or parameters: the page's own message, never a traceback

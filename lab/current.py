@@ -5,14 +5,17 @@ Every function takes the family, so each family's pages read their own state."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from scoring import registry
+from scoring import InputError, registry
 from scoring.core.family import Family
+from scoring.core.params import Params
 
 from . import families, nav, state, store, story
 from .colors import team_colors
@@ -20,6 +23,111 @@ from .progress import progress_bar
 from .text import md
 
 TAKEAWAY_ICON = ":material/lightbulb:"
+#: where this run's views live (``store.begin_run`` clears every ``_run_`` key at a run's start)
+_VIEWS = "_run_views"
+
+#: a re-match over at least this many submissions shows a progress bar (fewer take well under
+#: a second; a bar would only flicker)
+REMATCH_BAR_MIN = 50
+
+
+@dataclass(eq=False)
+class View:
+    """What one run shows of one family: its settings, the data, the sidebar's parameters
+    validated once (or why they cannot be scored), and — computed on first use — the
+    leaderboard and the guardrail warnings at them. ``app.py`` builds it once per run
+    (:func:`build`); the pages get it from :func:`view` (or :func:`begin`)."""
+
+    #: the family shown
+    family: Family
+    #: the app's settings for it (``lab.families.FamilyUI``), looked up once
+    ui: families.FamilyUI
+    #: the data shown (``lab.store.Entry``: competition, scorer, digest, label)
+    entry: store.Entry
+    #: the sidebar's values as the widgets hold them
+    values: dict[str, Any]
+    #: what the family's repair changed in them, in words (None: nothing)
+    note: str | None
+    #: the parameters the engine takes, checked once against the data (None: see ``error``)
+    checked: Params | None
+    #: why the parameters cannot be scored (None: they can)
+    error: InputError | None = None
+    _extra: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def params(self) -> Params:
+        """The checked parameters (raises the ``InputError`` when they cannot be scored)."""
+        if self.error is not None:
+            raise self.error
+        return self.checked
+
+    @property
+    def comp(self) -> Any:
+        return self.entry.comp
+
+    @property
+    def scorer(self) -> Any:
+        return self.entry.scorer
+
+    @cached_property
+    def leaderboard(self) -> pd.DataFrame:
+        """The leaderboard at :attr:`params` (computed once per run, on first use)."""
+        return _leaderboard(self.family, self.scorer, self.params)
+
+    @cached_property
+    def warnings(self) -> list[str]:
+        """The scorer's guardrail warnings at :attr:`params` (for a scorer that has them)."""
+        check = getattr(self.scorer, "warnings", None)
+        return list(check(self.params)) if callable(check) else []
+
+    @cached_property
+    def colors(self) -> dict[str, str]:
+        return team_colors(self.comp.submission_names)
+
+
+def build(fam: Family) -> View:
+    """This run's view of ``fam`` (the sidebar's state in place): validated once, kept for the
+    rest of the run — built again only if the data or the sidebar's values changed since (data
+    switched on the Data page; a script that does not start with ``app.py``)."""
+    views = st.session_state.setdefault(_VIEWS, {})
+    v = views.get(fam.name)
+    e, values = store.active(fam), state.values(fam)
+    if v is None or v.entry is not e or v.values != values:
+        fui = families.ui(fam)
+        repaired, note = fui.repair(values)
+        try:
+            checked, error = fui.check(e.scorer, repaired), None
+        except InputError as err:
+            checked, error = None, err
+        v = views[fam.name] = View(fam, fui, e, values, note, checked, error)
+    return v
+
+
+def view(fam: Family | None = None) -> View:
+    """The view ``app.py`` built for this run (of ``fam``: built now when the run has none)."""
+    views = st.session_state.get(_VIEWS) or {}
+    if fam is None:
+        if len(views) != 1:
+            raise RuntimeError("no view of this run: app.py builds it (lab.current.build)")
+        return next(iter(views.values()))
+    return build(fam)
+
+
+def begin(fam: Family, title: str) -> View:
+    """A family page's first call: through the app's entry, the family's own sidebar extra
+    (e.g. a dataset choice), then this run's view; when its parameters cannot be scored the
+    page shows its title and why, and stops."""
+    nav.ensure_app_entry()
+    v = view(fam)
+    v.ui.sidebar_extra()
+    if v.error is not None:
+        header(fam, title, "")
+        err = v.error
+        field = fam.params[err.file].title if isinstance(err, InputError) and err.file in fam.params else None
+        st.error(f"These settings cannot be scored — {v.ui.problem(err)}"
+                 + (f" Change **{md(field)}** in the sidebar." if field else ""), icon=":material/error:")
+        st.stop()
+    return v
 
 
 def family(name: str) -> Family:
@@ -27,51 +135,53 @@ def family(name: str) -> Family:
 
 
 def entry(fam: Family) -> store.Entry:
-    return store.active(fam)
+    return view(fam).entry
 
 
 def competition(fam: Family) -> Any:
-    return store.active(fam).comp
+    return view(fam).entry.comp
 
 
 def scorer(fam: Family) -> Any:
-    return store.active(fam).scorer
+    return view(fam).entry.scorer
 
 
-def params(fam: Family) -> dict[str, Any]:
-    """The current parameters, as the family's scorer takes them (repaired where the sliders
-    broke a rule between parameters: see :func:`param_note`)."""
-    return families.ui(fam).repair(state.values(fam))[0]
+def params(fam: Family) -> Params:
+    """This run's parameters, as the family's scorer takes them (repaired where the sliders
+    broke a rule between parameters: see :func:`param_note`), checked once; raises the
+    ``InputError`` when they cannot be scored."""
+    return view(fam).params
 
 
 def param_note(fam: Family) -> str | None:
     """What the repair of the sidebar's values changed, in words (None: nothing)."""
-    return families.ui(fam).repair(state.values(fam))[1]
+    return view(fam).note
 
 
-#: a re-match over at least this many submissions shows a progress bar (fewer take well under
-#: a second; a bar would only flicker)
-REMATCH_BAR_MIN = 50
-
-
-def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
-    """The leaderboard at the current (or the given) parameters; the scorer caches its costly
-    levels, so this is cheap after a slider move. A family whose scorer re-matches file by file
-    (``fam.parallel``: a threshold or quality change) shows a progress bar counting the files
-    while it does."""
-    kw = dict(params(fam) if p is None else p)
+def _leaderboard(fam: Family, sc: Any, p: Any) -> pd.DataFrame:
     if not fam.parallel:
-        return scorer(fam).leaderboard(**kw)
+        return sc.leaderboard(p)
 
     def label(done: int, total: int, name: str) -> str:
         return f"Re-matching: {md(name)} ({done}/{total})" if name else f"Re-matching {total} submissions…"
 
     with progress_bar(label, lazy=True, min_total=REMATCH_BAR_MIN) as progress:
-        return scorer(fam).leaderboard(**kw, progress=progress)
+        return sc.leaderboard(p, progress=progress)
+
+
+def leaderboard(fam: Family, p: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The leaderboard at the current (or the given) parameters: the current one once per run;
+    the scorer caches its costly levels, so this is cheap after a slider move. A family whose
+    scorer re-matches file by file (``fam.parallel``: a threshold or quality change) shows a
+    progress bar counting the files while it does."""
+    v = view(fam)
+    if p is None or p is v.checked:
+        return v.leaderboard
+    return _leaderboard(fam, v.scorer, p)
 
 
 def colors(fam: Family) -> dict[str, str]:
-    return team_colors(competition(fam).submission_names)
+    return view(fam).colors
 
 
 def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[str, ...] = ()) -> str:
@@ -79,15 +189,18 @@ def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[
     the stages of ``skip`` (ids) are left out of the story — e.g. a stage shown for reference
     that the current parameters do not apply."""
     stages = [s for s in fam.stages if s.id not in skip]
-    return story.winner_takeaway(leaderboard(fam) if lb is None else lb, stages, families.ui(fam).stage_words)
+    v = view(fam)
+    return story.winner_takeaway(v.leaderboard if lb is None else lb, stages, v.ui.stage_words)
 
 
 def warnings(fam: Family, p: dict[str, Any] | None = None) -> list[str]:
     """The scorer's guardrail warnings at the current parameters (``scorer.warnings(**params)``,
     for a family whose scorer has it)."""
-    sc = scorer(fam)
-    check = getattr(sc, "warnings", None)
-    return list(check(**(params(fam) if p is None else p))) if callable(check) else []
+    v = view(fam)
+    if p is None or p is v.checked:
+        return v.warnings
+    check = getattr(v.scorer, "warnings", None)
+    return list(check(p)) if callable(check) else []
 
 
 def notices(fam: Family) -> None:
@@ -108,36 +221,32 @@ def notices(fam: Family) -> None:
                    "Every page is listed in the menus at the top.", icon=":material/explore_off:")
 
 
-def guardrails(fam: Family) -> None:
-    """The scorer's warnings where a conclusion is fragile (e.g. a tiny group deciding a score)."""
-    for line in warnings(fam):
-        st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
-
-
-def header(fam: Family, title: str, explanation: str, *, takeaway: str | None = None,
+def header(fam: Family, title: str, explanation: str = "", *, takeaway: str | None = None,
            about_data: bool = True) -> DeltaGenerator:
-    """Page title, the takeaway (markdown, names escaped: ``lab.story``), the one-paragraph
-    explanation (the app's words), the notices and the guardrail warnings; then what data is
-    shown. A page that does not show the loaded data (``about_data=False``: the memo's worked
-    examples) gets neither the guardrail warnings nor the data line. Returns the takeaway's
-    slot, for a page that writes it once its picks are made
-    (``slot.info(text, icon=current.TAKEAWAY_ICON)``)."""
+    """The one page header of every family: the title, the takeaway in a callout (markdown,
+    names escaped: ``lab.story``), the one-paragraph explanation (the app's words), the note on
+    repaired parameters, the notices and the guardrail warnings; then what data is shown. A
+    page that does not show the loaded data (``about_data=False``: the memo's worked examples)
+    gets neither the guardrail warnings nor the data line. Returns the takeaway's slot, for a
+    page that writes it once its picks are made (``slot.info(text, icon=current.TAKEAWAY_ICON)``)."""
     nav.ensure_app_entry()
+    v = view(fam)
     st.title(title)
     slot = st.empty()
     if takeaway:
         slot.info(takeaway, icon=TAKEAWAY_ICON)
-    st.markdown(explanation)
-    note = param_note(fam)  # the family's own words (FamilyUI.repair escapes any user string it quotes)
-    if note:
-        st.warning(note, icon=":material/warning:")
+    if explanation:
+        st.markdown(explanation)
+    if v.note:  # the family's own words (FamilyUI.repair escapes any user string it quotes)
+        st.warning(v.note, icon=":material/warning:")
     notices(fam)
     if not about_data:
         return slot
-    guardrails(fam)
-    e = entry(fam)
-    if not e.is_default:
-        st.caption(f"Showing {md(e.label)} — switch back to the sample on the Data page. This page's address "
+    if v.error is None:
+        for line in v.warnings:  # where a conclusion is fragile (e.g. a tiny group deciding a score)
+            st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
+    if not v.entry.is_default:
+        st.caption(f"Showing {md(v.entry.label)} — switch back to the sample on the Data page. This page's address "
                    "opens these files for anyone who has it: the Data page has a link without them, and deletes "
                    "them.")
     return slot

@@ -21,7 +21,7 @@ from scoring.core.export import to_json
 from scoring.core.jsonsafe import loads_bounded
 from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
 
-from . import current, nav, state, store, tables
+from . import current, state, store, tables
 from .families import FamilyUI, PageSpec
 from .text import md
 
@@ -81,27 +81,6 @@ def dataset_picker() -> None:
                          on_change=_on_pick, placeholder="Your uploaded results (Data page)",
                          help="Published leaderboards shipped with the app (benchbench 1.0.1, MIT licence), each "
                               "with its recipe. Upload your own results table and recipe on the Data page.")
-
-
-# ---- parameters and the engine's views ------------------------------------------------------------
-def params(title: str) -> dict[str, Any]:
-    """The current parameters, checked against the data; when they cannot be scored the page
-    shows its title and why, and stops."""
-    p = current.params(FAM)
-    try:
-        return current.scorer(FAM).check(**p)
-    except InputError as err:
-        current.header(FAM, title, f"These settings cannot be scored — {md(err.file)}: {md(err.problem)}.")
-        st.stop()
-
-
-def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
-    """A page's first call: through the app's entry, the leaderboard picker, then the checked
-    parameters and the leaderboard at them."""
-    nav.ensure_app_entry()
-    dataset_picker()
-    p = params(title)
-    return p, current.leaderboard(FAM, p)
 
 
 def leaderboard_csv(lb: pd.DataFrame) -> bytes:

@@ -1,7 +1,7 @@
 """What the difficulty-weighted pages share: the built-in dataset choice (SST-2 / IMDb) in the
 sidebar, the parameters as the engine takes them, Table 1's reward/penalty cases, the settings
-strip that opens each page (with plain-word help), the page picks kept in the link, and the
-family's ``UI``. The words and takeaways are in :mod:`lab.difficulty_text`.
+strip that opens each page (with plain-word help), the link keys of the page picks
+(``lab.links``), and the family's ``UI``. The words and takeaways are in :mod:`lab.difficulty_text`.
 
 **Parameters.** The shared sidebar shows one widget per parameter, so the number of splits and
 the weight scheme always hold a value (7, linear), while the engine reads "not given" in
@@ -28,7 +28,7 @@ from scoring.core.errors import InputError
 from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, sample_datasets
 from scoring.difficulty.params import WEIGHT_LABELS
 
-from . import current, nav, state, store
+from . import current, state, store
 from .difficulty_text import HELP, WMPROB_DIRECTION, wood_fallback
 from .families import FamilyUI, PageSpec
 from .text import md
@@ -132,30 +132,12 @@ def _repair(values: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     return effective(values), None
 
 
-def params(title: str) -> dict[str, Any]:
-    """The current parameters, checked against the data. When they cannot be scored the page
-    shows its title and why, and stops (every page calls this first, after the picker)."""
-    p = current.params(FAM)  # repaired: effective()
-    scorer = current.scorer(FAM)
-    try:
-        scorer.setting(**p)
-        p = scorer.check(**p)
-    except InputError as err:
-        current.header(FAM, title, "")
-        field = FAM.params[err.file].title if err.file in FAM.params else None
-        st.error(f"These settings cannot be scored — {_problem(err)}"
-                 + (f" Change **{md(field)}** in the sidebar." if field else ""), icon=":material/error:")
-        st.stop()
-    return p  # the engine refuses settings that score nothing (reward = penalty = 0, no weighted sample)
-
-
-def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
-    """A page's first call: through the app's entry, the dataset choice in the sidebar, then the
-    checked parameters and the leaderboard at them."""
-    nav.ensure_app_entry()
-    dataset_picker()
-    p = params(title)
-    return p, current.leaderboard(FAM, p)
+def _check(scorer, values: dict[str, Any]):
+    """``FamilyUI.check``: the values checked against the data, and their setting resolved (the
+    engine refuses settings that score nothing: reward = penalty = 0, no weighted sample)."""
+    p = scorer.check(values)
+    scorer.setting(p)
+    return p
 
 
 def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
@@ -294,21 +276,6 @@ def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
         st.info(wood_fallback(str(s["ease_column"]), shipped), icon=":material/info:")
 
 
-# ---- a page's own picks, kept in the link -------------------------------------------------------
-def linked(param: str, valid, default):
-    """The pick the link holds for ``param`` when ``valid(value)``, else ``default`` (an
-    invalid one is dropped from the link)."""
-    value = st.query_params.get(param)
-    if value is not None and not valid(value):
-        del st.query_params[param]
-    return value if value is not None and valid(value) else default
-
-
-def keep_in_link(param: str, key: str) -> None:
-    """Widget callback: the explicit pick goes into the link."""
-    st.query_params[param] = st.session_state[key]
-
-
 # ---- the app's declaration of the family ---------------------------------------------------------
 UI = FamilyUI(
     pages=(
@@ -324,5 +291,7 @@ UI = FamilyUI(
     disabled=_disabled,
     group_note=_group_note,
     repair=_repair,
+    check=_check,
+    problem=_problem,
     describe=lambda comp: f"{len(comp.submission_names)} models, {comp.n_samples:,} samples",
 )

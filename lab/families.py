@@ -16,6 +16,8 @@ from typing import Any
 
 from scoring.core.family import Family, InputSpec
 
+from .text import md
+
 
 @dataclass(frozen=True)
 class PageSpec:
@@ -46,6 +48,11 @@ class FamilyUI:
     #: the sliders can reach combinations a rule between parameters forbids (spotGEO's ε ≤ τ):
     #: values -> (values the metric can use, a note for the page, or None)
     repair: Callable[[dict], tuple[dict, str | None]] = lambda values: (values, None)
+    #: the repaired values checked against the data, once per run: (scorer, values) -> the
+    #: engine's ``Params`` (raises ``InputError``); e.g. the difficulty family also resolves its setting
+    check: Callable[[Any, dict], Any] = lambda scorer, values: scorer.check(values)
+    #: why checked values cannot be scored, in words for the page (markdown, user strings escaped)
+    problem: Callable[[Any], str] = lambda err: f"{md(err.file)}: {md(err.problem)}."
     #: values the data suggests for parameters (competition -> {name: value}): e.g. the theme
     #: weights of a weights file; they start the sidebar, and the reset button returns to them
     data_defaults: Callable[[Any], Mapping[str, Any]] = lambda comp: {}

@@ -27,39 +27,51 @@ def _text(value: Any) -> str:
 
 
 def keep(key: str, url_key: str) -> None:
-    """Write widget ``key``'s value into the address as ``url_key`` (an ``on_change``)."""
+    """Write widget ``key``'s value into the address as ``url_key`` (an ``on_change``; a list,
+    from a multiselect, as repeated values)."""
     value = st.session_state.get(key)
-    if value is None:
+    if value is None or (isinstance(value, list | tuple) and not value):
         if url_key in st.query_params:
             del st.query_params[url_key]
         return
-    st.query_params[url_key] = _text(value)
+    if isinstance(value, list | tuple):
+        st.query_params[url_key] = [_text(v) for v in value]
+    else:
+        st.query_params[url_key] = _text(value)
 
 
-def _linked(url_key: str, parse: Callable[[str], Any]) -> tuple[bool, Any]:
-    raw = st.query_params.get(url_key)
-    if raw is None:
+def _linked(url_key: str, parse: Callable[[str], Any], many: bool = False) -> tuple[bool, Any]:
+    if url_key not in st.query_params:
         return False, None
     try:
-        return True, parse(raw)
+        if many:
+            return True, [parse(raw) for raw in st.query_params.get_all(url_key)]
+        return True, parse(st.query_params.get(url_key))
     except (TypeError, ValueError):
         del st.query_params[url_key]
         return False, None
 
 
 def choice(key: str, url_key: str, options: Sequence[Any], default: Any, *, follow_default: bool = False,
-           parse: Callable[[str], Any] = str) -> Any:
-    """Set widget ``key`` (a select box over ``options``) from the link, the session or
-    ``default``; with ``follow_default`` a value not in the link is the default on every run
-    (the waterfall follows the current leader until a team is picked). Returns the value."""
-    found, value = _linked(url_key, parse)
-    if found and value not in options:
+           parse: Callable[[str], Any] = str, valid: Callable[[Any], bool] | None = None,
+           many: bool = False) -> Any:
+    """Set widget ``key`` (a select box over ``options``; with ``many`` a multiselect, the link
+    holding one value per pick) from the link, the session or ``default``; with
+    ``follow_default`` a value not in the link is the default on every run (the waterfall
+    follows the current leader until a team is picked). ``valid`` replaces the test "is one of
+    ``options``" (e.g. at most three picks). An invalid link value is dropped from the link.
+    Returns the value; pair the widget with ``on_change=keep, args=(key, url_key)``."""
+    if valid is None:
+        def valid(v):
+            return all(x in options for x in v) if many else v in options
+    found, value = _linked(url_key, parse, many)
+    if found and not valid(value):
         del st.query_params[url_key]
         found = False
     ss = st.session_state
     if found:
         ss[key] = value
-    elif follow_default or ss.get(key) not in options:
+    elif follow_default or key not in ss or not valid(ss[key]):
         ss[key] = default
     return ss[key]
 

@@ -1,7 +1,8 @@
 """What the QA pages share: the family and its current parameters (with the theme weights'
-starting point and shares), the engine's views the pages show, the page's own picks kept in
-the link, one-sentence takeaways computed from the current numbers, the paragraph texts of
-the data shown, and the app's declaration of the family (``UI``).
+starting point and shares, and why parameters cannot be scored, in words), the engine's views
+the pages show, the link keys of the page's own picks (``lab.links``), one-sentence takeaways
+computed from the current numbers, the paragraph texts of the data shown, and the app's
+declaration of the family (``UI``).
 
 **Theme weights in the sidebar.** The shared sidebar draws one slider per theme
 (``qa_weights.<theme>``) over the parameter's slider range (0–1). They start at the data's
@@ -29,7 +30,7 @@ from scoring.core.errors import InputError
 from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
 
-from . import current, nav, state, tables
+from . import current, state, tables
 from .charts.qa import METRIC_LABELS
 from .colors import class_colours
 from .families import FamilyUI, PageSpec
@@ -93,28 +94,12 @@ def _weights_note(group: str, comp) -> str | None:
 
 
 # ---- parameters and the engine's views -------------------------------------------------------
-def params(title: str) -> dict[str, Any]:
-    """The current parameters, checked, with the weights resolved for every theme. When they
-    cannot be scored (every weight 0) the page shows its title and a notice, and stops.
-
-    Every QA page calls this first (through :func:`begin`), so that its header can open with a
-    takeaway computed from the numbers."""
-    p = current.params(FAM)
-    try:
-        return current.scorer(FAM).check(**p)
-    except InputError as err:
-        why = ("every theme weight is 0, so there is nothing to score. Move at least one weight slider in the "
-               "sidebar above 0." if err.file == "weights" else md(err))
-        current.header(FAM, title, f"These parameters cannot be scored: {why}")
-        st.stop()
-
-
-def begin(title: str) -> tuple[dict[str, Any], pd.DataFrame]:
-    """A page's first call: through the app's entry, then the checked parameters (:func:`params`)
-    and the leaderboard at them."""
-    nav.ensure_app_entry()
-    p = params(title)
-    return p, leaderboard(p)
+def _problem(err: InputError) -> str:
+    """``FamilyUI.problem``: why the parameters cannot be scored, in words."""
+    if err.file == "weights" and "at least one weight > 0" in err.problem:
+        return ("every theme weight is 0, so there is nothing to score. Move at least one weight slider in the "
+                "sidebar above 0.")
+    return f"{md(err.file)}: {md(err.problem)}."
 
 
 def _scorer():
@@ -122,23 +107,23 @@ def _scorer():
 
 
 def leaderboard(p: Mapping[str, Any]) -> pd.DataFrame:
-    return _scorer().leaderboard(**p)
+    return _scorer().leaderboard(p)
 
 
 def theme_table(p: Mapping[str, Any]) -> pd.DataFrame:
-    return _scorer().theme_table(**p)
+    return _scorer().theme_table(p)
 
 
 def rank_changes(p: Mapping[str, Any]) -> pd.DataFrame:
-    return _scorer().rank_changes(**p)
+    return _scorer().rank_changes(p)
 
 
 def speed_table(p: Mapping[str, Any]) -> pd.DataFrame:
-    return _scorer().speed_table(step_ms=STEP_MS, **p)
+    return _scorer().speed_table(p, step_ms=STEP_MS)
 
 
 def winner_regions(p: Mapping[str, Any], themes: Sequence[str]) -> dict:
-    return _scorer().winner_regions(themes=list(themes), **p)
+    return _scorer().winner_regions(p, themes=list(themes))
 
 
 def theme_colors() -> dict[str, str]:
@@ -184,24 +169,6 @@ def leaderboard_columns(themes: Sequence[str]) -> dict[str, Any]:
         for _, label in METRIC_LABELS:
             cfg[f"{t} · {label}"] = cc.NumberColumn(f"{t} · {label}", format=fmts[label], help=helps[label])
     return cfg
-
-
-# ---- the page's own picks, kept in the link -----------------------------------------------------
-def linked(param: str, valid, default):
-    """The pick the link holds for ``param`` when ``valid(value)``, else ``default`` (an invalid
-    one is dropped from the link silently). Lists for repeated link values."""
-    many = isinstance(default, list)
-    if param in st.query_params:
-        value = st.query_params.get_all(param) if many else st.query_params.get(param)
-        if valid(value):
-            return value
-        del st.query_params[param]
-    return default
-
-
-def keep_in_link(param: str, key: str) -> None:
-    """Widget callback: the explicit pick goes into the link."""
-    st.query_params[param] = st.session_state[key]
 
 
 def default_map_themes(lb: pd.DataFrame, k: int = 3) -> list[str]:
@@ -368,6 +335,7 @@ UI = FamilyUI(
     link_keys=(LINK_QUESTION, LINK_THEMES),
     data_defaults=lambda comp: {"weights": start_weights(comp)[0]},
     group_note=_weights_note,
+    problem=_problem,
     describe=lambda comp: (f"{len(comp.submission_names)} submissions, {len(comp.questions)} questions, "
                            f"{len(comp.themes)} themes"),
     extra_inputs=(InputSpec("paragraphs", "Paragraph texts", "paragraph_id, text (other columns ignored): the "

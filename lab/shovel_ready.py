@@ -17,6 +17,7 @@ import streamlit as st
 
 import scoring
 from scoring.core.family import InputSpec
+from scoring.core.params import Params
 from scoring.core.robustness import stage_intervals
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
@@ -52,18 +53,12 @@ def show_stage_table(lb: pd.DataFrame, key: str = "lb_table") -> pd.DataFrame:
     return tables.show_stage_table(lb, STAGES, key=key, extras=EXTRAS, extra_config=EXTRA_CONFIG)
 
 
-def params() -> dict[str, Any]:
-    return current.params(FAM)
-
-
-def leaderboard(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    return current.leaderboard(FAM, None if p is None else dict(p))
-
-
 def group_scores(p: Mapping[str, Any] | None = None) -> scoring.GroupScores:
-    """Segment scores per group for the current parameters (only those they depend on)."""
-    p = params() if p is None else p
-    return current.scorer(FAM).group_scores(**{k: p[k] for k in _GS_KEYS})
+    """Segment scores per group for the current (or the given) parameters (only those they
+    depend on)."""
+    p = current.params(FAM) if p is None else p
+    sc = current.scorer(FAM)
+    return sc.group_scores(p) if isinstance(p, Params) else sc.group_scores(**{k: p[k] for k in _GS_KEYS})
 
 
 #: Replicates behind the Demographics heatmap's per-group intervals (hover).
@@ -72,9 +67,9 @@ GROUP_INTERVAL_B = 500
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _group_intervals(digest: str, key: tuple, b: int, _scorer: Any, _p: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
-    us = _scorer.unit_stats(**_p)
+    us = _scorer.unit_stats(_p)  # checked parameters (Params) are not checked again
     low, high = stage_intervals(us, "groups", b=b, seed=0)
-    gs = _scorer.group_scores(**_p)
+    gs = _scorer.group_scores(_p) if isinstance(_p, Params) else _scorer.group_scores(**_p)
     frame = lambda a: pd.DataFrame(a[:, :len(gs.labels)], index=gs.scores.index, columns=gs.labels)  # noqa: E731
     return frame(low), frame(high)
 
@@ -82,9 +77,10 @@ def _group_intervals(digest: str, key: tuple, b: int, _scorer: Any, _p: dict) ->
 def group_intervals(p: Mapping[str, Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """95 % bootstrap intervals (low, high) of every team's score on every group: each group's
     essays resampled within the group, :data:`GROUP_INTERVAL_B` replicates, seed 0."""
-    p = params() if p is None else p
-    sub = {k: p[k] for k in _GS_KEYS}
-    return _group_intervals(current.entry(FAM).digest, tuple(sub.items()), GROUP_INTERVAL_B, current.scorer(FAM), sub)
+    p = current.params(FAM) if p is None else p
+    sub = {k: p[k] for k in _GS_KEYS}  # the intervals depend on these alone: the cache's key
+    return _group_intervals(current.entry(FAM).digest, tuple(sub.items()), GROUP_INTERVAL_B, current.scorer(FAM),
+                            p if isinstance(p, Params) else sub)
 
 
 @st.cache_data(show_spinner="Sweeping α from 0 to 200…", max_entries=64)
@@ -94,7 +90,7 @@ def _alpha_sweep(digest: str, key: tuple, _gs: Any) -> pd.DataFrame:
 
 def alpha_sweep(p: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """The α sweep (0–200) for the current group scores; moving α itself does not redo it."""
-    p = params() if p is None else p
+    p = current.params(FAM) if p is None else p
     key = tuple((k, p[k]) for k in _GS_KEYS)
     return _alpha_sweep(current.entry(FAM).digest, key, group_scores(p))
 
@@ -106,7 +102,7 @@ def leaderboard_csv(lb: pd.DataFrame) -> bytes:
 
 def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any] | None = None) -> bytes:
     """The engine's JSON document (``scoring.leaderboard_document``), formula-safe."""
-    return tables.json_bytes(leaderboard_document(lb, params() if p is None else p))
+    return tables.json_bytes(leaderboard_document(lb, current.params(FAM) if p is None else p))
 
 
 # ---- text and profiles of the data shown ------------------------------------------------------

@@ -1,7 +1,8 @@
 """The sidebar: one widget per parameter of the active family, drawn from its ParamSpec.
 
 ``float``/``int`` → a slider over the parameter's slider range (percent shown as %), with an
-∞ switch where the parameter allows ∞; ``choice`` → a select box (labels from the spec);
+∞ switch where the parameter allows ∞; a ``float``'s slider shows as many decimals as its value
+needs and has a number box beside it for an exact value (:func:`exact_slider`); ``choice`` → a select box (labels from the spec);
 ``bool`` → a toggle; ``names`` → a multiselect of the data's values; ``mapping`` → a slider
 per data value; ``floats`` → a text box. Parameters are grouped in expanders by their
 ``group``. The reset button and the link follow the same spec.
@@ -9,6 +10,7 @@ per data value; ``floats`` → a text box. Parameters are grouped in expanders b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,18 +23,69 @@ from . import families, nav, state
 from .text import md
 
 
+def decimals(value: float, step: float) -> int:
+    """Decimals that show ``value`` exactly (to the 6 significant digits a link holds) and every
+    position of a slider with ``step``: a link's off-step ``threshold=0.5225`` is shown as
+    0.5225, not rounded to the step's 0.52.
+
+    >>> decimals(0.52, 0.01), decimals(0.5225, 0.01), decimals(50.0, 1.0), decimals(5.25, 0.5)
+    (2, 4, 0, 2)
+    """
+    def places(x: float) -> int:
+        text = f"{float(x):.6g}"
+        if "e" in text:
+            mantissa, exp = text.split("e")
+            return max(0, len(mantissa.partition(".")[2]) - int(exp))
+        return len(text.partition(".")[2])
+    return min(max(places(step), places(value) if math.isfinite(value) else 0), 8)
+
+
+def exact_key(k: str) -> str:
+    """The key of the number box beside slider ``k`` (exact entry)."""
+    return f"{k}__exact"
+
+
+def _from_box(k: str, lo: float, hi: float) -> None:
+    """The number box's callback: its value, within the slider's range, becomes the slider's."""
+    v = st.session_state.get(exact_key(k))
+    if v is not None and math.isfinite(v):
+        st.session_state[k] = min(max(float(v), lo), hi)
+
+
+def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, disabled: bool, help: str,
+                 unit: str = "", min_decimals: int = 2) -> None:
+    """A slider over [lo, hi] and, beside it, a number box for an exact value: both show the value
+    that is scored — the slider with as many decimals as the value needs (at least
+    ``min_decimals``; an off-step value from
+    a link or a stability-map cell is not shown rounded), the box exactly, and a value typed
+    there moves the slider (within its range)."""
+    ss = st.session_state
+    value = float(ss.get(key, lo))
+    d = max(decimals(value, step), min_decimals)  # at least Streamlit's own 2 for a plain number
+    box = exact_key(key)
+    if ss.get(box) != value:
+        ss[box] = value
+    # the label across the sidebar (beside the box it would wrap); the slider keeps it for screen readers
+    st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
+    left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
+    left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled,
+                label_visibility="collapsed")
+    right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, step=step, key=box, format="%g",
+                       disabled=disabled, label_visibility="collapsed", on_change=_from_box, args=(key, lo, hi),
+                       help=f"Type an exact value ({lo:g}–{hi:g}{unit.replace('%%', ' %')})")
+
+
 def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
     lo, hi, step = p.slider
     k = state.key(fam, p.name)
     help_text = p.help[:1].upper() + p.help[1:] + (f" ({why})" if why else "")
     if p.percent:
-        st.slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), step=round(step * 100, 9), key=k,
-                  format="%.1f%%" if step * 100 < 1 else "%.0f%%",
-                  disabled=disabled, help=help_text)
+        exact_slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), round(step * 100, 9), key=k,
+                     unit="%%", min_decimals=0, disabled=disabled, help=help_text)
     elif p.kind == "int":
         st.slider(p.title, int(lo), int(hi), step=int(step), key=k, disabled=disabled, help=help_text)
     else:
-        st.slider(p.title, float(lo), float(hi), step=float(step), key=k, disabled=disabled, help=help_text)
+        exact_slider(p.title, float(lo), float(hi), float(step), key=k, disabled=disabled, help=help_text)
 
 
 def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str]) -> None:
@@ -63,8 +116,8 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
     elif p.kind == "mapping":
         lo, hi, step = p.slider or (0.0, 1.0, 0.01)
         for c in context.get(p.choices_from, ()):
-            st.slider(f"{p.title}: {md(c)}", float(lo), float(hi), step=float(step), key=f"{k}.{c}",
-                      disabled=disabled, help=help_text)
+            exact_slider(f"{p.title}: {md(c)}", float(lo), float(hi), float(step), key=f"{k}.{c}",
+                         disabled=disabled, help=help_text)
     elif p.kind == "floats":
         typed = st.text_input(p.title, key=k, disabled=disabled, help=help_text)
         _field_error(p, typed, disabled)

@@ -1,4 +1,4 @@
-"""What the spotGEO pages share: the current parameters (ε kept within τ), the leaderboard
+"""What the spotGEO pages share: the repair of the parameters (ε kept within τ), the leaderboard
 table, the one-sentence takeaways, the picked team / sequence / frame kept in the page's
 address, the error breakdowns of one team, the Rules page's texts, and the family's
 ``UI = FamilyUI(...)``.
@@ -19,7 +19,7 @@ from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_doc
 from scoring.spotgeo import explain as ex
 from scoring.spotgeo.rules import ruleset
 
-from . import current, tables
+from . import current, links, tables
 from .families import FamilyUI, PageSpec
 from .text import md
 
@@ -58,25 +58,6 @@ def _repair(p: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     note = (f"ε ({p['epsilon']:g} px) is larger than τ ({p['tau']:g} px); the metric needs ε ≤ τ, so "
             f"ε = {p['tau']:g} px is used. Lower ε or raise τ in the sidebar.")
     return {**p, "epsilon": p["tau"]}, note
-
-
-def params() -> dict[str, Any]:
-    """The sidebar's parameters, repaired (``FamilyUI.repair``: ε ≤ τ)."""
-    return current.params(FAM)
-
-
-def param_note() -> str | None:
-    return current.param_note(FAM)
-
-
-def header(title: str, takeaway: str, explanation: str) -> None:
-    """Title, the computed one-sentence takeaway, then the page's own explanation."""
-    current.header(FAM, title, takeaway)  # with the note on a repaired ε, when there is one
-    st.caption(explanation)
-
-
-def leaderboard(p: dict[str, Any] | None = None) -> pd.DataFrame:
-    return current.leaderboard(FAM, params() if p is None else p)
 
 
 def scorer():
@@ -179,21 +160,11 @@ def tie_note(lb: pd.DataFrame) -> str | None:
 
 # ---- the picked team / sequence / frame, kept in the address ---------------------------------
 def linked(param: str, key: str, options: Sequence, default, parse: Callable[[str], Any] = str):
-    """The value of ``param`` in the address when it is one of ``options``, else ``default``;
-    put into widget ``key``'s state (before the widget is drawn) and back into the address,
-    so a shared link reproduces the view. Pair the widget with ``on_change=to_link``."""
-    raw = st.query_params.get(param)
-    value = default
-    if raw is not None:
-        try:
-            parsed = parse(raw)
-        except ValueError:
-            parsed = None
-        if parsed in options:
-            value = parsed
-    st.session_state[key] = value
-    if st.query_params.get(param) != str(value):
-        st.query_params[param] = str(value)
+    """The pick of widget ``key`` (``lab.links.choice``: the address's ``param`` when it is one of
+    ``options``, else ``default``), written back into the address so that a shared link
+    reproduces the view. Pair the widget with ``on_change=links.keep, args=(key, param)``."""
+    value = links.choice(key, param, options, default, follow_default=True, parse=parse)
+    links.keep(key, param)
     return value
 
 
@@ -202,11 +173,6 @@ def linked_team(ranked: pd.DataFrame, key: str, default: str | None = None) -> t
     address's ``team`` when it is one of them, else ``default`` (else the first); see :func:`linked`."""
     teams = ranked["submission"].astype(str).tolist()
     return teams, linked("team", key, teams, teams[0] if default is None else default)
-
-
-def to_link(param: str, key: str) -> None:
-    """Widget callback: the widget's value into the address."""
-    st.query_params[param] = str(st.session_state[key])
 
 
 def frame_keys(comp) -> list[tuple[int, int]]:
@@ -277,7 +243,7 @@ def brightness_bins(team: str, p: dict[str, Any]) -> pd.DataFrame | None:
     edges = np.unique(np.quantile(comp.gt.brightness, [0, 0.25, 0.5, 0.75, 1]))
     if len(edges) < 2:
         edges = np.array([edges[0] - 0.5, edges[0] + 0.5])
-    out = ex.fn_by_brightness(scorer(), team, bins=edges, **p)
+    out = ex.fn_by_brightness(scorer(), team, p, bins=edges)
     out["label"] = [f"{a:.1f}–{b:.1f}" for a, b in zip(edges[:-1], edges[1:], strict=True)]
     return out
 

@@ -5,7 +5,8 @@ widget key is ``<family key>_<name>`` (``sr_w``); a link carries ``name=value`` 
 parameter's own units (``band=0.05``); a preset is the same dict as JSON. A value the
 parameter allows but its slider cannot show (``threshold=0.3``) falls back to the default
 with a warning that names it (the command line and the API take it). A parameter with an ∞
-switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``.
+switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``, and keeps the finite
+value the switch hides as ``alpha_finite=50`` (so that turning ∞ off gives it back).
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]
           *, slider: bool = True) -> dict[str, Any]:
     """A complete, clean parameter dict from a preset or a link (missing keys: defaults).
 
-    Raises ``ValueError("parameter 'w': …")`` naming the first bad key or value; with
+    Raises ``ValueError("parameter 'w': …; parameter 'alpha': …")`` naming every bad key and
+    value; with
     ``slider`` a value outside the widget's range is refused too. ``hard_min: true`` (an
     older preset word) means α = ∞.
     """
@@ -73,22 +75,28 @@ def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]
     if legacy is not None:
         if _truth(legacy):
             d["alpha"] = "inf"
-    unknown = [k for k in d if k not in fam.params]
-    if unknown:
-        raise ValueError(f"unknown parameter '{unknown[0]}' (known: {', '.join(fam.params.names)})")
+    problems = [f"unknown parameter '{k}'" for k in d if k not in fam.params]
+    if problems:
+        problems[-1] += f" (known: {', '.join(fam.params.names)})"
     out = defaults(fam, context)
     for name, value in d.items():
+        if name not in fam.params:
+            continue
         p = fam.params[name]
         choices = (context or {}).get(p.choices_from) if p.choices_from else None
         try:
             v = p.coerce(value, choices)
         except ValueError as e:
-            raise ValueError(f"parameter '{name}': {e}") from None
+            problems.append(f"parameter '{name}': {e}")
+            continue
         if slider and not p.in_slider(v):
             lo, hi, _ = p.slider
-            raise ValueError(f"parameter '{name}': {value!r} is outside {lo:g}–{hi:g}"
-                             + (' (or "inf")' if p.allow_inf else ""))
+            problems.append(f"parameter '{name}': {value!r} is outside {lo:g}–{hi:g}"
+                            + (' (or "inf")' if p.allow_inf else ""))
+            continue
         out[name] = v
+    if problems:  # every one of them, so that a preset is fixed in one go
+        raise ValueError("; ".join(problems))
     return out
 
 
@@ -176,9 +184,48 @@ def _write_query(fam: Family, vals: Mapping[str, Any]) -> None:
             qp[name] = text
 
 
+def finite_key(name: str) -> str:
+    """The link key of the finite value kept under an ∞ switch: ``alpha=inf&alpha_finite=50``
+    reopens with ∞ on and the slider at 50 (turning ∞ off gives back α = 50)."""
+    return f"{name}_finite"
+
+
 def write_query(fam: Family) -> None:
-    """Put the current parameters in the page's address, so a link reproduces the view."""
-    _write_query(fam, values(fam))
+    """Put the current parameters in the page's address, so a link reproduces the view — with
+    the finite value a switched-on ∞ hides (``alpha_finite=``)."""
+    vals = values(fam)
+    _write_query(fam, vals)
+    qp, ss = st.query_params, st.session_state
+    for p in fam.params:
+        if not p.allow_inf or p.slider is None:
+            continue
+        hidden = ss.get(key(fam, p.name)) if ss.get(inf_key(fam, p.name)) else None
+        fk = finite_key(p.name)
+        if hidden is None:
+            if fk in qp:
+                del qp[fk]
+            continue
+        text = p.to_text(float(hidden) / 100.0 if p.percent else float(hidden))
+        if qp.get(fk) != text:
+            qp[fk] = text
+
+
+def _finite_from_query(fam: Family, vals: Mapping[str, Any]) -> dict[str, Any]:
+    """Slider state for the finite values a link keeps under a switched-on ∞ (a value the
+    slider cannot take is ignored: the slider keeps the default)."""
+    state: dict[str, Any] = {}
+    qp = st.query_params
+    for p in fam.params:
+        fk = finite_key(p.name)
+        if not p.allow_inf or p.slider is None or fk not in qp or not math.isinf(vals.get(p.name) or 0.0):
+            continue
+        try:
+            v = p.coerce(qp.get_all(fk)[-1])
+        except ValueError:
+            continue
+        if math.isfinite(v) and p.in_slider(v):
+            state[key(fam, p.name)] = round(float(v) * 100.0, 6) if p.percent else float(v)
+    return state
 
 
 def _from_query(fam: Family, context) -> tuple[dict[str, Any], list[str]]:
@@ -218,6 +265,7 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
         vals, problems = _from_query(fam, context)
         ss[_meta(fam, _PROBLEMS)] = problems
         ss.update(_to_state(fam, vals))
+        ss.update(_finite_from_query(fam, vals))
         ss[_meta(fam, _INIT)] = True
     pending = ss.pop(_meta(fam, _PENDING), None)
     if pending:
@@ -257,7 +305,7 @@ def _data_keys(fam: Family, base: Mapping[str, Any]) -> set[str]:
 def remember(fam: Family) -> None:
     """Keep a copy of the family's widget values (under a key no widget owns), so that a
     visit to another family's pages does not lose them."""
-    keys = set(_to_state(fam, values(fam)))
+    keys = set(_to_state(fam, values(fam))) | {key(fam, p.name) for p in fam.params if p.allow_inf}  # ∞ hides one
     ss = st.session_state
     ss[_meta(fam, "saved")] = {k: ss[k] for k in keys if k in ss}
 

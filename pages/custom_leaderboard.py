@@ -14,8 +14,9 @@ from scoring.custom import STAGES
 FAM = cu.FAM
 TITLE = "Leaderboard"
 
-p, lb = cu.begin(TITLE)
-comp = current.competition(FAM)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
+comp = view.comp
 title = comp.recipe.title
 
 current.header(FAM, TITLE, (f"Recipe **{md(title)}**. " if title else "") +

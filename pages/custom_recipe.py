@@ -10,7 +10,8 @@ from lab.text import md
 FAM = cu.FAM
 TITLE = "Recipe"
 
-p, lb = cu.begin(TITLE)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
 current.header(FAM, TITLE, "A recipe is one JSON document: how to read the results (team column, missing marks, "
                "`a/b` cells, lower-is-better units) and the choice of every stage. The sidebar and the link hold the "
                "stages; save them here as a recipe, or load one into the sidebar. The command line runs the same "

@@ -24,8 +24,8 @@ EXPLANATION = (
     "ranking moves as α sweeps from 0 to 200."
 )
 
-comp = current.competition(FAM)
-p = sr.params()
+view = current.begin(FAM, TITLE)
+comp, p = view.comp, view.params
 
 if not comp.attributes or not p["attributes"]:
     current.header(FAM, TITLE, EXPLANATION)
@@ -42,10 +42,10 @@ if not comp.attributes or not p["attributes"]:
         )
     st.stop()
 
-lb = sr.leaderboard()
-gs = sr.group_scores()
+lb = view.leaderboard
+gs = sr.group_scores(p)
 current.header(FAM, TITLE, EXPLANATION, takeaway=words.demographics_takeaway(lb, gs, p))
-colors = current.colors(FAM)
+colors = view.colors
 order = [str(t) for t in lb["submission"]]
 alpha = p["alpha"]
 alpha_words = "∞ (hard minimum)" if math.isinf(alpha) else f"{alpha:g}"
@@ -108,7 +108,7 @@ else:
         _sizes()
 
 st.subheader("Sweeping α", help=glossary.ALPHA)
-sweep = sr.alpha_sweep()
+sweep = sr.alpha_sweep(p)
 st.plotly_chart(charts.sweep_figure(sweep, colors, alpha, order), key="demo_sweep")
 
 

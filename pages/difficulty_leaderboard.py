@@ -14,10 +14,11 @@ from scoring.difficulty import STAGES, csv_columns, leaderboard_document, split_
 FAM = dw.FAM
 TITLE = "Leaderboard"
 
-p, lb = dw.begin(TITLE)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
 metric = dw.metric_name(p)
 
-current.header(FAM, TITLE, words.leaderboard_takeaway(lb))
+current.header(FAM, TITLE, takeaway=words.leaderboard_takeaway(lb))
 dw.settings_strip(p, lb)
 st.caption(
     "Samples are sorted by their ease (easiest first) and cut into splits; a sample weighs its split's weight, a "

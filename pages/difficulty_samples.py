@@ -5,7 +5,7 @@ models miss, and one sample in full."""
 import numpy as np
 import streamlit as st
 
-from lab import current
+from lab import current, links
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -17,16 +17,16 @@ FAM = dw.FAM
 TITLE = "Samples"
 SAMPLE_KEY = "df_sample"
 
-p, lb = dw.begin(TITLE)
-scorer = current.scorer(FAM)
-comp = current.competition(FAM)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
+scorer, comp = view.scorer, view.comp
 order = lb["submission"].astype(str).tolist()
 models = list(scorer.names)
 n_splits = lb.attrs["parameters"]["splits"]
-table = views.sample_table(scorer, **p)
-points = views.sample_points(scorer, **p)  # every sample: the takeaway counts them all
+table = views.sample_table(scorer, p)
+points = views.sample_points(scorer, p)  # every sample: the takeaway counts them all
 
-current.header(FAM, TITLE, words.samples_takeaway(table, points, len(models), n_splits))
+current.header(FAM, TITLE, takeaway=words.samples_takeaway(table, points, len(models), n_splits))
 dw.settings_strip(p, lb)
 ease = ("each model's confidence (its largest probability)" if p["metric"] == "wmprob" else
         f"column {md(lb.attrs['parameters']['ease_column'])}" if lb.attrs["parameters"]["ease_column"] else
@@ -71,7 +71,7 @@ swarm()
 
 st.subheader("The samples most models miss")
 top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
-hard = views.hardest_samples(scorer, top=top, **p)
+hard = views.hardest_samples(scorer, p, top=top)
 shared = p["metric"] != "wmprob"
 st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
              key="df_sm_hardest", column_config={
@@ -84,7 +84,7 @@ st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits))
 st.subheader("One sample")
 ids = [str(s) for s in table["sample_id"]]
 known = set(ids)
-st.session_state[SAMPLE_KEY] = dw.linked(dw.LINK_SAMPLE, lambda v: v in known, str(hard["sample_id"].iloc[0]))
+links.choice(SAMPLE_KEY, dw.LINK_SAMPLE, known, str(hard["sample_id"].iloc[0]), follow_default=True)
 texts = dict(zip(ids, table["text"].astype(str), strict=True))
 
 
@@ -93,8 +93,8 @@ def _label(s: str) -> str:
     return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
 
 
-pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=dw.keep_in_link,
-                    args=(dw.LINK_SAMPLE, SAMPLE_KEY),
+pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=links.keep,
+                    args=(SAMPLE_KEY, dw.LINK_SAMPLE),
                     help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
                          "is kept in the page's address.")
 i = ids.index(pick)

@@ -15,16 +15,17 @@ from scoring.difficulty import split_columns, views
 FAM = dw.FAM
 TITLE = "Splits"
 
-p, lb = dw.begin(TITLE)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
 if p["split_mode"] == "continuous":
     current.header(FAM, TITLE, "With continuous weights there are no splits to compare: every sample has its own "
                                "weight.")
     dw.settings_strip(p, lb)
     st.info("Pick equally populated splits or thresholds in the sidebar to see each split.", icon=":material/tune:")
     st.stop()
-table = views.split_table(current.scorer(FAM), **p)
+table = views.split_table(view.scorer, p)
 
-current.header(FAM, TITLE, words.splits_takeaway(table, lb))
+current.header(FAM, TITLE, takeaway=words.splits_takeaway(table, lb))
 dw.settings_strip(p, lb)
 st.caption(
     "Each split's score is the leaderboard's score computed within that split alone (from −100 to 100 with the "

@@ -14,14 +14,15 @@ from scoring.difficulty import WEIGHT_SCHEMES, scheme_weights, views
 FAM = dw.FAM
 TITLE = "Weights"
 
-p, lb = dw.begin(TITLE)
-scorer = current.scorer(FAM)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
+scorer = view.scorer
 order = lb["submission"].astype(str).tolist()
 continuous = p["split_mode"] == "continuous"
-table = views.split_table(scorer, **p)
-presets = views.preset_table(scorer, **p)
+table = views.split_table(scorer, p)
+presets = views.preset_table(scorer, p)
 
-current.header(FAM, TITLE, words.weights_takeaway(table, presets, continuous, order[0]))
+current.header(FAM, TITLE, takeaway=words.weights_takeaway(table, presets, continuous, order[0]))
 dw.settings_strip(p, lb)
 st.caption(
     "A split's weight is how much each of its samples counts. Its share of the attainable score is the part of a "

@@ -14,9 +14,8 @@ from lab.text import md
 
 FAM = sr.FAM
 
-comp = current.competition(FAM)
-p = sr.params()
-lb = sr.leaderboard()
+view = current.begin(FAM, "Efficiency")
+comp, p, lb = view.comp, view.params, view.leaderboard
 runtimes = dict(comp.runtimes)
 eff = eff_charts.efficiency_frame(lb, runtimes)
 current.header(
@@ -27,7 +26,7 @@ current.header(
     "what boost and rank would a score and runtime give, and how much faster must it run?",
     takeaway=words.efficiency_takeaway(eff, p),
 )
-colors = current.colors(FAM)
+colors = view.colors
 
 if not runtimes:
     st.info(

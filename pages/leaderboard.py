@@ -12,8 +12,8 @@ from scoring.shovel_ready import STAGES
 
 FAM = sr.FAM
 
-lb = sr.leaderboard()
-p = sr.params()
+view = current.begin(FAM, "Leaderboard")
+p, lb = view.params, view.leaderboard
 current.header(
     FAM, "Leaderboard",
     "Every submission scored at each of the five stages of the unified metric — the original "
@@ -25,10 +25,10 @@ current.header(
     # story of who passed whom leaves it out
     takeaway=current.winner_takeaway(FAM, lb, skip=() if p["overlap_removal"] else ("overlap_removed",)),
 )
-colors = current.colors(FAM)
+colors = view.colors
 
 table = sr.show_stage_table(lb)
-st.caption(sr.boost_summary(lb, p, has_runtimes=bool(current.competition(FAM).runtimes)))
+st.caption(sr.boost_summary(lb, p, has_runtimes=bool(view.comp.runtimes)))
 if not p["overlap_removal"]:
     st.caption(
         "Overlap removal is **off**: the unified segment, bias-aware and final scores count "

@@ -4,7 +4,7 @@ weights are unknown, and a map of the winner over the weights of two or three th
 import pandas as pd
 import streamlit as st
 
-from lab import current, qa
+from lab import current, links, qa
 from lab.charts import qa as charts
 from lab.text import md
 
@@ -12,15 +12,17 @@ FAM = qa.FAM
 TITLE = "Hidden weights"
 MAP_KEY = "qa_map_themes"
 
-p, lb = qa.begin(TITLE)
-colors = current.colors(FAM)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
+colors = view.colors
 
-current.header(FAM, TITLE, qa.hidden_takeaway(lb, p["weight_draws"]))
-st.caption(
+current.header(
+    FAM, TITLE,
     f"The organisers keep the theme weights secret. So the app draws {p['weight_draws']:,} weight vectors "
     f"uniformly at random (seed {p['seed']}; both in the sidebar) and ranks the teams under each: how often "
     "a team is first, and its best, median and worst rank. This does not depend on the weights in the "
-    "sidebar; the diamonds mark the ranks under them."
+    "sidebar; the diamonds mark the ranks under them.",
+    takeaway=qa.hidden_takeaway(lb, p["weight_draws"]),
 )
 left, right = st.columns(2)
 left.plotly_chart(charts.chance_first(lb, colors), key="qa_hw_first")
@@ -45,10 +47,10 @@ else:
     def _valid(v):
         return 1 <= len(v) <= 3 and len(set(v)) == len(v) and all(t in themes for t in v)
 
-    st.session_state[MAP_KEY] = qa.linked(qa.LINK_THEMES, _valid, qa.default_map_themes(lb))
+    links.choice(MAP_KEY, qa.LINK_THEMES, themes, qa.default_map_themes(lb), valid=_valid, many=True, follow_default=True)
     chosen = st.multiselect(
-        "Themes on the map", themes, key=MAP_KEY, max_selections=3, on_change=qa.keep_in_link,
-        args=(qa.LINK_THEMES, MAP_KEY),
+        "Themes on the map", themes, key=MAP_KEY, max_selections=3, on_change=links.keep,
+        args=(MAP_KEY, qa.LINK_THEMES),
         help="Three themes give a triangle, two a line. The chosen themes share the weight they have together "
              "now; the other themes keep theirs. The first pick: the themes on which the teams that can be "
              "first differ most (clearing the box brings it back). Your pick is kept in the page's address.")

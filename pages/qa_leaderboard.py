@@ -11,18 +11,20 @@ from scoring.core.family import Stage
 FAM = qa.FAM
 TITLE = "Leaderboard"
 
-p, lb = qa.begin(TITLE)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
 changes = qa.rank_changes(p)
 label = qa.weights_label(p)
 
-current.header(FAM, TITLE, qa.leaderboard_takeaway(lb, changes, label))
-st.caption(
+current.header(
+    FAM, TITLE,
     "Per theme, a team scores paragraph accuracy plus answer F1 (0 to 2), scaled down by T ÷ AIT when its "
     "average inference time AIT is over the threshold T; the final score is the weighted sum over themes, "
     "with the weights used as given. Move the threshold or a theme's weight in the sidebar: ▲/▼ in the "
-    "Rank column are places gained or lost against equal weights."
+    "Rank column are places gained or lost against equal weights.",
+    takeaway=qa.leaderboard_takeaway(lb, changes, label),
 )
-start, divisor = qa.start_weights(current.competition(FAM))
+start, divisor = qa.start_weights(view.comp)
 if divisor != 1.0:
     total = qa.divisor_text(divisor)
     st.info(f"The weights file's weights add up to {total}, and some are above the sliders' range (0–1), so the "

@@ -3,7 +3,7 @@ answer, the tokens after normalisation and the answer F1."""
 
 import streamlit as st
 
-from lab import current, nav, qa
+from lab import current, links, qa
 from lab.charts import qa as charts
 from lab.text import md
 
@@ -11,22 +11,22 @@ FAM = qa.FAM
 TITLE = "Questions"
 KEY = "qa_question"
 
-nav.ensure_app_entry()  # (the question does not depend on the sidebar's parameters)
-comp = current.competition(FAM)
+comp = current.begin(FAM, TITLE).comp  # (the question does not depend on the sidebar's parameters)
 questions = list(comp.questions)
 known = set(questions)
-st.session_state[KEY] = qa.linked(qa.LINK_QUESTION, lambda v: v in known, questions[0])
+links.choice(KEY, qa.LINK_QUESTION, known, questions[0], follow_default=True)
 ex = qa.explain(st.session_state[KEY])
 
-current.header(FAM, TITLE, qa.question_takeaway(ex))
-st.caption(
+current.header(
+    FAM, TITLE,
     "A paragraph is right when the question lists it, or when no paragraph answers the question and the team "
     "names none. Answers are normalised as in SQuAD (lower case, no punctuation, no a/an/the, split on blanks); "
     "F1 = 2 × tokens in common ÷ (tokens in the answer + tokens in the accepted answer), the best over the "
-    "accepted answers."
+    "accepted answers.",
+    takeaway=qa.question_takeaway(ex),
 )
-st.selectbox("Question", questions, key=KEY, format_func=qa.question_label(comp), on_change=qa.keep_in_link,
-             args=(qa.LINK_QUESTION, KEY), help="Type to search by id, theme or words; the question you pick is "
+st.selectbox("Question", questions, key=KEY, format_func=qa.question_label(comp), on_change=links.keep,
+             args=(KEY, qa.LINK_QUESTION), help="Type to search by id, theme or words; the question you pick is "
                                                 "kept in the page's address.")
 if ex["question"]:
     st.markdown(f"**{md(ex['question'])}** — theme {md(ex['theme'])}")

@@ -10,17 +10,19 @@ from lab.charts import qa as charts
 FAM = qa.FAM
 TITLE = "Speed penalty"
 
-p, lb = qa.begin(TITLE)
+view = current.begin(FAM, TITLE)
+p, lb = view.params, view.leaderboard
 sp = qa.speed_table(p)
 order = lb["submission"].astype(str).tolist()
 T = p["time_threshold"]
 
-current.header(FAM, TITLE, qa.speed_takeaway(sp, order, T, len(lb.attrs["themes"])))
-st.caption(
+current.header(
+    FAM, TITLE,
     f"A theme whose average inference time per question (AIT) is over the threshold T (now {T:g} ms, in the "
     "sidebar) has its score multiplied by T ÷ AIT; at or under T the multiplier is 1. The gain is what the final "
     f"score would add if the theme's AIT dropped by {qa.STEP_MS:g} ms (at the current weights) — nothing once "
-    "the team is at or under T."
+    "the team is at or under T.",
+    takeaway=qa.speed_takeaway(sp, order, T, len(lb.attrs["themes"])),
 )
 colors = qa.theme_colors()
 st.plotly_chart(charts.ait_chart(sp, order, colors, T), key="qa_sp_ait")

@@ -15,6 +15,7 @@ from scoring.shovel_ready import QUALITY_LABELS
 
 FAM = sr.FAM
 
+view = current.begin(FAM, "Segments")
 takeaway_slot = current.header(
     FAM, "Segments",
     "Pick an essay and a team to see how the metric looks at single segments: the essay's words "
@@ -24,8 +25,7 @@ takeaway_slot = current.header(
     "parameters.",
 )
 
-comp = current.competition(FAM)
-params = sr.params()
+comp, params = view.comp, view.params
 if not comp.submission_names or not comp.essays:
     st.info("The active competition has no submissions or no essays — load some on the **Data** page.")
     st.stop()

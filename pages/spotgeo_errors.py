@@ -3,28 +3,28 @@ made of, and the sequences that cost it the most."""
 
 import streamlit as st
 
-from lab import current
+from lab import current, links
 from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM
-p = sg.params()
-comp = current.competition(FAM)
-lb = sg.leaderboard(p)
+view = current.begin(FAM, "Errors")
+p, comp, lb = view.params, view.comp, view.leaderboard
 teams, team = sg.linked_team(lb, "sg_err_team")
 
 bins = sg.brightness_bins(team, p)
 parts = sg.mse_parts(lb, p)
-costs = ex.sequence_costs(sg.scorer(), team, **p)
+costs = ex.sequence_costs(view.scorer, team, p)
 
-sg.header(
-    "Errors", sg.errors_takeaway(team, parts, bins, costs),
+current.header(
+    FAM, "Errors",
     "Where one team loses: which objects it misses (by brightness and by position in the frame), where its "
     "false alarms are, what its MSE is made of, and the sequences that add most to it. Every number follows "
     "the sidebar's τ, ε and rule set.",
+    takeaway=sg.errors_takeaway(team, parts, bins, costs),
 )
-st.selectbox("Team", teams, key="sg_err_team", on_change=sg.to_link, args=("team", "sg_err_team"),
+st.selectbox("Team", teams, key="sg_err_team", on_change=links.keep, args=("sg_err_team", "team"),
              help="Teams in leaderboard order; the pick is kept in the page's address.")
 
 st.subheader("Misses by brightness")
@@ -37,7 +37,7 @@ else:
                "the map below shows where the false alarms are.")
 
 st.subheader("Misses and false alarms by position")
-cells = ex.errors_by_position(sg.scorer(), team, cell=80.0, **p)
+cells = ex.errors_by_position(view.scorer, team, p, cell=80.0)
 st.plotly_chart(charts.position_figure(cells, team, 80.0), key="sg_err_position")
 st.caption("The 640 × 480 frame in 80-pixel squares, summed over every frame of every sequence.")
 

@@ -2,36 +2,36 @@
 
 import streamlit as st
 
-from lab import current
+from lab import current, links
 from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM
-p = sg.params()
-comp = current.competition(FAM)
-lb = sg.leaderboard(p)
+view = current.begin(FAM, "Frames")
+p, comp, lb = view.params, view.comp, view.leaderboard
 teams, team = sg.linked_team(lb, "sg_team")
 seq = sg.linked("seq", "sg_seq", comp.sequences, comp.sequences[0], int)
 frames = comp.frames_of(seq)
 frame = sg.linked("frame", "sg_frame", frames, frames[0], int)
-view = ex.explain_frame(sg.scorer(), team, seq, frame, **p)
+shown = ex.explain_frame(view.scorer, team, seq, frame, p)
 
-sg.header(
-    "Frames", sg.frame_takeaway(view),
+current.header(
+    FAM, "Frames",
     "One frame as the telescope saw it, to scale (y points down, as in an image). Circles (○) are the true "
     "objects, crosses (×) the team's predictions; green is a true positive, red a missed object (FN), orange a "
     "false alarm (FP). The solid ring around each object has radius τ, the dotted one ε; a line joins each "
     "matched pair. Hover a point for its numbers. The team, sequence and frame are in the page's address.",
+    takeaway=sg.frame_takeaway(shown),
 )
 
 c1, c2, c3 = st.columns([2, 1, 2])
-c1.selectbox("Team", teams, key="sg_team", on_change=sg.to_link, args=("team", "sg_team"),
+c1.selectbox("Team", teams, key="sg_team", on_change=links.keep, args=("sg_team", "team"),
              help="Teams in leaderboard order.")
-c2.selectbox("Sequence", comp.sequences, key="sg_seq", on_change=sg.to_link, args=("seq", "sg_seq"),
+c2.selectbox("Sequence", comp.sequences, key="sg_seq", on_change=links.keep, args=("sg_seq", "seq"),
              help="The sequence id of the ground truth (5 frames each).")
-c3.segmented_control("Frame", frames, key="sg_frame", required=True, on_change=sg.to_link,
-                     args=("frame", "sg_frame"), help="Step through the sequence's frames (or use the buttons below).")
+c3.segmented_control("Frame", frames, key="sg_frame", required=True, on_change=links.keep,
+                     args=("sg_frame", "frame"), help="Step through the sequence's frames (or use the buttons below).")
 prev, nxt = sg.step(comp, seq, frame, -1), sg.step(comp, seq, frame, 1)
 b1, b2, _ = st.columns([1, 1, 3])
 b1.button("◀ Previous frame", key="sg_prev", on_click=sg.go_to, args=prev or (seq, frame), disabled=prev is None,
@@ -39,7 +39,7 @@ b1.button("◀ Previous frame", key="sg_prev", on_click=sg.go_to, args=prev or (
 b2.button("Next frame ▶", key="sg_next", on_click=sg.go_to, args=nxt or (seq, frame), disabled=nxt is None,
           width="stretch")
 
-s = view["summary"]
+s = shown["summary"]
 m = st.columns(4)
 m[0].metric("True positives (TP)", s["tp"], help=sg.HELP["TP"])
 m[1].metric("False positives (FP)", s["fp"], help=sg.HELP["FP"])
@@ -47,9 +47,9 @@ m[2].metric("False negatives (FN)", s["fn"], help=sg.HELP["FN"])
 m[3].metric("SSE of this frame", sg.num(s["sse"]),
             help="The frame's squared error: π(d) for every true positive (0 below ε) plus τ² for every FP and FN. "
                  "The MSE divides the sum over all frames by the number of TP, FP and FN.")
-st.markdown(sg.sse_text(view) + f" (τ = {p['tau']:g} px, ε = {p['epsilon']:g} px, {sg.RULE_WORDS[p['rules']]}).")
+st.markdown(sg.sse_text(shown) + f" (τ = {p['tau']:g} px, ε = {p['epsilon']:g} px, {sg.RULE_WORDS[p['rules']]}).")
 
-objects, preds = view["objects"], view["predictions"]
+objects, preds = shown["objects"], shown["predictions"]
 zooms = ["The whole frame"] + [f"Object {int(o.object)} ({o.label})" for o in objects.itertuples()]
 if st.session_state.get("sg_zoom") not in zooms:
     st.session_state["sg_zoom"] = zooms[0]
@@ -60,7 +60,7 @@ if zoom != zooms[0]:
     o = objects.iloc[zooms.index(zoom) - 1]
     centre = (float(o["x"]), float(o["y"]), max(3.0 * p["tau"], 20.0))
 title = f"{team} — sequence {seq}, frame {frame}"
-st.plotly_chart(charts.frame_figure(objects, preds, view["candidates"], tau=p["tau"], epsilon=p["epsilon"],
+st.plotly_chart(charts.frame_figure(objects, preds, shown["candidates"], tau=p["tau"], epsilon=p["epsilon"],
                                     title=title, zoom=centre, height=860, legend_below=True), key="sg_frame_chart")
 
 config = {

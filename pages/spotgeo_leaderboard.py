@@ -8,17 +8,18 @@ from lab.charts import spotgeo as charts
 from lab.text import md
 
 FAM = sg.FAM
-p = sg.params()
-lb = sg.leaderboard(p)
+view = current.begin(FAM, "spotGEO leaderboard")
+p, lb = view.params, view.leaderboard
 rules, other = p["rules"], sg.other(p["rules"])
 
-sg.header(
-    "spotGEO leaderboard", sg.takeaway_leaderboard(lb, rules),
+current.header(
+    FAM, "spotGEO leaderboard",
     "Each team's predictions are paired one-to-one with the true objects of every frame; a pair at most τ "
     "pixels apart is a true positive (TP), a prediction left over a false positive (FP), an object left over "
     "a false negative (FN). Teams are ranked by F1 over all frames; the MSE only orders teams with the same "
     "F1. The last two columns show the rank the same predictions get under the other rule set. Move τ, ε or "
     "the rule set in the sidebar and the table follows.",
+    takeaway=sg.takeaway_leaderboard(lb, rules),
 )
 
 tie = sg.tie_note(lb)

@@ -3,26 +3,28 @@ code, each with a live example and its effect on the ranking."""
 
 import streamlit as st
 
-from lab import current
+from lab import current, links
 from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM
-p = sg.params()
+view = current.begin(FAM, "Rules")
+p = view.params
 tau, eps = p["tau"], p["epsilon"]
-base = ex.rules_differences(sg.scorer(), tau=tau, epsilon=eps)
+base = ex.rules_differences(view.scorer, tau=tau, epsilon=eps)
 teams, team = sg.linked_team(base["ranks"], "sg_rules_team", sg.example_team(base["ranks"]))
-view = base if team == base["team"] else ex.rules_differences(sg.scorer(), tau=tau, epsilon=eps, team=team)
-ranks, diffs = view["ranks"], view["differences"]
+shown = base if team == base["team"] else ex.rules_differences(view.scorer, tau=tau, epsilon=eps, team=team)
+ranks, diffs = shown["ranks"], shown["differences"]
 
-sg.header(
-    "Rules", sg.rules_takeaway(ranks, diffs, tau),
+current.header(
+    FAM, "Rules",
     "The challenge published one definition of its score, but the official server ran the starter kit's code, "
     "and the two disagree in four places. Below, each difference with what each side does, an example from "
     "the data shown, and how the ranking moves when only that difference is switched to the starter kit's "
     "side. This page always compares both rule sets at the sidebar's τ and ε (the rule-set choice there only "
     "changes the other pages).",
+    takeaway=sg.rules_takeaway(ranks, diffs, tau),
 )
 
 st.subheader("The ranking under each variant")
@@ -39,10 +41,10 @@ st.dataframe(sg.ranks_table(ranks, diffs), hide_index=True, key="sg_rules_ranks"
 st.plotly_chart(charts.rank_slope(ranks, [("seed", "Published rules"),
                                           *((d["key"], f"only no. {n}") for n, d in enumerate(diffs, start=1)),
                                           ("starter-kit", "Starter-kit code")],
-                                  current.colors(FAM), "Rank with each difference switched alone"),
+                                  view.colors, "Rank with each difference switched alone"),
                 key="sg_rules_slope")
 
-st.selectbox("Example team", teams, key="sg_rules_team", on_change=sg.to_link, args=("team", "sg_rules_team"),
+st.selectbox("Example team", teams, key="sg_rules_team", on_change=links.keep, args=("sg_rules_team", "team"),
              help="Whose numbers the examples of differences 1 and 2 use (default: the team the starter kit "
                   "helps most).")
 for n, d in enumerate(diffs, start=1):

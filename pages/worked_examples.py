@@ -90,7 +90,7 @@ st.markdown(
 w = st.slider("Segmentation weight w for these examples (separate from the sidebar's w)", 0.0, 1.0, 0.5, 0.05,
               key="ex_w", help="The memo prints Table 1 at w = 0.5; move it to see the formula at other weights. "
                                "This slider only changes this table, not the leaderboard.")
-st.caption(f"The sidebar's w (for the leaderboard) is {sr.params()['w']:g}; this slider starts at the memo's 0.5 "
+st.caption(f"The sidebar's w (for the leaderboard) is {current.params(FAM)['w']:g}; this slider starts at the memo's 0.5 "
            "and moves only Table 1 below.")
 
 TABLE1, THRESHOLD = memo.TABLE1, memo.TABLE1_THRESHOLD

@@ -290,6 +290,67 @@ def _pairs(value) -> list[tuple[str, Any]] | None:
     return out
 
 
+def given(values: Mapping[str, Any] | None, named: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """Parameters passed as one mapping and by name (``f(p, w=0.5)``), as one mapping: the
+    mapping itself when none is named, so checked :class:`Params` pass on unchecked again.
+
+    >>> given({"w": 0.5}, {}), given({"w": 0.5}, {"alpha": 1})
+    ({'w': 0.5}, {'w': 0.5, 'alpha': 1})
+    """
+    return values if not named else {**(values or {}), **named}
+
+
+class Params(dict):
+    """A family's parameters, validated: a read-only ``dict`` (so ``**p`` and JSON work) that
+    remembers the :class:`ParamSpec` that checked it and the data values it was checked
+    against, so that passing it on does not validate it again (``ParamSpec.validate`` returns
+    it as it is). Values read as attributes too (``p.w``). A change is a new object, validated:
+    :meth:`replace`. Pickled (e.g. to a worker process) it is a plain ``dict``.
+    """
+
+    __slots__ = ("spec", "context")
+
+    def __init__(self, values: Mapping[str, Any], *, spec: ParamSpec, context: tuple | None = None):
+        super().__init__(values)
+        self.spec = spec
+        self.context = context
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("Params are read-only: use .replace(name=value) (validated) or dict(params)")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self):
+        return dict, (dict(self),)
+
+    def __copy__(self) -> Params:
+        return self
+
+    def __deepcopy__(self, memo) -> Params:
+        return self
+
+    def fits(self, context: Mapping[str, Sequence[str]] | None) -> bool:
+        """Whether these values were checked against the data values of ``context`` (None:
+        nothing to check against)."""
+        return context is None or self.context == self.spec._context_key(context)
+
+    def replace(self, **changes) -> Params:
+        """These parameters with ``changes``, validated (against the same data values)."""
+        ctx = None if self.context is None else dict(self.context)
+        return self.spec.validate({**self, **changes}, context=ctx)
+
+    def derive(self, **changes) -> Params:
+        """These parameters with values an engine resolved from them (e.g. "the data's
+        weights" spelled out), not validated again: for the engine's own resolution steps."""
+        return Params({**self, **changes}, spec=self.spec, context=self.context)
+
+
 class ParamSpec:
     """The parameters of one family, in display order.
 
@@ -322,13 +383,28 @@ class ParamSpec:
         return {p.name: p.default for p in self.params}
 
     def validate(self, values: Mapping[str, Any] | None = None, *, context: Mapping[str, Sequence[str]] | None = None,
-                 **kwargs) -> dict[str, Any]:
-        """A complete, normalized parameter dict; missing names take their defaults.
+                 **kwargs) -> Params:
+        """A complete, normalized parameter set (:class:`Params`); missing names take their defaults.
 
         Raises :class:`InputError` naming the parameter: ``w: expected a number in [0, 1], got 1.5``.
-        ``context`` maps a ``choices_from`` key to the data's values.
+        ``context`` maps a ``choices_from`` key to the data's values. A :class:`Params` this spec
+        made, checked against the same data values (or given without ``context``), is returned as
+        it is: a value is validated once.
+
+        >>> spec = ParamSpec([Param("w", 0.5, low=0, high=1)])
+        >>> p = spec.validate(w="0.25")
+        >>> p, p.w, spec.validate(p) is p
+        ({'w': 0.25}, 0.25, True)
+        >>> spec.validate(p, w=1).w
+        1.0
         """
-        given = {**(values or {}), **kwargs}
+        if isinstance(values, Params) and not kwargs and values.spec is self and values.fits(context):
+            return values
+        return Params(self._validate({**(values or {}), **kwargs}, context), spec=self,
+                      context=self._context_key(context))
+
+    def _validate(self, given: Mapping[str, Any], context: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
+        """The work of :meth:`validate` (each value coerced, then the rules between them)."""
         unknown = [k for k in given if k not in self._by_name]
         if unknown:
             raise InputError(unknown[0], None, f"unknown parameter (known: {', '.join(self.names)})")
@@ -342,6 +418,32 @@ class ParamSpec:
                 raise InputError(name, None, str(e)) from None
         self.check(out)
         return out
+
+    def values(self, **named) -> tuple:
+        """The named values, each checked on its own (no defaults, no rules between parameters),
+        in the order given: for a function of the engine that takes a few of the family's
+        parameters (``softmin(alpha=…)``). Raises :class:`InputError` naming the parameter.
+
+        >>> ParamSpec([Param("w", 0.5, low=0, high=1), Param("alpha", 1.0, low=0, allow_inf=True)]).values(
+        ...     alpha="inf", w="0.5")
+        (inf, 0.5)
+        """
+        out = []
+        for name, value in named.items():
+            if name not in self._by_name:
+                raise InputError(name, None, f"unknown parameter (known: {', '.join(self.names)})")
+            try:
+                out.append(self._by_name[name].coerce(value))
+            except ValueError as e:
+                raise InputError(name, None, str(e)) from None
+        return tuple(out)
+
+    def _context_key(self, context: Mapping[str, Sequence[str]] | None) -> tuple | None:
+        """The data values a validation checked against (only the keys a parameter uses)."""
+        if context is None:
+            return None
+        used = sorted({p.choices_from for p in self.params if p.choices_from})
+        return tuple((k, tuple(context.get(k, ()))) for k in used)
 
     def check(self, values: dict[str, Any]) -> None:
         """The rules between parameters (raises :class:`InputError`)."""

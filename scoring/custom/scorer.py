@@ -19,12 +19,16 @@ Stages 2–4 only see per-item values and how often each item counts, so the lea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
+from ..core.params import given
 from ..core.ranking import order, rank
 from ..shovel_ready.efficiency import boost_arrays
 from . import rules
@@ -127,9 +131,9 @@ class Scorer:
         self._cache = LRU(16)
 
     # ---- parameters ------------------------------------------------------------------------
-    def check(self, **params) -> dict:
+    def check(self, p: Mapping[str, Any] | None = None, /, **params) -> dict:
         """Validated, complete parameters (``weights`` resolved to every item: 1 when not named)."""
-        p = PARAMS.validate(params, context=self.context)
+        p = PARAMS.validate(given(p, params), context=self.context)
         if p["within"] != "mean" and p["group_by"] != NONE and p["weight_column"] == NONE:
             raise InputError("weight_column", None, f"expected a numeric column of the units table for the "
                                                     f"{p['within']}-weighted mean, got none")
@@ -183,9 +187,10 @@ class Scorer:
         return np.array([float(given.get(n, 1.0)) for n in names])
 
     # ---- the leaderboard --------------------------------------------------------------------
-    def stage_scores(self, **params) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], dict]:
+    def stage_scores(self, p: Mapping[str, Any] | None = None, /,
+                     **params) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], dict]:
         """``(stage scores, item values (teams × items), item names, parameters)``."""
-        p = self.check(**params)
+        p = self.check(p, **params)
         v = self.unit_values(missing=p["missing"], missing_value=p["missing_value"], normalise=p["normalise"])
         item, names, w = self.items(p)
         present = ~np.isnan(v)
@@ -201,12 +206,12 @@ class Scorer:
                         self.item_weights(p, names), p, self.comp.runtime)
         return scores, g, names, p
 
-    def leaderboard(self, **params) -> pd.DataFrame:
+    def leaderboard(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """The leaderboard: ``submission``, each stage's score and rank, ``runtime``,
         ``efficiency_factor``, ``final_score``, ``rank``, then ``item:<name>`` per item and
         ``published:<column>`` per published aggregate; rows by rank, then name. ``lb.attrs``:
         ``items``, ``notes`` (every choice stated in words), ``parameters``."""
-        scores, g, names, p = self.stage_scores(**params)
+        scores, g, names, p = self.stage_scores(p, **params)
         data: dict = {"submission": self.names}
         for s in STAGES:
             data[s.id] = scores[s.id]
@@ -229,17 +234,17 @@ class Scorer:
         from .describe import notes
         return notes(self, p)
 
-    def warnings(self, **params) -> list[str]:
+    def warnings(self, p: Mapping[str, Any] | None = None, /, **params) -> list[str]:
         """Guardrails: what the chosen recipe does to this data that a reader should know."""
         from .describe import warnings
         try:
-            p = self.check(**params)
+            p = self.check(p, **params)
         except InputError:  # the page says why these parameters cannot be scored
             return []
         return warnings(self, p)
 
     # ---- per-unit statistics ----------------------------------------------------------------
-    def unit_stats(self, **params) -> UnitStats:
+    def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """Per-unit additive statistics (:class:`UnitStats`); units are the results' columns.
 
         With groups, a unit's cell is its group and a team's statistics are (value, present,
@@ -251,7 +256,7 @@ class Scorer:
         Per-unit normalisation depends on the unit's column only, so it is the same in every
         replicate.
         """
-        p = self.check(**params)
+        p = self.check(p, **params)
         v = self.unit_values(missing=p["missing"], missing_value=p["missing_value"], normalise=p["normalise"])
         item, names, w = self.items(p)
         present = ~np.isnan(v)

@@ -11,8 +11,10 @@ continuous weights add one pass of sums over the ordered masses (:mod:`.metric`)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,6 +22,7 @@ import pandas as pd
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
+from ..core.params import given
 from ..core.ranking import rank
 from .data import Competition
 from .metric import (
@@ -203,17 +206,17 @@ class Scorer:
                 self._sources.get(k, lambda v=v: v)
 
     # ---- parameters ------------------------------------------------------------------------
-    def check(self, **params) -> dict:
+    def check(self, p: Mapping[str, Any] | None = None, /, **params) -> dict:
         """Validated, complete parameters (defaults filled in)."""
-        return PARAMS.validate(params, context={"ease_columns": self.comp.ease_columns})
+        return PARAMS.validate(given(p, params), context={"ease_columns": self.comp.ease_columns})
 
-    def setting(self, **params) -> Setting:
+    def setting(self, p: Mapping[str, Any] | None = None, /, **params) -> Setting:
         """The :class:`Setting` of ``params``, checked against the data: the ease column must be
         a numeric column of the samples (an error names the samples file and row) with a value
         somewhere, WOOD needs an ease column unless a training-text file was loaded, and every
         model must have a score (some sample in a split weighted above 0; issue 31: never a
         NaN score ranked)."""
-        s = resolve(self.check(**params))
+        s = resolve(self.check(p, **params))
         if s.ease_column is not None:
             self.comp.samples.ease_values(s.ease_column)
             if s.ease_column in self._no_value:
@@ -267,7 +270,7 @@ class Scorer:
         return Sums(n.astype(np.int64), correct, mass, mass_correct, kw, dw, ew, bounds, b)
 
     # ---- the leaderboard -------------------------------------------------------------------
-    def leaderboard(self, **params) -> pd.DataFrame:
+    def leaderboard(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """The leaderboard of spec §3: ``Metric = 100 · Σ K·W / Σ d·W`` per model (Eq. 4; over
         ``Σ |e|·W`` when ``Σ d·W = 0``), split-wise the same within each split, and accuracy.
 
@@ -294,7 +297,7 @@ class Scorer:
             penalty 0, every weight 0, an ease column with no value, or no sample in a split
             weighted above 0), never a NaN score ranked.
         """
-        s = self.setting(**params)
+        s = self.setting(p, **params)
         t = self.sums(s)
         score = eq4(t.kw.sum(axis=1), t.dw.sum(axis=1), t.ew.sum(axis=1))  # no NaN: setting() refuses those
         data = {"submission": self.names, "accuracy": self.accuracy, "accuracy_rank": rank(self.accuracy, tol=TIE),
@@ -323,11 +326,12 @@ class Scorer:
                                            f"samples a weight above 0")
 
     # ---- per-sample views ------------------------------------------------------------------
-    def assignment(self, **params) -> tuple[np.ndarray, np.ndarray, Setting]:
+    def assignment(self, p: Mapping[str, Any] | None = None, /,
+                   **params) -> tuple[np.ndarray, np.ndarray, Setting]:
         """``(split, ease, setting)``: each sample's split index from 0 (−1: left out; 0 for
         every sample in continuous mode), shape (1, N) shared or (M, N) per model (WMProb), and
         its E of the same shape (NaN: left out)."""
-        s = self.setting(**params)
+        s = self.setting(p, **params)
         key = self.source_key(s)
         o, t = self.ordered(key), self.sums(s)
         r, n_samples = o.order.shape[0], self.comp.n_samples
@@ -337,7 +341,7 @@ class Scorer:
             split[i, o.order[i]] = np.repeat(np.arange(len(bi) - 1), np.diff(bi))
         return split, self.ease(key), s
 
-    def unit_stats(self, **params) -> UnitStats:
+    def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """What every model earned on every sample, as additive sums (see :class:`UnitStats`).
 
         ``team`` (N, M, 4): K·W, d·W, |e|·W (weights and (d, e) scaled by powers of two, as in
@@ -348,7 +352,7 @@ class Scorer:
         the metric (no E) form one more cell. ``score`` gives ``score`` (Eq. 4) and
         ``accuracy``, exactly as :meth:`leaderboard` does.
         """
-        split, ease, s = self.assignment(**params)
+        split, ease, s = self.assignment(p, **params)
         M = len(self.names)
         factor = difficulty_factor(ease, "wmprob" if s.metric == "wmprob" else "wsbias")
         scored = split >= 0

@@ -8,6 +8,9 @@ sample.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -26,7 +29,7 @@ def split_label(x: int, n: int) -> str:
     return f"split {x}" + (" (easiest)" if x == 1 else " (hardest)" if x == n else "")
 
 
-def split_table(scorer: Scorer, **params) -> pd.DataFrame:
+def split_table(scorer: Scorer, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
     """One row per model and split: ``submission, split, label, n, correct, incorrect, weight,
     score, weight_share, contribution``.
 
@@ -36,7 +39,7 @@ def split_table(scorer: Scorer, **params) -> pd.DataFrame:
     the whole denominator, so a model's contributions add up to its score. In continuous mode
     one row per model (``split`` 0, ``all samples``; ``weight`` NaN: each sample has its own).
     """
-    s = scorer.setting(**params)
+    s = scorer.setting(p, **params)
     t = scorer.sums(s)
     den = np.where(t.dw.sum(axis=1) != 0, t.dw.sum(axis=1), t.ew.sum(axis=1))
     part = np.where(t.dw.sum(axis=1)[:, None] != 0, t.dw, t.ew)
@@ -71,12 +74,13 @@ def display_samples(n_samples: int, n_models: int, *, max_points: int = 5000, se
     return np.sort(np.random.default_rng(seed).choice(n_samples, size=k, replace=False))
 
 
-def sample_points(scorer: Scorer, *, samples=None, **params) -> pd.DataFrame:
+def sample_points(scorer: Scorer, p: Mapping[str, Any] | None = None, /,
+                  *, samples=None, **params) -> pd.DataFrame:
     """One row per model and sample (``samples``: indices to keep, e.g. from
     :func:`display_samples`): ``submission, sample, sample_id, ease, split, correct,
     predicted``. ``split`` counts from 1 (0: left out of the metric, no E; 1 for every sample
     in continuous mode); ``ease`` is the sample's E (WMProb: the model's own confidence)."""
-    split, ease, _ = scorer.assignment(**params)
+    split, ease, _ = scorer.assignment(p, **params)
     idx = np.arange(scorer.comp.n_samples) if samples is None else np.asarray(samples, dtype=np.int64)
     m = len(scorer.names)
     preds = scorer.comp.predictions
@@ -92,12 +96,12 @@ def sample_points(scorer: Scorer, *, samples=None, **params) -> pd.DataFrame:
     })
 
 
-def sample_table(scorer: Scorer, **params) -> pd.DataFrame:
+def sample_table(scorer: Scorer, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
     """One row per sample, in file order: ``sample_id, label, text, ease, split, missed_by``
     and one column per model with its prediction. ``ease`` and ``split`` are the sample's
     (NaN / 0 when left out); WMProb orders per model, so there ``ease`` is the mean confidence
     over the models and ``split`` 0. ``missed_by`` counts the models that get it wrong."""
-    split, ease, s = scorer.assignment(**params)
+    split, ease, s = scorer.assignment(p, **params)
     comp, preds = scorer.comp, scorer.comp.predictions
     shared = split.shape[0] == 1
     data = {
@@ -114,22 +118,23 @@ def sample_table(scorer: Scorer, **params) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
-def hardest_samples(scorer: Scorer, *, top: int = 20, **params) -> pd.DataFrame:
+def hardest_samples(scorer: Scorer, p: Mapping[str, Any] | None = None, /,
+                    *, top: int = 20, **params) -> pd.DataFrame:
     """The ``top`` samples most models miss (:func:`sample_table` rows): most models wrong
     first, then the lowest ease (left-out samples last), then file order."""
-    table = sample_table(scorer, **params)
+    table = sample_table(scorer, p, **params)
     ease = table["ease"].to_numpy(dtype=float)
     order = np.lexsort((np.arange(len(table)), np.where(np.isnan(ease), np.inf, ease), -table["missed_by"].to_numpy()))
     return table.iloc[order[:top]].reset_index(drop=True)
 
 
-def preset_table(scorer: Scorer, **params) -> pd.DataFrame:
+def preset_table(scorer: Scorer, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
     """Table 1's schemes side by side for every model, on the current metric and splits: one
     row per model and case, ``submission, case, label, reward, penalty, split_mode,
     scale_by_difficulty, score, rank``. Cases 1–5 are the (reward, penalty) presets; ``6/7`` is
     continuous weights (1/max(E, δ), WMProb E) and ``8/9`` reward and penalty scaled by the
     difficulty, both with (1, −1). ``accuracy`` is the plain accuracy, as a reference."""
-    v = scorer.check(**params)
+    v = scorer.check(p, **params)
     base = {k: v[k] for k in ("metric", "ease_column", "sts_top")}
     splits = {k: v[k] for k in ("split_mode", "splits", "thresholds", "weights")}
     if v["split_mode"] == "continuous":

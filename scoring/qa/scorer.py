@@ -13,12 +13,16 @@ and the rank under unknown weights (:mod:`.hidden`), cached per (``T``, ``K``, s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
+from ..core.params import Params, given
 from ..core.ranking import order, rank
 from .competition import Competition
 from .hidden import DRAW_BUDGET, draw_blocks, hidden_weight_ranks, winner_regions
@@ -76,18 +80,17 @@ class Scorer:
         self._draws = LRU(2)
 
     # ---- parameters ------------------------------------------------------------------------
-    def check(self, **params) -> dict:
+    def check(self, p: Mapping[str, Any] | None = None, /, **params) -> dict:
         """Validated, complete parameters; ``weights`` resolved (None: the competition's default
         weights) and given for every theme, in sorted theme order."""
-        p = PARAMS.validate(params, context={"themes": self.themes})
+        p = PARAMS.validate(given(p, params), context={"themes": self.themes})
         w = p["weights"]
         if w is None:
             w = self.comp.default_weights
         missing = [t for t in self.themes if t not in w]
         if missing:
             raise InputError("weights", None, f"expected a weight for every theme, got none for {missing[0]!r}")
-        p["weights"] = {t: float(w[t]) for t in self.themes}
-        return p
+        return p.derive(weights={t: float(w[t]) for t in self.themes})
 
     def weight_vector(self, weights: dict) -> np.ndarray:
         return np.array([weights[t] for t in self.themes], dtype=float)
@@ -108,10 +111,13 @@ class Scorer:
         """``(multiplier, score)``, each (teams × themes), at the threshold ``T``."""
         return theme_scores(self.acc, self.f1, self.ait, float(time_threshold))
 
-    def hidden(self, *, time_threshold: float = 200.0, weight_draws: int = 10000, seed: int = 0) -> dict:
+    def hidden(self, p: Params | None = None, /, *, time_threshold: float = 200.0, weight_draws: int = 10000,
+               seed: int = 0) -> dict:
         """Rank under unknown weights (spec §4): ``p_first``, ``best_rank``, ``median_rank``,
-        ``worst_rank`` and ``rank_share`` per team (cached per threshold, K and seed)."""
-        p = self.check(time_threshold=time_threshold, weight_draws=weight_draws, seed=seed)
+        ``worst_rank`` and ``rank_share`` per team (cached per threshold, K and seed); given
+        checked parameters ``p``, it reads those three from them."""
+        p = self.check(p) if isinstance(p, Params) else self.check(
+            time_threshold=time_threshold, weight_draws=weight_draws, seed=seed)
         key = (p["time_threshold"], p["weight_draws"], p["seed"])
 
         def run():
@@ -123,16 +129,16 @@ class Scorer:
             return hidden_weight_ranks(self.theme_scores(p["time_threshold"])[1], draws)
         return self._cache.get(key, run)
 
-    def leaderboard(self, **params) -> pd.DataFrame:
+    def leaderboard(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """The leaderboard (spec §6) as a DataFrame: ``submission, final_score, rank, p_first,
         best_rank, median_rank, worst_rank`` and per theme (sorted) ``<theme>:accuracy, :f1,
         :ait_ms, :multiplier, :score``; rows by rank, then name. Keyword arguments:
         ``time_threshold, weights, weight_draws, seed``. ``lb.attrs`` holds ``themes`` and the
         resolved ``weights``."""
-        p = self.check(**params)
+        p = self.check(p, **params)
         mult, score = self.theme_scores(p["time_threshold"])
         final = self.final_scores(score, p["weights"])
-        h = self.hidden(time_threshold=p["time_threshold"], weight_draws=p["weight_draws"], seed=p["seed"])
+        h = self.hidden(p)
         data = {"submission": self.names, "final_score": final, "rank": rank(final), "p_first": h["p_first"],
                 "best_rank": h["best_rank"], "median_rank": h["median_rank"], "worst_rank": h["worst_rank"]}
         # the per-theme columns as one block (teams × themes·5), not one array per column
@@ -145,10 +151,10 @@ class Scorer:
         return df
 
     # ---- views the pages need ----------------------------------------------------------------
-    def theme_table(self, **params) -> pd.DataFrame:
+    def theme_table(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """One row per (team, theme): ``accuracy, f1, metric, ait_ms, multiplier, score, weight,
         weight_share`` (the weight over the sum of weights) and ``contribution = weight·score``."""
-        p = self.check(**params)
+        p = self.check(p, **params)
         mult, score = self.theme_scores(p["time_threshold"])
         self.final_scores(score, p["weights"])  # refused past the largest float, as the leaderboard
         w = self.weight_vector(p["weights"])
@@ -161,11 +167,11 @@ class Scorer:
             "weight": np.tile(w, T), "weight_share": np.tile(share, T), "contribution": (score * w).ravel(),
         })
 
-    def rank_changes(self, **params) -> pd.DataFrame:
+    def rank_changes(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """Final score and rank under the given weights beside those under equal weights
         (``1 / n`` each): ``submission, final_score, rank, equal_final_score, equal_rank,
         rank_change`` (positive: the weights move the team up), in leaderboard order."""
-        p = self.check(**params)
+        p = self.check(p, **params)
         score = self.theme_scores(p["time_threshold"])[1]
         final = self.final_scores(score, p["weights"])
         equal = score.mean(axis=1) if len(self.themes) else np.zeros(len(self.names))
@@ -174,14 +180,15 @@ class Scorer:
                            "equal_rank": re_, "rank_change": re_ - r})
         return df.iloc[order(self.names, r)].reset_index(drop=True)
 
-    def speed_table(self, *, step_ms: float = 10.0, **params) -> pd.DataFrame:
+    def speed_table(self, p: Mapping[str, Any] | None = None, /,
+                    *, step_ms: float = 10.0, **params) -> pd.DataFrame:
         """Per (team, theme): ``ait_ms``, ``threshold``, ``over_ms = max(0, AIT − T)``,
         ``multiplier``, ``score``, and ``gain`` — what the final score gains when the theme's AIT
         drops by ``step_ms`` (default 10 ms): ``w_t·(F1_t + acc_t)·(m_t(AIT − step) − m_t(AIT))``;
         ``gain_all`` is the team's gain when every theme's AIT drops by ``step_ms``."""
         if not (isinstance(step_ms, (int, float)) and not isinstance(step_ms, bool) and step_ms > 0):
             raise InputError("step_ms", None, f"expected a number > 0, got {step_ms!r}")
-        p = self.check(**params)
+        p = self.check(p, **params)
         T = p["time_threshold"]
         w = self.weight_vector(p["weights"])
         mult, score = self.theme_scores(T)
@@ -197,7 +204,7 @@ class Scorer:
             "gain_all": np.repeat(gain.sum(axis=1), n_th),
         })
 
-    def winner_regions(self, *, themes=None, **params) -> dict:
+    def winner_regions(self, p: Mapping[str, Any] | None = None, /, *, themes=None, **params) -> dict:
         """Which team ranks first where on the weight simplex (:func:`.hidden.winner_regions`).
 
         ``themes``: 2 or 3 themes to vary (default: every theme, when there are 2 or 3). The
@@ -208,7 +215,7 @@ class Scorer:
         simplex. Returns ``themes``, ``current`` (the given weights of the chosen themes as
         shares of ``m``, the point to mark; None when ``m = 0``) and ``regions``.
         """
-        p = self.check(**params)
+        p = self.check(p, **params)
         chosen = list(self.themes) if themes is None else [str(t) for t in themes]
         unknown = [t for t in chosen if t not in self.themes]
         if unknown or len(set(chosen)) != len(chosen) or len(chosen) not in (2, 3):
@@ -226,7 +233,7 @@ class Scorer:
                 "regions": winner_regions(m * score[:, idx] + offset[:, None], self.names)}
 
     # ---- per-unit statistics ---------------------------------------------------------------
-    def unit_stats(self, **params) -> UnitStats:
+    def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """What every team earned on every question, as additive sums (:class:`UnitStats`).
 
         Units are questions, a question's cell is its theme; ``team`` (questions × teams × 3)
@@ -235,7 +242,7 @@ class Scorer:
         threshold and weights (a theme with no question in a subset scores 0). Keys:
         ``final_score`` and ``<theme>:score``.
         """
-        p = self.check(**params)
+        p = self.check(p, **params)
         c = self.comp
         team = np.stack([c.correct.T, c.f1.T, c.ms.T], axis=2)
         T, w, themes = p["time_threshold"], self.weight_vector(p["weights"]), list(self.themes)

@@ -60,7 +60,7 @@ def softmin(scores, sizes=None, *, alpha: float) -> tuple[float, np.ndarray]:
 
 def check_alpha(alpha) -> float:
     """α as a float (``inf``/``infinity``/``∞`` → ∞), or an :class:`InputError` naming it."""
-    return PARAMS.validate(alpha=alpha)["alpha"]
+    return PARAMS.values(alpha=alpha)[0]
 
 
 def softmin_weights(scores: pd.DataFrame, sizes, alpha) -> pd.DataFrame:

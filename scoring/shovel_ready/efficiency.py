@@ -47,8 +47,7 @@ def boost_window(table: pd.DataFrame, window: float) -> tuple[float, float] | No
 
 def check_boost_params(band, max_boost, window) -> tuple[float, float, float]:
     """Validate band ≥ 0, max_boost ≥ 0 and window > 0."""
-    v = PARAMS.validate(band=band, max_boost=max_boost, window=window)
-    return v["band"], v["max_boost"], v["window"]
+    return PARAMS.values(band=band, max_boost=max_boost, window=window)
 
 
 def boost_arrays(scores: np.ndarray, runtimes: np.ndarray, band: float, max_boost: float,

@@ -21,14 +21,15 @@ SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low and varies
                     "95 % intervals holding the true score 85 % of the time)")
 
 
-def group_warnings(scorer, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE, **params) -> list[str]:
-    """Plain-words warnings for the parameters: each names the group, its size and the teams."""
-    p = scorer.check(**params)
+def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE,
+                   **params) -> list[str]:
+    """Plain-words warnings for the parameters (``p``, or by name): each names the group, its
+    size and the teams."""
+    p = scorer.check(p, **params)
     attrs = p["attributes"]
     if not attrs:
         return []
-    gs = scorer.group_scores(**{k: p[k] for k in ("w", "quality", "threshold", "attributes", "overlap_removal",
-                                                  "exclude_missing")})
+    gs = scorer.group_scores(p)
     sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
     small = sizes < min_group
     out: list[str] = []

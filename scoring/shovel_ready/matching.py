@@ -23,8 +23,7 @@ def check_segment_params(w, quality, threshold) -> tuple[float, str, float]:
     >>> check_segment_params(0.5, "iou", 0.51)
     (0.5, 'iou', 0.51)
     """
-    v = PARAMS.validate(w=w, quality=quality, threshold=threshold)
-    return v["w"], v["quality"], v["threshold"]
+    return PARAMS.values(w=w, quality=quality, threshold=threshold)
 
 
 def fractional_tp_values(w, quality, d):

@@ -19,14 +19,16 @@ takes seconds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..core.cache import LRU, nbytes
 from ..core.family import UnitStats
+from ..core.params import Params
 from ..core.ranking import rank
 from .aggregate import softmin_matrix
 from .competition import Competition
@@ -86,9 +88,13 @@ class Scorer:
         return self._caches[level].get(key, fn)
 
     # ---- parameter validation ------------------------------------------------------------
-    def check(self, **params) -> dict:
-        """Validated, complete parameters (defaults filled in); attributes must be columns of
-        the loaded demographics."""
+    def check(self, p: Mapping[str, Any] | None = None, /, **params) -> Params:
+        """Validated, complete parameters (defaults filled in; :class:`~scoring.core.params.Params`);
+        attributes must be columns of the loaded demographics. ``p``: parameters as one mapping
+        (those this scorer already checked are returned as they are), ``params`` by name."""
+        if isinstance(p, Params) and not params:
+            return PARAMS.validate(p, context={"attributes": self.comp.attributes})
+        params = {**(p or {}), **params}
         if isinstance(params.get("attributes"), str):
             params["attributes"] = [a for a in params["attributes"].split(",") if a.strip()]
         if params.get("attributes") is None:
@@ -96,6 +102,10 @@ class Scorer:
         return PARAMS.validate(params, context={"attributes": self.comp.attributes})
 
     def _attributes(self, attributes) -> tuple[str, ...]:
+        known = self.comp.attributes
+        if isinstance(attributes, tuple) and len(set(attributes)) == len(attributes) and all(
+                isinstance(a, str) and a in known for a in attributes):
+            return attributes  # as checked parameters hold them: nothing to normalise
         return self.check(attributes=attributes)["attributes"]
 
     # ---- stages --------------------------------------------------------------------------
@@ -202,11 +212,14 @@ class Scorer:
         M, Sq, Sd, NP, NG = self._sums(removal, threshold, quality, attrs, excl, progress)
         return segment_and_group_scores(w, M, Sq, Sd, NP, NG)
 
-    def group_scores(self, *, w=0.5, quality="iou", threshold=0.51, attributes=(), overlap_removal=True,
-                     exclude_missing=False, progress: Progress | None = None) -> GroupScores:
-        """Segment score of every submission on every group of ``attributes`` (SPEC §4)."""
-        p = self.check(w=w, quality=quality, threshold=threshold, attributes=attributes,
-                       overlap_removal=overlap_removal, exclude_missing=exclude_missing)
+    def group_scores(self, params: Params | None = None, /,
+                     *, w=0.5, quality="iou", threshold=0.51, attributes=(),
+                     overlap_removal=True, exclude_missing=False, progress: Progress | None = None) -> GroupScores:
+        """Segment score of every submission on every group of ``attributes`` (SPEC §4); given
+        checked parameters (``params``) it reads those six from them."""
+        p = self.check(params) if isinstance(params, Params) else self.check(
+            w=w, quality=quality, threshold=threshold, attributes=attributes, overlap_removal=overlap_removal,
+            exclude_missing=exclude_missing)
         attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
         _, grp = self._segment_and_groups(p["w"], p["quality"], p["threshold"], attrs, p["overlap_removal"], excl,
                                           progress)
@@ -215,13 +228,14 @@ class Scorer:
         return GroupScores(pd.DataFrame(grp, index=pd.Index(self.names, name="submission"), columns=labels),
                            pd.Series(sizes, index=labels, name="essays"), labels)
 
-    def leaderboard(self, **params) -> pd.DataFrame:
+    def leaderboard(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """The five-stage leaderboard (SPEC §6) as a DataFrame: ``LEADERBOARD_COLUMNS`` plus one
         column per group score. Keyword arguments: ``w, quality, threshold, alpha, attributes,
         band, max_boost, window, overlap_removal`` (defaults: :data:`DEFAULTS`), and ``progress``
-        (``progress(done, total, name)`` per submission while re-matching; default the scorer's)."""
+        (``progress(done, total, name)`` per submission while re-matching; default the scorer's);
+        or the parameters as one mapping ``p`` (checked ones are not checked again)."""
         progress = params.pop("progress", None)
-        st, labels, attrs = self._stages(params, progress)
+        st, labels, attrs = self._stages(self.check(p, **params), progress)
         data = {
             "submission": self.names,
             "fp1": self.fp1, "fp1_rank": rank(self.fp1),
@@ -237,31 +251,31 @@ class Scorer:
         df = pd.DataFrame(data)
         return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
 
-    def final_ranks(self, **params) -> np.ndarray:
+    def final_ranks(self, p: Mapping[str, Any] | None = None, /, **params) -> np.ndarray:
         """The final rank of every submission, in the order of :attr:`names`: the leaderboard's
         ``rank`` column without building the leaderboard (a stability map asks for it in each of
         its cells). Keyword arguments as for :meth:`leaderboard`."""
         progress = params.pop("progress", None)
-        return rank(self._stages(params, progress)[0]["final_score"])
+        return rank(self._stages(self.check(p, **params), progress)[0]["final_score"])
 
-    def _stages(self, params: dict, progress: Progress | None):
-        """(stage scores, group labels, attributes in effect) at ``params``."""
-        p = self.check(**params)
+    def _stages(self, p: Params, progress: Progress | None):
+        """(stage scores, group labels, attributes in effect) at the checked parameters ``p``."""
         attrs, excl = p["attributes"], p["exclude_missing"] and bool(p["attributes"])
         M, Sq, Sd, NP, NG = self._sums(p["overlap_removal"], p["threshold"], p["quality"], attrs, excl, progress)
         _, labels, sizes = self.groups(attrs, excl)
         attrs = attrs if len(labels) else ()  # every essay left out: no groups, as without attributes
         return stage_scores(M, Sq, Sd, NP, NG, sizes, self.runtime, grouped=bool(attrs), **_agg(p)), labels, attrs
 
-    def warnings(self, *, min_group: int = 30, share: float = 1 / 3, **params) -> list[str]:
+    def warnings(self, p: Mapping[str, Any] | None = None, /, *, min_group: int = 30, share: float = 1 / 3,
+                 **params) -> list[str]:
         """Where a conclusion at these parameters is fragile (``guardrails.group_warnings``): a
         group under ``min_group`` essays carrying more than ``share`` of a team's weight."""
         from .guardrails import group_warnings
 
-        return group_warnings(self, min_group=min_group, share=share, **params)
+        return group_warnings(self, self.check(p, **params), min_group=min_group, share=share)
 
     # ---- per-unit statistics ---------------------------------------------------------------
-    def unit_stats(self, **params) -> UnitStats:
+    def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """What every submission earned on every essay, as additive sums (see :class:`UnitStats`).
 
         Per (essay, submission, class): matched pairs M, Σquality, Σprobability and
@@ -273,7 +287,7 @@ class Scorer:
         submission at a time from the table store.
         """
         progress = params.pop("progress", None)
-        p = self.check(**params)
+        p = self.check(p, **params)
         attrs, removal = p["attributes"], p["overlap_removal"]
         excl = p["exclude_missing"] and bool(attrs)
         masks = self._masks(removal, p["threshold"], "iou" if p["quality"] == "iou" else "max", progress)

@@ -9,6 +9,9 @@ never shows a different answer from the table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -51,7 +54,8 @@ def _outcomes(scorer: Scorer, i: int, p: dict):
     return obj_pred, obj_d, pred_obj
 
 
-def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, **params) -> dict:
+def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, p: Mapping[str, Any] | None = None, /,
+                  **params) -> dict:
     """One frame of one team, as the Frames page draws it.
 
     Returns ``objects`` (object, x, y, [brightness], label TP/FN, prediction, d),
@@ -60,7 +64,7 @@ def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, **par
     τ, with ``matched``) — objects and predictions numbered from 1 in file order — and
     ``summary`` (tp, fp, fn, sse and the parameters). Parameters: ``tau, epsilon, rules``.
     """
-    p = scorer.check(**params)
+    p = scorer.check(p, **params)
     rs = ruleset(p["rules"])
     i, f = _team(scorer, team), _frame_index(scorer, sequence_id, frame)
     sub, gt = scorer.comp.submissions[i], scorer.comp.gt
@@ -102,10 +106,11 @@ def explain_frame(scorer: Scorer, team: str, sequence_id: int, frame: int, **par
             "summary": summary}
 
 
-def object_outcomes(scorer: Scorer, team: str, **params) -> pd.DataFrame:
+def object_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                    **params) -> pd.DataFrame:
     """Every ground-truth object with its outcome for one team: ``sequence_id, frame, object,
     x, y, [brightness], outcome (TP/FN), d``."""
-    p = scorer.check(**params)
+    p = scorer.check(p, **params)
     i = _team(scorer, team)
     gt = scorer.comp.gt
     obj_pred, obj_d, _ = _outcomes(scorer, i, p)
@@ -120,10 +125,11 @@ def object_outcomes(scorer: Scorer, team: str, **params) -> pd.DataFrame:
     return df
 
 
-def prediction_outcomes(scorer: Scorer, team: str, **params) -> pd.DataFrame:
+def prediction_outcomes(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                        **params) -> pd.DataFrame:
     """Every prediction of one team: ``sequence_id, frame, prediction, x, y, outcome (TP/FP),
     d, penalty`` (penalty = π(d) of a true positive under the rule set)."""
-    p = scorer.check(**params)
+    p = scorer.check(p, **params)
     i = _team(scorer, team)
     sub, gt = scorer.comp.submissions[i], scorer.comp.gt
     _, obj_d, pred_obj = _outcomes(scorer, i, p)
@@ -138,10 +144,11 @@ def prediction_outcomes(scorer: Scorer, team: str, **params) -> pd.DataFrame:
                          "y": sub.xy[:, 1], "outcome": np.where(tp, "TP", "FP"), "d": d, "penalty": pen})
 
 
-def fn_by_brightness(scorer: Scorer, team: str, *, bins=None, **params) -> pd.DataFrame:
+def fn_by_brightness(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                     *, bins=None, **params) -> pd.DataFrame:
     """Objects, TP, FN and recall per brightness bin (``bins``: edges; default quartiles).
     Needs a ground truth with ``object_brightness``."""
-    df = object_outcomes(scorer, team, **params)
+    df = object_outcomes(scorer, team, p, **params)
     if "brightness" not in df:
         raise InputError("brightness", None, "the ground truth has no object_brightness")
     b = df["brightness"].to_numpy()
@@ -154,11 +161,12 @@ def fn_by_brightness(scorer: Scorer, team: str, *, bins=None, **params) -> pd.Da
     return out
 
 
-def errors_by_position(scorer: Scorer, team: str, *, cell: float = 80.0, **params) -> pd.DataFrame:
+def errors_by_position(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                       *, cell: float = 80.0, **params) -> pd.DataFrame:
     """FN (objects) and FP (predictions) per square ``cell`` of the 640 × 480 frame:
     ``x0, y0`` (the cell's corner), ``objects, fn, predictions, fp``."""
-    obj = object_outcomes(scorer, team, **params)
-    pred = prediction_outcomes(scorer, team, **params)
+    obj = object_outcomes(scorer, team, p, **params)
+    pred = prediction_outcomes(scorer, team, p, **params)
     nx, ny = int(np.ceil(640 / cell)), int(np.ceil(480 / cell))
 
     def grid(df):
@@ -176,13 +184,14 @@ def errors_by_position(scorer: Scorer, team: str, *, cell: float = 80.0, **param
     return out
 
 
-def sequence_costs(scorer: Scorer, team: str, **params) -> pd.DataFrame:
+def sequence_costs(scorer: Scorer, team: str, p: Mapping[str, Any] | None = None, /,
+                   **params) -> pd.DataFrame:
     """Each sequence's share of one team's MSE, costliest first: ``sequence_id, objects,
     predictions, tp, fp, fn, sse, mse`` (the sequence's own SSE_k / (TP_k + FN_k + FP_k)) and
     ``contribution``: what the sequence adds to the team's MSE — ``SSE_k / Σ(TP + FN + FP)``
     under pooled (seed) rules, ``MSE_k`` under the starter kit's sum. The contributions add
     up to the leaderboard's MSE."""
-    p = scorer.check(**params)
+    p = scorer.check(p, **params)
     i = _team(scorer, team)
     rs = ruleset(p["rules"])
     t = scorer.sequence_table(i, tau=p["tau"], epsilon=p["epsilon"], rules=rs)

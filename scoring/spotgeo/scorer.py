@@ -14,13 +14,16 @@ must:
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..core.cache import LRU
 from ..core.family import UnitStats
+from ..core.params import given
 from ..core.ranking import rank_lex
 from .competition import Competition
 from .matching import SolverStats, match_submission
@@ -75,9 +78,9 @@ class Scorer:
         """Hits, misses and entries per cache level (``match``, ``counts``, ``prefix``)."""
         return {level: c.info() for level, c in self._caches.items()}
 
-    def check(self, **params) -> dict:
+    def check(self, p: Mapping[str, Any] | None = None, /, **params) -> dict:
         """Validated, complete parameters (defaults filled in)."""
-        return PARAMS.validate(params)
+        return PARAMS.validate(given(p, params))
 
     # ---- level 1: matching -------------------------------------------------------------
     def matching(self, tau: float) -> TauMatch:
@@ -176,12 +179,12 @@ class Scorer:
         t = self.totals(tau=tau, epsilon=epsilon, rules=rules)
         return final_ranks(t)
 
-    def leaderboard(self, **params) -> pd.DataFrame:
+    def leaderboard(self, p: Mapping[str, Any] | None = None, /, **params) -> pd.DataFrame:
         """The leaderboard (spec §3, §6): :data:`LEADERBOARD_COLUMNS`, then ``mse_rank``,
         ``other_rules_rank`` (the rank under the other rule set) and ``rank_change``
         (``other_rules_rank − rank``: positive = placed higher under these rules); rows by
         rank, then name. Keyword arguments ``tau, epsilon, rules`` (defaults 10, 3, seed)."""
-        p = self.check(**params)
+        p = self.check(p, **params)
         tau, eps, rules = p["tau"], p["epsilon"], p["rules"]
         t = self.totals(tau=tau, epsilon=eps, rules=rules)
         other = "starter-kit" if rules == "seed" else "seed"
@@ -208,7 +211,7 @@ class Scorer:
         mse = np.divide(sse, den, out=np.zeros(self.K), where=den > 0)
         return {"tp": tp, "fp": fp, "fn": fn, "sse": sse, "mse": mse}
 
-    def unit_stats(self, **params) -> UnitStats:
+    def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """What every submission earned on every sequence, as additive sums.
 
         ``team`` (K, S, 5): per sequence ``tp, fp, fn, sse`` and the sequence's own MSE
@@ -220,7 +223,7 @@ class Scorer:
         :func:`final_ranks` (``rank_lex([score, mse], higher_is_better=False)``), not
         ``score`` alone.
         """
-        p = self.check(**params)
+        p = self.check(p, **params)
         rs = ruleset(p["rules"])
         team = np.zeros((self.K, self.S, 5))
         for i in range(self.S):

@@ -35,8 +35,9 @@ def browser():
 
 
 def _opening(page) -> str:
-    """The page's first paragraph: its takeaway."""
-    return page.locator('[data-testid="stMain"] [data-testid="stMarkdown"]').first.inner_text()
+    """The page's takeaway: the header's callout (lab.current.header)."""
+    callout = '[data-testid="stMain"] [data-testid="stAlert"] [data-testid="stMarkdownContainer"]'
+    return page.locator(callout).first.inner_text().strip()
 
 
 def test_every_qa_page_opens_and_a_weight_slider_moves(browser):

@@ -105,7 +105,9 @@ def figure(at: AppTest, key: str) -> dict:
 
 
 def takeaway(at: AppTest) -> str:
-    return plain(at.markdown[0].value).replace("**", "")
+    """The page's takeaway: the header's callout (lab.current.header); on a page whose settings
+    cannot be scored, the header's sentence that says why."""
+    return plain((at.info or at.markdown)[0].value).replace("**", "")
 
 
 def real_accuracy(dataset: str) -> pd.Series:
@@ -191,7 +193,7 @@ def test_table_1_cases_set_reward_and_penalty(sample):
     assert not [c for c in table(at, "Accuracy rank").columns if c.startswith("Split")]
     for page in (SP, SM, WT):
         go(at, page)
-    assert "no split weights" in plain(at.info[0].value)
+    assert any("no split weights" in plain(i.value) for i in at.info)
 
 
 def test_imdb_from_the_sidebar_and_from_a_link(sample):
@@ -208,7 +210,7 @@ def test_imdb_from_the_sidebar_and_from_a_link(sample):
     entry = at.session_state["_df_data"]  # store.use_folder: the shipped folder, not an upload
     assert entry.folder.name == "imdb" and entry.is_default and entry.label == "IMDb sample data"
     assert any("IMDb sample data" in plain(c.value) for c in at.sidebar.caption)
-    strip = [plain(m.value) for m in at.markdown][1:7]  # the settings strip, under the takeaway
+    strip = [plain(m.value) for m in at.markdown][0:6]  # the settings strip, under the takeaway (a callout)
     assert strip[:2] == [":gray[Data]  \n**IMDb**", ":gray[Metric]  \n**WMProb**"]
     go(at, SM)  # IMDb's texts hold <br /> tags: text in the hover, never markup
     hover = [h for tr in figure(at, "df_sm_swarm")["data"] for h in tr.get("hovertext") or []]
@@ -270,7 +272,7 @@ def test_hand_scores_takeaway_and_user_strings_as_text(hand):
     assert t.loc[HARD, "Rank"] == "2 ▲1" and t.loc[WIN, "Rank"] == "3 ▼1"
     assert takeaway(at) == (f"good stays first; {HARD} gains 1 place over plain accuracy and {WIN} loses 1 place "
                             "(2 of 3 models move).")
-    raw = at.markdown[0].value
+    raw = at.info[0].value
     assert "\\[win\\]\\(evil\\.example\\)" in raw and "](evil" not in raw and "<b>" not in raw
     assert all(tr["name"] != HARD for tr in figure(at, "df_lb_mlc")["data"])
     assert any(tr["name"] == "&lt;b&gt;hard&lt;/b&gt;" for tr in figure(at, "df_lb_mlc")["data"])

@@ -111,8 +111,8 @@ def figure(at: AppTest, key: str) -> dict:
 
 
 def takeaway(at: AppTest) -> str:
-    """The page's opening sentence, as the reader sees it (names in bold)."""
-    return plain(at.markdown[0].value).replace("**", "")
+    """The page's takeaway (the header's callout), as the reader sees it (names in bold)."""
+    return plain(at.info[0].value).replace("**", "")
 
 
 # ---- the sample: its designed story ------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_user_strings_reach_the_pages_as_text(tmp_path, monkeypatch):
                       WEIGHTS.replace("beta", evil_theme))
     monkeypatch.setenv("LAB_DATA_DIR_QA", str(folder))
     at = qa_app(SP)
-    raw = at.markdown[0].value
+    raw = at.info[0].value
     assert "\\[win\\]\\(evil\\.example\\)" in raw and "](evil" not in raw  # escaped: no link
     ait = figure(at, "qa_sp_ait")
     assert "&lt;b&gt;beta&lt;/b&gt;" in [tr["name"] for tr in ait["data"]]

@@ -92,7 +92,8 @@ def arr(v) -> list:
 
 
 def takeaway(at: AppTest) -> str:
-    return plain(at.markdown[0].value)
+    """The page's takeaway: the header's callout (lab.current.header)."""
+    return plain(at.info[0].value)
 
 
 def test_leaderboard_table_both_rule_sets_and_the_takeaway(sg_dir):
@@ -111,7 +112,7 @@ def test_leaderboard_table_both_rule_sets_and_the_takeaway(sg_dir):
     assert t["Rank (kit)"].tolist() == [2, 1, 3] and t["Change"].tolist() == ["▼1", "▲1", "="]
     assert takeaway(at) == (f"**{TWIN}** leads under the published rules; under the starter-kit code {TWIN} and "
                             "worked swap places.")
-    assert "\\<i\\>twin" in at.markdown[0].value                      # escaped, not markup
+    assert "\\<i\\>twin" in at.info[0].value                          # escaped, not markup
     assert any("the same F1, so the MSE decides" in c.value for c in at.caption)
 
     at.selectbox(key="sg_rules").set_value("starter-kit")
