@@ -26,6 +26,7 @@ from ..core import limits
 from ..core.errors import InputError
 from ..core.jsonsafe import Bounds, BoundsExceeded, DuplicateKey, decoder, loads_bounded
 from ..core.sources import source_bytes
+from . import fastread
 from .data import BRIGHTNESS_KEY, Frames, Invalid, brightness_of, check_batch, entry_error, frames_from_arrays
 
 CHUNK = 1 << 20  # bytes read at once
@@ -155,9 +156,36 @@ def _value(text: _Text, dec: json.JSONDecoder, index: int):
         return value
 
 
+def _whole(src, name: str) -> bytes | None:
+    """The bytes of a source small enough for :func:`~.fastread.read_canonical` (a path is
+    read only when its size allows), else None (then it is streamed)."""
+    if isinstance(src, (str, Path)):
+        p = Path(src)
+        if not p.is_file() or p.stat().st_size > fastread.MAX_BYTES:
+            return None
+        return p.read_bytes()
+    raw = _open(src, name)  # a list (dumped), bytes or a file-like: already in memory
+    return raw.getvalue() if isinstance(raw, io.BytesIO) else None
+
+
 def read_frames(src, name: str, *, ground_truth: bool = False, report: list[str] | None = None) -> Frames:
     """Read, validate and return the :class:`~scoring.spotgeo.data.Frames` of one file (a path,
-    bytes, a file-like or an already parsed list), entry by entry (module doc)."""
+    bytes, a file-like or an already parsed list): at once when it is written the usual way
+    (:mod:`~.fastread`), else entry by entry (module doc) — the same frames either way."""
+    data = _whole(src, name)
+    if data is not None:
+        fast = fastread.read_canonical(data, brightness=ground_truth)
+        if fast is not None:
+            seq, frame, counts, xy, bright = fast
+            try:
+                out, point_order = frames_from_arrays(name, seq, frame, counts, xy)
+            except InputError:
+                pass  # a duplicate (sequence_id, frame): the entry-by-entry reader words it
+            else:
+                if bright is not None:
+                    out.brightness = bright[point_order]
+                return out
+        src = data
     raw = _open(src, name)
     try:
         return _read(_Text(raw, name), name, ground_truth, report)
