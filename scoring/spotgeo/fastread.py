@@ -32,8 +32,8 @@ import pyarrow.compute as pc
 from ..core import limits
 from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 
-#: files larger than this are streamed instead (this reader holds a few bytes per input byte)
-MAX_BYTES = 64 << 20
+#: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
+CHUNK = 1 << 20
 
 # token codes
 _OPEN_A, _CLOSE_A, _OPEN_O, _CLOSE_O, _COMMA, _COLON, _STR, _NUM = range(8)
@@ -79,19 +79,54 @@ _INT = r"^-?(0|[1-9][0-9]*)$"
 _NUMBER = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"
 
 
-def read_canonical(data: bytes, *, brightness: bool = False):
-    """``(seq, frame, counts, xy, bright)`` of a valid file written the usual way (entries
-    in file order; ``bright`` the ``object_brightness`` values when ``brightness`` and every
-    entry has them), or ``None`` when the general reader must decide (module doc).
+def read_canonical(raw, *, brightness: bool = False, chunk: int = CHUNK):
+    """``(seq, frame, counts, xy, bright)`` of a valid file written the usual way, read from
+    the binary stream ``raw`` piece by piece (entries in file order; ``bright`` the
+    ``object_brightness`` values when ``brightness`` and every entry has them), or ``None``
+    when the general reader must decide (module doc; the stream is then partly read).
 
-    >>> seq, frame, counts, xy, b = read_canonical(
-    ...     b'[{"sequence_id": 7, "frame": 2, "num_objects": 1, "object_coords": [[3, 4.5]]}]')
+    >>> import io
+    >>> seq, frame, counts, xy, b = read_canonical(io.BytesIO(
+    ...     b'[{"sequence_id": 7, "frame": 2, "num_objects": 1, "object_coords": [[3, 4.5]]}]'))
     >>> seq.tolist(), frame.tolist(), counts.tolist(), xy.tolist(), b
     ([7], [2], [1], [[3.0, 4.5]], None)
-    >>> read_canonical(b'[{"frame": 2, "sequence_id": 7, "num_objects": 0, "object_coords": []}]') is None
+    >>> read_canonical(io.BytesIO(b'[{"frame": 2, "sequence_id": 7, "num_objects": 0, "object_coords": []}]')) is None
     True
     """
-    if not 0 < len(data) <= MAX_BYTES:
+    parts: list[tuple] = []
+    pending, first = b"", True
+    while True:
+        data = raw.read(chunk)
+        buf = pending + data
+        if data:
+            cut = buf.rfind(b"},")  # pieces end between two entries
+            if cut < 0:
+                if len(buf) > 8 * chunk:  # an entry that long is not the usual layout
+                    return None
+                pending = buf
+                continue
+            piece, pending = buf[:cut + 1], buf[cut + 2:]
+        else:
+            piece, pending = buf, b""
+        got = _piece(piece, first, not data, brightness)
+        if got is None:
+            return None
+        parts.append(got)
+        first = False
+        if not data:
+            break
+    seq, frame, num, xy = (np.concatenate([p[k] for p in parts]) for k in range(4))
+    bright = [p[4] for p in parts]
+    if not brightness or all(b is None for b in bright):
+        return seq, frame, num, xy, None
+    if any(b is None for b in bright):
+        return None  # some entries lack it: the general reader says which
+    return seq, frame, num, xy, np.concatenate(bright)
+
+
+def _piece(data: bytes, first: bool, last: bool, brightness: bool):
+    """The entries of one piece of the file (the first opens the array, the last closes it)."""
+    if not data:
         return None
     arr = np.frombuffer(data, dtype=np.uint8)
     cls = _CLASS[arr]
@@ -115,16 +150,21 @@ def read_canonical(data: bytes, *, brightness: bool = False):
     n_start = np.flatnonzero(num & ~np.concatenate(([False], num[:-1])))
     n_end = np.flatnonzero(num & ~np.concatenate((num[1:], [False]))) + 1
     tok[n_start] = _NUM
-    pos = np.flatnonzero(tok != _NONE)
-    T = tok[pos]
+    T = tok[tok != _NONE]
     del cls, mark, inside, num, tok
+    if first:
+        if not len(T) or T[0] != _OPEN_A:
+            return None
+        T = T[1:]
+    if last:
+        if not len(T) or T[-1] != _CLOSE_A:
+            return None
+        T = T[:-1]
     return _entries(arr, T, q0, q1, n_start, n_end, brightness)
 
 
-def _entries(arr, T, q0, q1, n_start, n_end, brightness: bool):
-    if len(T) < 3 or T[0] != _OPEN_A or T[-1] != _CLOSE_A:
-        return None
-    body = T[1:-1]
+def _entries(arr, body, q0, q1, n_start, n_end, brightness: bool):
+    """The entries of a piece from its tokens ``body`` (entries and the commas between them)."""
     starts = np.flatnonzero(body == _OPEN_O)
     E = len(starts)
     if E == 0 or starts[0] != 0:

@@ -156,25 +156,14 @@ def _value(text: _Text, dec: json.JSONDecoder, index: int):
         return value
 
 
-def _whole(src, name: str) -> bytes | None:
-    """The bytes of a source small enough for :func:`~.fastread.read_canonical` (a path is
-    read only when its size allows), else None (then it is streamed)."""
-    if isinstance(src, (str, Path)):
-        p = Path(src)
-        if not p.is_file() or p.stat().st_size > fastread.MAX_BYTES:
-            return None
-        return p.read_bytes()
-    raw = _open(src, name)  # a list (dumped), bytes or a file-like: already in memory
-    return raw.getvalue() if isinstance(raw, io.BytesIO) else None
-
-
 def read_frames(src, name: str, *, ground_truth: bool = False, report: list[str] | None = None) -> Frames:
     """Read, validate and return the :class:`~scoring.spotgeo.data.Frames` of one file (a path,
-    bytes, a file-like or an already parsed list): at once when it is written the usual way
-    (:mod:`~.fastread`), else entry by entry (module doc) — the same frames either way."""
-    data = _whole(src, name)
-    if data is not None:
-        fast = fastread.read_canonical(data, brightness=ground_truth)
+    bytes, a file-like or an already parsed list): piece by piece with numpy when it is written
+    the usual way (:mod:`~.fastread`), else entry by entry (module doc) — the same frames
+    either way, and every message from the entry-by-entry reader."""
+    raw = _open(src, name)
+    try:
+        fast = fastread.read_canonical(raw, brightness=ground_truth)
         if fast is not None:
             seq, frame, counts, xy, bright = fast
             try:
@@ -185,9 +174,7 @@ def read_frames(src, name: str, *, ground_truth: bool = False, report: list[str]
                 if bright is not None:
                     out.brightness = bright[point_order]
                 return out
-        src = data
-    raw = _open(src, name)
-    try:
+        raw.seek(0)
         return _read(_Text(raw, name), name, ground_truth, report)
     finally:
         raw.close()
