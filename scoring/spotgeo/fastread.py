@@ -80,7 +80,7 @@ _NUMBER = r"^(?P<n>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?:[^0-9
 _INT = r"^-?(0|[1-9][0-9]*)$"
 
 
-def read_canonical(raw, *, brightness: bool = False, chunk: int = CHUNK):
+def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
     """``(seq, frame, counts, xy, bright)`` of a valid file written the usual way, read from
     the binary stream ``raw`` piece by piece (entries in file order; ``bright`` the
     ``object_brightness`` values when ``brightness`` and every entry has them), or ``None``
@@ -94,6 +94,7 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int = CHUNK):
     >>> read_canonical(io.BytesIO(b'[{"frame": 2, "sequence_id": 7, "num_objects": 0, "object_coords": []}]')) is None
     True
     """
+    chunk = chunk or CHUNK
     parts: list[tuple] = []
     pending, first = b"", True
     while True:
@@ -134,6 +135,8 @@ def _piece(data: bytes, first: bool, last: bool, brightness: bool):
     codes = np.frombuffer(data.translate(_TABLE), dtype=np.uint8)
     at = np.flatnonzero(codes)  # every byte but whitespace
     v = codes[at]
+    if not len(v):
+        return None
     num = v == _N
     cont = num[1:] & num[:-1]  # a number character after one
     if (cont & (np.diff(at) != 1)).any():

@@ -27,7 +27,16 @@ from ..core.errors import InputError
 from ..core.jsonsafe import Bounds, BoundsExceeded, DuplicateKey, decoder, loads_bounded
 from ..core.sources import source_bytes
 from . import fastread
-from .data import BRIGHTNESS_KEY, Frames, Invalid, brightness_of, check_batch, entry_error, frames_from_arrays
+from .data import (
+    BRIGHTNESS_KEY,
+    KEYS,
+    Frames,
+    Invalid,
+    brightness_of,
+    check_batch,
+    entry_error,
+    frames_from_arrays,
+)
 
 CHUNK = 1 << 20  # bytes read at once
 BATCH = 4096  # entries validated at once
@@ -161,6 +170,10 @@ def read_frames(src, name: str, *, ground_truth: bool = False, report: list[str]
     bytes, a file-like or an already parsed list): piece by piece with numpy when it is written
     the usual way (:mod:`~.fastread`), else entry by entry (module doc) — the same frames
     either way, and every message from the entry-by-entry reader."""
+    if isinstance(src, (list, tuple)):
+        got = _from_parsed(src, name, ground_truth)
+        if got is not None:
+            return got
     raw = _open(src, name)
     try:
         fast = fastread.read_canonical(raw, brightness=ground_truth)
@@ -178,6 +191,28 @@ def read_frames(src, name: str, *, ground_truth: bool = False, report: list[str]
         return _read(_Text(raw, name), name, ground_truth, report)
     finally:
         raw.close()
+
+
+def _from_parsed(entries, name: str, ground_truth: bool) -> Frames | None:
+    """The frames of already parsed entries that hold exactly the keys of spec §1 (and a
+    ground truth's well-formed brightness) and are valid — checked as the streaming reader
+    checks a batch, without writing them out as JSON and reading them back; else None (then
+    they are, so that every message is the streaming reader's)."""
+    keys = set(KEYS)
+    want = (keys, keys | {BRIGHTNESS_KEY}) if ground_truth else (keys,)
+    if not entries or not all(type(e) is dict and e.keys() in want for e in entries):
+        return None
+    try:
+        seq, frame, counts, xy = check_batch(list(entries))
+        out, point_order = frames_from_arrays(name, seq, frame, counts, xy)
+    except (Invalid, InputError):
+        return None
+    if ground_truth and any(BRIGHTNESS_KEY in e for e in entries):
+        b, problem = brightness_of(entries, counts)
+        if problem is not None:
+            return None  # the warning is the streaming reader's to give
+        out.brightness = b[point_order]
+    return out
 
 
 def _read(text: _Text, name: str, ground_truth: bool, report: list[str] | None) -> Frames:
