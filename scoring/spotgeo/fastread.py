@@ -7,17 +7,19 @@ building a Python object per number:
 
 1. the file is read in pieces of about :data:`CHUNK` bytes cut between two entries (at a
    ``},``), so memory stays that of the streaming reader;
-2. a piece may hold only ASCII whitespace, the JSON punctuation, digits, ``+-.eE``, lower-case
-   letters and ``_`` (so no escape, no byte of another encoding); each quoted key is
-   replaced by one byte of its own, then every byte is turned into a token code
-   (``bytes.translate``) — a quote or letter left over (a literal such as ``true`` or
-   ``NaN``, another key, a string value) becomes a code no entry may hold;
+2. a piece may hold only ASCII whitespace, the JSON punctuation, digits, ``+-.``, lower-case
+   letters and ``_`` (so no escape, no byte of another encoding, no exponent); every byte
+   becomes a token code (``bytes.translate``; letters are skipped there);
 3. the token sequence each entry must have is built from the entry's own counts and
-   compared, token for token, with the piece's — so the JSON grammar, the keys, their order
-   and every array's shape are checked by one comparison;
-4. the number tokens are checked against the JSON number grammar and converted by Arrow
-   (``pyarrow.compute``: RE2 and a correctly rounded ``string → float64``, the value
-   Python's ``float`` gives), then the rules of spec §1 (ranges, ``num_objects``) are applied.
+   compared, token for token, with the piece's — so the JSON grammar, the key order and
+   every array's shape are checked by one comparison; then each string's bytes are compared
+   with its key, and the piece's letters counted: none may stand outside a key (a literal
+   such as ``true`` or ``NaN``);
+4. the numbers are checked against the JSON number grammar and converted in numpy: a
+   number of at most 15 digits is ``m / 10^k`` with ``m < 2^53`` and ``10^k`` exact, one
+   correctly rounded division — the value Python's ``float`` gives; a piece with a longer
+   one is converted by Arrow (``pyarrow.compute``: RE2 and a correctly rounded
+   ``string → float64``); then the rules of spec §1 (ranges, ``num_objects``) are applied.
 
 Whatever fails any step returns ``None``, and the caller reads the file with the general
 streaming reader (:mod:`scoring.spotgeo.stream`), which accepts every other valid layout and
@@ -39,32 +41,28 @@ from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 CHUNK = 1 << 20
 
 KEYS = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
-_ALLOWED = b" \t\n\r[]{},:\"0123456789+-.eE_abcdefghijklmnopqrstuvwxyz"
-_KEY_BYTE = [bytes([1 + k]) for k in range(len(KEYS))]  # a control byte no piece may hold
-# token codes: 0 whitespace (dropped), punctuation, one per key, a number character, anything else
-_WS, _OA, _CA, _OO, _CO, _C, _K = range(7)
-_KEY = [7 + k for k in range(len(KEYS))]
-_N = 7 + len(KEYS)
-_BAD = _N + 1
-_TABLE = bytearray([_BAD]) * 256
-for _c in b" \t\n\r":
-    _TABLE[_c] = _WS
-for _c, _t in zip(b"[]{},:", (_OA, _CA, _OO, _CO, _C, _K), strict=True):
+_LETTERS = b"_abcdefghijklmnopqrstuvwxyz"
+_ALLOWED = b" \t\n\r[]{},:\"0123456789+-." + _LETTERS
+# token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character
+_WS, _OA, _CA, _OO, _CO, _C, _K, _S, _N = range(9)
+_TABLE = bytearray(256)
+for _c, _t in zip(b'[]{},:"', (_OA, _CA, _OO, _CO, _C, _K, _S), strict=True):
     _TABLE[_c] = _t
-for _c in b"0123456789+-.eE":
+for _c in b"0123456789+-.":
     _TABLE[_c] = _N
-for _k, _b in enumerate(_KEY_BYTE):
-    _TABLE[_b[0]] = _KEY[_k]
 _TABLE = bytes(_TABLE)
+_KEY_LEN = np.array([len(k) for k in KEYS])
+_KEY_BYTES = np.zeros((len(KEYS), int(_KEY_LEN.max())), dtype=np.uint8)
+for _k, _w in enumerate(KEYS):
+    _KEY_BYTES[_k, :len(_w)] = np.frombuffer(_w, np.uint8)
 
 # the pieces an entry's token sequence is made of, and how many of each an entry has
-_S0, _S1, _S2, _S3, _S4 = _KEY
 _PIECES = [
-    [_OO, _S0, _K, _N, _C, _S1, _K, _N, _C, _S2, _K, _N, _C, _S3, _K, _OA],  # 0: the head, up to coords' [
+    [_OO, _S, _K, _N, _C, _S, _K, _N, _C, _S, _K, _N, _C, _S, _K, _OA],  # 0: the head, up to coords' [
     [_OA, _N, _C, _N, _CA],  # 1: the first point
     [_C, _OA, _N, _C, _N, _CA],  # 2: each further point
     [_CA],  # 3: end of the points
-    [_C, _S4, _K, _OA],  # 4: the brightness key
+    [_C, _S, _K, _OA],  # 4: the brightness key
     [_N],  # 5: the first brightness
     [_C, _N],  # 6: each further brightness
     [_CA],  # 7: end of the brightness
@@ -75,9 +73,8 @@ _PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int64)
 _PIECE_AT = np.cumsum(_PIECE_LEN) - _PIECE_LEN
 _FLAT = np.array([t for p in _PIECES for t in p], dtype=np.uint8)
 
-# a number (its token runs to the next number, so anything after it is punctuation)
-_NUMBER = r"^(?P<n>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?:[^0-9eE.+-]|$)"
-_INT = r"^-?(0|[1-9][0-9]*)$"
+_DIGITS = 15  # numbers with at most this many digits are converted in numpy (10^15 < 2^53)
+_NUMBER = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
 
 
 def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
@@ -130,41 +127,51 @@ def _piece(data: bytes, first: bool, last: bool, brightness: bool):
     """The entries of one piece of the file (the first opens the array, the last closes it)."""
     if not data or data.translate(None, _ALLOWED):
         return None
-    for word, code in zip(KEYS, _KEY_BYTE, strict=True):
-        data = data.replace(b'"' + word + b'"', code)
     codes = np.frombuffer(data.translate(_TABLE), dtype=np.uint8)
-    at = np.flatnonzero(codes)  # every byte but whitespace
+    at = np.flatnonzero(codes)  # every byte but whitespace and letters
     v = codes[at]
     if not len(v):
         return None
     num = v == _N
-    cont = num[1:] & num[:-1]  # a number character after one
-    if (cont & (np.diff(at) != 1)).any():
-        return None  # two numbers with only whitespace between them
-    keep = np.flatnonzero(np.concatenate(([True], ~cont)))
-    T = v[keep]  # one code per token
-    n_start = at[keep[T == _N]]
+    cont = num[1:] & num[:-1]  # a number character right after one
+    if (cont & (at[1:] != at[:-1] + 1)).any():
+        return None  # two numbers with something dropped between them
+    qi = np.flatnonzero(v == _S)
+    if len(qi) % 2 or (v[qi[1::2] - 1] != _S).any() or not (qi[1::2] == qi[0::2] + 1).all():
+        return None  # strings hold letters only: their two quotes are neighbours here
+    keep = np.ones(len(v), dtype=bool)
+    keep[1:] = ~cont
+    keep[qi[1::2]] = False  # a string is one token, at its opening quote
+    keep = np.flatnonzero(keep)
+    T = v[keep]
+    pos = at[keep]  # each token's first byte
+    n_start = pos[T == _N]
+    n_len = np.diff(np.append(keep, len(v)))[T == _N]
+    s_start, s_end = at[qi[0::2]], at[qi[1::2]]
     if first:
-        if not len(T) or T[0] != _OA:
+        if T[0] != _OA:
             return None
         T = T[1:]
     if last:
         if not len(T) or T[-1] != _CA:
             return None
         T = T[:-1]
-    return _entries(data, T, n_start, brightness)
+    arr = np.frombuffer(data, dtype=np.uint8)
+    return _entries(arr, T, n_start, n_len, s_start, s_end, len(data) - len(data.translate(None, _LETTERS)),
+                    brightness)
 
 
-def _entries(data: bytes, body: np.ndarray, n_start: np.ndarray, brightness: bool):
-    """The entries of a piece from its tokens ``body`` (entries and the commas between them)
-    and the byte positions of its numbers."""
+def _entries(arr, body, n_start, n_len, s_start, s_end, letters: int, brightness: bool):
+    """The entries of a piece from its tokens ``body`` (entries and the commas between them),
+    its numbers' and strings' byte positions and its number of letters."""
     starts = np.flatnonzero(body == _OO)
     E = len(starts)
     if E == 0 or starts[0] != 0:
         return None
     c_arr = np.add.reduceat((body == _OA).astype(np.int64), starts)
     c_num = np.add.reduceat((body == _N).astype(np.int64), starts)
-    has_b = np.add.reduceat((body == _S4).astype(np.int64), starts) > 0
+    c_str = np.add.reduceat((body == _S).astype(np.int64), starts)
+    has_b = c_str == 5
     n = c_arr - 1 - has_b
     b = np.where(has_b, c_num - 3 - 2 * n, -1)
     if (n < 0).any() or (has_b & (b < 0)).any():
@@ -176,43 +183,105 @@ def _entries(data: bytes, body: np.ndarray, n_start: np.ndarray, brightness: boo
     piece = np.repeat(np.tile(np.arange(len(_PIECES)), E), reps.ravel())
     plen = _PIECE_LEN[piece]
     ends = np.cumsum(plen)
-    if len(ends) == 0 or int(ends[-1]) != len(body):
+    if int(ends[-1]) != len(body):
         return None
     idx = np.repeat(_PIECE_AT[piece] - (ends - plen), plen) + np.arange(len(body))
     if not np.array_equal(_FLAT[idx], body):
         return None
-    # the numbers: three integers, 2n coordinates, b brightness values per entry; each
-    # token's text runs from its first character to the next number's
-    offsets = np.append(n_start, len(data))
-    text = pa.Array.from_buffers(pa.large_string(), len(n_start), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-    if int(np.diff(offsets).max()) > limits.MAX_JSON_NUMBER_CHARS + 64:
+    # the keys: 4 or 5 per entry, in order; no letter outside them
+    key = np.arange(len(s_start)) - np.repeat(np.cumsum(c_str) - c_str, c_str)
+    klen = _KEY_LEN[key]
+    if not np.array_equal(s_end - s_start - 1, klen) or int(klen.sum()) != letters:
         return None
-    nums = pc.extract_regex(text, _NUMBER).field(0)
-    if nums.null_count or pc.max(pc.utf8_length(nums)).as_py() > limits.MAX_JSON_NUMBER_CHARS:
+    width = _KEY_BYTES.shape[1]
+    got = arr[np.minimum(s_start[:, None] + 1 + np.arange(width), len(arr) - 1)]
+    if not (np.where(np.arange(width) < klen[:, None], got, 0) == _KEY_BYTES[key]).all():
+        return None
+    # the numbers: three integers, 2n coordinates, b brightness values per entry
+    values, integral = _numbers(arr, n_start, n_len)
+    if values is None:
         return None
     local = np.arange(len(n_start)) - np.repeat(np.cumsum(c_num) - c_num, c_num)
     is_int = local < 3
     is_xy = ~is_int & (local < 3 + 2 * np.repeat(n, c_num))
-    ints = nums.filter(pa.array(is_int))
-    if not pc.all(pc.match_substring_regex(ints, _INT)).as_py():
+    if not integral[is_int].all():
         return None
-    try:
-        head = pc.cast(ints, pa.int64()).to_numpy().reshape(E, 3)
-        xy = pc.cast(nums.filter(pa.array(is_xy)), pa.float64()).to_numpy(zero_copy_only=False).reshape(-1, 2)
-        bright = pc.cast(nums.filter(pa.array(~is_int & ~is_xy)), pa.float64()).to_numpy(zero_copy_only=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    head = values[is_int].reshape(E, 3)
+    if not (np.abs(head) < 2.0**53).all():
+        return None  # (so the float is the integer)
+    head = head.astype(np.int64)
+    xy = values[is_xy].reshape(-1, 2)
     seq, frame, num = head[:, 0], head[:, 1], head[:, 2]
     if ((seq < 1) | (seq > MAX_SEQUENCE_ID) | (frame < FRAMES[0]) | (frame > FRAMES[1])).any():
         return None
     if ((num < 0) | (num > MAX_OBJECTS) | (num != n)).any():
         return None
     x, y = xy[:, 0], xy[:, 1]
-    with np.errstate(invalid="ignore"):
-        if not ((x >= X_RANGE[0]) & (x <= X_RANGE[1]) & (y >= Y_RANGE[0]) & (y <= Y_RANGE[1])).all():
-            return None
+    if not ((x >= X_RANGE[0]) & (x <= X_RANGE[1]) & (y >= Y_RANGE[0]) & (y <= Y_RANGE[1])).all():
+        return None
     if not brightness or not has_b.any():
         return seq, frame, num, xy, None
+    bright = values[~is_int & ~is_xy]
     if not has_b.all() or not np.array_equal(b, n) or not np.isfinite(bright).all():
         return None  # the general reader decides what to say about the brightness
     return seq, frame, num, xy, bright
+
+
+def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """The values of the number tokens ``arr[start : start + length]`` (JSON grammar, no
+    exponent) as Python's ``float`` reads them, and whether each is an integer (no ``.``);
+    ``(None, None)`` when one breaks the grammar or a limit."""
+    if not len(start):
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    width = int(length.max())
+    if width > limits.MAX_JSON_NUMBER_CHARS:
+        return None, None
+    if width > _DIGITS + 2:
+        return _numbers_arrow(arr, start, length)
+    j = np.arange(width)
+    inside = j < length[:, None]
+    c = np.where(inside, arr[np.minimum(start[:, None] + j, len(arr) - 1)], 0)
+    digit = (c >= 48) & (c <= 57)
+    minus, dot = c == 45, c == 46
+    if not (digit | minus | dot | ~inside).all():
+        return None, None  # a '+'
+    neg = minus[:, 0]
+    if minus[:, 1:].any() or (dot.sum(axis=1) > 1).any():
+        return None, None
+    has_dot = dot.any(axis=1)
+    d_at = np.where(has_dot, dot.argmax(axis=1), length)  # the dot's position (or the end)
+    lead = neg.astype(np.int64)  # the first digit's position
+    rows = np.arange(len(start))
+    first = c[rows, np.minimum(lead, width - 1)]
+    after_first = c[rows, np.minimum(lead + 1, width - 1)]
+    if (d_at <= lead).any() or (has_dot & (d_at >= length - 1)).any():
+        return None, None  # no digit before the dot, or none after it
+    if ((first == 48) & (lead + 1 < length) & (after_first != 46)).any():
+        return None, None  # a leading zero
+    n_digits = digit.sum(axis=1)
+    if (n_digits > _DIGITS).any():
+        return _numbers_arrow(arr, start, length)
+    # m: the digits as one integer; k: how many stand after the dot
+    d = np.where(digit, c - 48, 0).astype(np.int64)
+    after = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit  # digits to the right of each
+    m = (d * 10 ** after).sum(axis=1)
+    k = np.where(has_dot, length - d_at - 1, 0)
+    value = m / 10.0**k
+    value = np.where(neg & (has_dot | (m != 0)), -value, value)  # "-0" is the integer 0; "-0.0" is -0.0
+    return value, ~has_dot
+
+
+def _numbers_arrow(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """:func:`_numbers` for long numbers, through Arrow (RE2, correctly rounded casts)."""
+    offsets = np.zeros(len(start) + 1, dtype=np.int64)
+    np.cumsum(length, out=offsets[1:])
+    data = arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))]
+    text = pa.Array.from_buffers(pa.large_string(), len(start), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    if not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py():
+        return None, None
+    integral = ~np.asarray(pc.match_substring(text, ".").to_numpy(zero_copy_only=False), dtype=bool)
+    try:
+        value = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
+    except pa.ArrowInvalid:
+        return None, None
+    return np.where(integral & (value == 0), 0.0, value), integral
