@@ -12,9 +12,9 @@ building a Python object per number:
    becomes a token code (``bytes.translate``; letters are skipped there);
 3. the token sequence each entry must have is built from the entry's own counts and
    compared, token for token, with the piece's — so the JSON grammar, the key order and
-   every array's shape are checked by one comparison; then each string's bytes are compared
-   with its key, and the piece's letters counted: none may stand outside a key (a literal
-   such as ``true`` or ``NaN``);
+   every array's shape are checked by one comparison; then each string's length and the
+   occurrences of each quoted key are counted (``bytes.count``), and the piece's letters:
+   none may stand outside a key (a literal such as ``true`` or ``NaN``);
 4. the numbers are checked against the JSON number grammar and converted in numpy: a
    number of at most 15 digits is ``m / 10^k`` with ``m < 2^53`` and ``10^k`` exact, one
    correctly rounded division — the value Python's ``float`` gives; a piece with a longer
@@ -52,9 +52,6 @@ for _c in b"0123456789+-.":
     _TABLE[_c] = _N
 _TABLE = bytes(_TABLE)
 _KEY_LEN = np.array([len(k) for k in KEYS])
-_KEY_BYTES = np.zeros((len(KEYS), int(_KEY_LEN.max())), dtype=np.uint8)
-for _k, _w in enumerate(KEYS):
-    _KEY_BYTES[_k, :len(_w)] = np.frombuffer(_w, np.uint8)
 
 # the pieces an entry's token sequence is made of, and how many of each an entry has
 _PIECES = [
@@ -156,14 +153,14 @@ def _piece(data: bytes, first: bool, last: bool, brightness: bool):
         if not len(T) or T[-1] != _CA:
             return None
         T = T[:-1]
-    arr = np.frombuffer(data, dtype=np.uint8)
-    return _entries(arr, T, n_start, n_len, s_start, s_end, len(data) - len(data.translate(None, _LETTERS)),
+    return _entries(data, T, n_start, n_len, s_start, s_end, len(data) - len(data.translate(None, _LETTERS)),
                     brightness)
 
 
-def _entries(arr, body, n_start, n_len, s_start, s_end, letters: int, brightness: bool):
+def _entries(data: bytes, body, n_start, n_len, s_start, s_end, letters: int, brightness: bool):
     """The entries of a piece from its tokens ``body`` (entries and the commas between them),
     its numbers' and strings' byte positions and its number of letters."""
+    arr = np.frombuffer(data, dtype=np.uint8)
     starts = np.flatnonzero(body == _OO)
     E = len(starts)
     if E == 0 or starts[0] != 0:
@@ -193,9 +190,13 @@ def _entries(arr, body, n_start, n_len, s_start, s_end, letters: int, brightness
     klen = _KEY_LEN[key]
     if not np.array_equal(s_end - s_start - 1, klen) or int(klen.sum()) != letters:
         return None
-    width = _KEY_BYTES.shape[1]
-    got = arr[np.minimum(s_start[:, None] + 1 + np.arange(width), len(arr) - 1)]
-    if not (np.where(np.arange(width) < klen[:, None], got, 0) == _KEY_BYTES[key]).all():
+    # every string has its key's length; a quoted key occurs only as a whole string (letters
+    # only inside quotes), so as many occurrences as slots of its length fill them all — the
+    # two keys of 11 letters told apart by their first letter
+    for k, word in enumerate(KEYS):
+        if data.count(b'"' + word + b'"') != (int(has_b.sum()) if k == 4 else E):
+            return None
+    if not (arr[s_start[key == 0] + 1] == KEYS[0][0]).all():
         return None
     # the numbers: three integers, 2n coordinates, b brightness values per entry
     values, integral = _numbers(arr, n_start, n_len)
@@ -238,34 +239,34 @@ def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
         return None, None
     if width > _DIGITS + 2:
         return _numbers_arrow(arr, start, length)
-    j = np.arange(width)
-    inside = j < length[:, None]
-    c = np.where(inside, arr[np.minimum(start[:, None] + j, len(arr) - 1)], 0)
-    digit = (c >= 48) & (c <= 57)
-    minus, dot = c == 45, c == 46
-    if not (digit | minus | dot | ~inside).all():
-        return None, None  # a '+'
-    neg = minus[:, 0]
-    if minus[:, 1:].any() or (dot.sum(axis=1) > 1).any():
-        return None, None
-    has_dot = dot.any(axis=1)
-    d_at = np.where(has_dot, dot.argmax(axis=1), length)  # the dot's position (or the end)
-    lead = neg.astype(np.int64)  # the first digit's position
-    rows = np.arange(len(start))
-    first = c[rows, np.minimum(lead, width - 1)]
-    after_first = c[rows, np.minimum(lead + 1, width - 1)]
-    if (d_at <= lead).any() or (has_dot & (d_at >= length - 1)).any():
-        return None, None  # no digit before the dot, or none after it
-    if ((first == 48) & (lead + 1 < length) & (after_first != 46)).any():
+    last = len(arr) - 1
+    neg = arr[start] == 45  # '-'
+    lead = start + neg  # the first digit
+    m = np.zeros(len(start), dtype=np.int64)  # the digits as one integer
+    n_digits = np.zeros(len(start), dtype=np.int64)
+    d_at = np.full(len(start), -1, dtype=np.int64)  # the dot's position (-1: none)
+    for j in range(width):  # column by column: Horner's rule over the digits
+        at = start + j
+        c = arr[np.minimum(at, last)].astype(np.int64) - 48
+        active = j < length
+        digit = active & (c >= 0) & (c <= 9)
+        dot = active & (c == -2)
+        if (active & ~digit & ~dot & ((c != -3) | (j > 0))).any():
+            return None, None  # a '+', or a '-' not in front
+        if (dot & ((d_at >= 0) | (at <= lead))).any():
+            return None, None  # a second dot, or no digit before it
+        d_at = np.where(dot, j, d_at)
+        m = np.where(digit, m * 10 + c, m)
+        n_digits += digit
+        if (n_digits > _DIGITS).any():
+            return _numbers_arrow(arr, start, length)
+    has_dot = d_at >= 0
+    if (has_dot & (d_at >= length - 1)).any() or (n_digits == 0).any():
+        return None, None  # no digit after the dot, or none at all
+    first, then = arr[np.minimum(lead, last)], arr[np.minimum(lead + 1, last)]
+    if ((first == 48) & (lead + 1 < start + length) & (then != 46)).any():
         return None, None  # a leading zero
-    n_digits = digit.sum(axis=1)
-    if (n_digits > _DIGITS).any():
-        return _numbers_arrow(arr, start, length)
-    # m: the digits as one integer; k: how many stand after the dot
-    d = np.where(digit, c - 48, 0).astype(np.int64)
-    after = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit  # digits to the right of each
-    m = (d * 10 ** after).sum(axis=1)
-    k = np.where(has_dot, length - d_at - 1, 0)
+    k = np.where(has_dot, length - d_at - 1, 0)  # digits after the dot
     value = m / 10.0**k
     value = np.where(neg & (has_dot | (m != 0)), -value, value)  # "-0" is the integer 0; "-0.0" is -0.0
     return value, ~has_dot

@@ -118,6 +118,9 @@ DAMAGE = [
     ("[3, 4.25]", "[640, 4.25]"), ("[3, 4.25]", "[3, 4.25],"), ("]]},", "]]}"), ("]]},", "]]},,"),
     ("]]},", "]]} ,"), ("}]\n", "},]\n"), ("}]\n", "}]]\n"), ("}]\n", "}] x\n"), ("}]\n", "}"),
     ("[{", "{"), ("[{", "[ {"), ("[{", "\ufeff[{"), ("[{", "[[{"), (", ", ",\x0c"), (", ", ",\u00a0"),
+    ('{"sequence_id": 1, "frame": 5, "num_objects": 1', '{"num_objects": 2, "frame": 5, "sequence_id": 1'),
+    ('{"sequence_id": 1, "frame": 5, "num_objects": 1', '{"sequence_id": 1, "frame": 5, "sequence_id": 1'),
+    ('"frame": 5', '"fxame": 5'), ('"object_coords": []', '"object_coordz": []'),
     ("[[1.5, 2]", "[[1.5 , 2]"), ('"object_coords": []', '"object_coords": {}'),
     ('"object_coords": []', '"object_coords": [[]]'), ('"object_coords": []', '"object_coords": null'),
 ]
