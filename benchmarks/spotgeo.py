@@ -110,25 +110,24 @@ def kit_comparison(kit, gt_path: Path, subs: list[Path]) -> None:
     """Time the kit and the engine on the same files, from files and from parsed lists, and
     compare their counts (module doc)."""
     own = isinstance(kit, KitProcedure)
-    t = time.perf_counter()
-    kit_rows = [kit.from_files(f, gt_path) for f in subs]
-    kit_files = time.perf_counter() - t
-    t = time.perf_counter()
-    comp = load_competition(gt_path, subs)
-    eng = Scorer(comp).totals(tau=KIT_TAU, epsilon=KIT_EPS, rules="starter-kit")
-    eng_files = time.perf_counter() - t
+    clock = _Clock()
+    with clock("kit files"):
+        kit_rows = [kit.from_files(f, gt_path) for f in subs]
+    with clock("engine files"):
+        comp = load_competition(gt_path, subs)
+        eng = Scorer(comp).totals(tau=KIT_TAU, epsilon=KIT_EPS, rules="starter-kit")
     parsed = []
     for f in [gt_path, *subs]:
         with open(f) as fh:
             parsed.append(json.load(fh))
-    t = time.perf_counter()
-    for entries in parsed[1:]:
-        kit.score(kit.hierarchy(entries), kit.hierarchy(parsed[0]))
-    kit_parsed = time.perf_counter() - t
-    t = time.perf_counter()
-    comp2 = load_competition(parsed[0], {f.stem: e for f, e in zip(subs, parsed[1:], strict=True)})
-    Scorer(comp2).totals(tau=KIT_TAU, epsilon=KIT_EPS, rules="starter-kit")
-    eng_parsed = time.perf_counter() - t
+    with clock("kit parsed"):
+        for entries in parsed[1:]:
+            kit.score(kit.hierarchy(entries), kit.hierarchy(parsed[0]))
+    with clock("engine parsed"):
+        comp2 = load_competition(parsed[0], {f.stem: e for f, e in zip(subs, parsed[1:], strict=True)})
+        Scorer(comp2).totals(tau=KIT_TAU, epsilon=KIT_EPS, rules="starter-kit")
+    kit_files, eng_files = clock.wall["kit files"], clock.wall["engine files"]
+    kit_parsed, eng_parsed = clock.wall["kit parsed"], clock.wall["engine parsed"]
     if own:
         same = all((int(eng["tp"][i]), int(eng["fn"][i]), int(eng["fp"][i])) == r[:3]
                    and abs(eng["mse"][i] - r[3]) <= 1e-9 * max(1.0, abs(r[3])) for i, r in enumerate(kit_rows))
@@ -145,7 +144,29 @@ def kit_comparison(kit, gt_path: Path, subs: list[Path]) -> None:
           f"(target >= 10x: {verdict(10 * eng_files, kit_files)})")
     print(f"  from parsed  kit {kit_parsed:7.2f} s   engine {eng_parsed:6.2f} s   = {kit_parsed / eng_parsed:5.1f}x "
           f"(target >= 3x: {verdict(3 * eng_parsed, kit_parsed)})")
+    cpu = clock.cpu
+    print(f"  CPU time of this process (less sensitive to a busy machine): from files "
+          f"{cpu['kit files'] / cpu['engine files']:.1f}x, from parsed {cpu['kit parsed'] / cpu['engine parsed']:.1f}x")
     print(f"  {agree}")
+
+
+class _Clock:
+    """Wall and CPU seconds of named blocks (``with clock("name"): ...``)."""
+
+    def __init__(self):
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    def __call__(self, name: str):
+        from contextlib import contextmanager
+
+        @contextmanager
+        def block():
+            w, c = time.perf_counter(), time.process_time()
+            yield
+            self.wall[name] = time.perf_counter() - w
+            self.cpu[name] = time.process_time() - c
+        return block()
 
 
 def ensure_data(folder: Path | None, crowded: bool) -> Path:
