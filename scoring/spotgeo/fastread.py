@@ -239,37 +239,59 @@ def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
         return None, None
     if width > _DIGITS + 2:
         return _numbers_arrow(arr, start, length)
+    short = length <= _SHORT
+    if width <= _SHORT or short.all():
+        return _decimals(arr, start, length, min(width, _SHORT))
+    value, integral = np.empty(len(start)), np.empty(len(start), dtype=bool)
+    for group in (short, ~short):  # most numbers are short: the long ones are not padded for
+        v, i = _decimals(arr, start[group], length[group], _SHORT if group is short else width)
+        if v is None:
+            return v, i
+        value[group], integral[group] = v, i
+    return value, integral
+
+
+_SHORT = 8
+_POW10 = 10.0 ** np.arange(_DIGITS + 2)
+
+
+def _decimals(arr: np.ndarray, start: np.ndarray, length: np.ndarray, width: int):
+    """:func:`_numbers` for numbers of at most ``width`` characters, column by column
+    (Horner's rule over the digits)."""
+    if not len(start):
+        return np.zeros(0), np.zeros(0, dtype=bool)
     last = len(arr) - 1
     neg = arr[start] == 45  # '-'
-    lead = start + neg  # the first digit
     m = np.zeros(len(start), dtype=np.int64)  # the digits as one integer
     n_digits = np.zeros(len(start), dtype=np.int64)
-    d_at = np.full(len(start), -1, dtype=np.int64)  # the dot's position (-1: none)
-    for j in range(width):  # column by column: Horner's rule over the digits
-        at = start + j
-        c = arr[np.minimum(at, last)].astype(np.int64) - 48
+    k = np.zeros(len(start), dtype=np.int64)  # digits after the dot
+    seen_dot = np.zeros(len(start), dtype=bool)
+    bad = np.zeros(len(start), dtype=bool)
+    for j in range(width):
+        u = arr[np.minimum(start + j, last)] - np.uint8(48)  # a digit is < 10 (uint8 wraps)
         active = j < length
-        digit = active & (c >= 0) & (c <= 9)
-        dot = active & (c == -2)
-        if (active & ~digit & ~dot & ((c != -3) | (j > 0))).any():
-            return None, None  # a '+', or a '-' not in front
-        if (dot & ((d_at >= 0) | (at <= lead))).any():
-            return None, None  # a second dot, or no digit before it
-        d_at = np.where(dot, j, d_at)
-        m = np.where(digit, m * 10 + c, m)
+        digit = (u < 10) & active
+        dot = (u == 254) & active  # '.'
+        other = active & ~digit & ~dot
+        bad |= (other & (u != 253)) if j == 0 else other  # anything but a leading '-'
+        if j <= 1:
+            bad |= dot & (neg if j == 1 else True)  # a dot before any digit
+        bad |= dot & seen_dot
+        seen_dot |= dot
+        k += digit & seen_dot
+        m = np.where(digit, m * 10 + u, m)
         n_digits += digit
-        if (n_digits > _DIGITS).any():
-            return _numbers_arrow(arr, start, length)
-    has_dot = d_at >= 0
-    if (has_dot & (d_at >= length - 1)).any() or (n_digits == 0).any():
-        return None, None  # no digit after the dot, or none at all
+    if bad.any() or (seen_dot & (k == 0)).any() or (n_digits == 0).any():
+        return None, None  # a second dot, no digit after it, or none at all
+    if (n_digits > _DIGITS).any():
+        return _numbers_arrow(arr, start, length)
+    lead = start + neg  # the first digit
     first, then = arr[np.minimum(lead, last)], arr[np.minimum(lead + 1, last)]
     if ((first == 48) & (lead + 1 < start + length) & (then != 46)).any():
         return None, None  # a leading zero
-    k = np.where(has_dot, length - d_at - 1, 0)  # digits after the dot
-    value = m / 10.0**k
-    value = np.where(neg & (has_dot | (m != 0)), -value, value)  # "-0" is the integer 0; "-0.0" is -0.0
-    return value, ~has_dot
+    value = m / _POW10[k]
+    value = np.where(neg & (seen_dot | (m != 0)), -value, value)  # "-0" is the integer 0; "-0.0" is -0.0
+    return value, ~seen_dot
 
 
 def _numbers_arrow(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
