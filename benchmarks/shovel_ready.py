@@ -79,6 +79,37 @@ def parallelism(seconds: float = 0.4) -> float:
     return 2 * one / two
 
 
+def fp1_from_csv(gt_path: Path, sub_path: Path, calls: int) -> None:
+    """FP1 of one submission end to end from its CSV file (issue 27 item 9): with the ground
+    truth read in the call, and read once beforehand (as a competition does); the second
+    split into reading the submission (scan + parse) and the rest (pairing + FP1)."""
+    from scoring.shovel_ready.data import SUB_COLUMNS, scan_submission
+    from scoring.shovel_ready.explain import fp1_for
+
+    gt = scoring.load_ground_truth(gt_path)
+    both, once, reading = [], [], []
+    for _ in range(calls):
+        t = time.perf_counter()
+        scoring.fp1_score(gt_path, sub_path)
+        both.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        fp1_for(gt, sub_path)
+        once.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        scan_submission(sub_path, "submission", keep=set(SUB_COLUMNS))
+        reading.append(time.perf_counter() - t)
+    ref = 6700.0  # ms, the public reference (SPEC §3)
+    print(f"\nFP1 of one submission from CSV files, {calls} calls (the public reference: {ref:.0f} ms)")
+    for label, ts in (("fp1_score(gt.csv, sub.csv)", both), ("ground truth read once, sub.csv", once)):
+        ms = np.array(ts) * 1000
+        print(f"  {label:34} min {ms.min():6.1f}  median {np.median(ms):6.1f}  max {ms.max():6.1f} ms  -> "
+              f"{ref / ms.max():4.0f}x at the slowest call, {ref / np.median(ms):4.0f}x at the median "
+              f"(target >= 100x at the slowest: {verdict(ms.max(), ref / 100)})")
+    r = float(np.median(reading)) * 1000
+    print(f"  of which reading the submission CSV (scan_submission alone): median {r:.1f} ms "
+          f"({r / (float(np.median(once)) * 1000):.0%} of the call)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, help="competition folder (ground_truth.csv, submissions/, ...)")
@@ -187,6 +218,8 @@ def main(argv=None) -> int:
           f"calls {min(full) * 1000:.0f}-{max(full) * 1000:.0f} ms)")
     print(f"  with the ground truth parsed once      {f_prep:7.1f} ms  (target <= 67 ms: {verdict(f_prep, 67)})")
     print(f"  public reference (SPEC §3): 6700 ms -> {6700 / f_full:.0f}x / {6700 / f_prep:.0f}x faster")
+
+    fp1_from_csv(d / "ground_truth.csv", files[1], args.fp1_calls)
 
     n_sub = max(len(comp.prepared), 1)
     per_sub = (comp.store.nbytes or comp.store.disk_bytes()) / n_sub

@@ -107,25 +107,40 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float
     # a star: every partner of its centre has no other partner
     star_p = ~single_p & (np.bincount(p, weights=single_g.astype(float), minlength=n_pred) == degp)[p]
     star_g = ~single_g & (np.bincount(g, weights=single_p.astype(float), minlength=n_gt) == degg)[g]
-    picks = [np.flatnonzero(iso)]
-    for star, centre in ((star_p, p), (star_g, g)):
+    base = iso.copy()  # the matched pairs settled here, as a mask over the pairs
+    for star, centre, n_centre in ((star_p, p, n_pred), (star_g, g, n_gt)):
         idx = np.flatnonzero(star)
-        _, first = np.unique(centre[idx], return_index=True)  # pairs are sorted by d: the shortest
-        picks.append(idx[first])
-    base = np.concatenate(picks)
+        first = np.full(n_centre, n, dtype=np.int64)
+        np.minimum.at(first, centre[idx], idx)  # pairs are sorted by d: each centre's shortest
+        base[first[first < n]] = True
     stats.isolated = int(iso.sum())
     stats.star = int(star_p.sum() + star_g.sum())
     rest = np.flatnonzero(~(iso | star_p | star_g))
     seed_extra, kit_extra = _solve(rest, p, g, d, pred_frame, tau, stats)
-    seed = np.sort(np.concatenate((base, seed_extra)))
-    kit = seed if kit_extra is None else np.sort(np.concatenate((base, kit_extra)))
+    seed = _union(base, seed_extra)
+    kit = seed if kit_extra is None else _union(base, kit_extra)
     return seed, kit, stats
+
+
+def _union(mask: np.ndarray, extra: np.ndarray) -> np.ndarray:
+    """The positions set in ``mask`` or listed in ``extra``, ascending (no sort)."""
+    m = mask.copy()
+    m[extra] = True
+    return np.flatnonzero(m)
+
+
+def _argsort_small(x: np.ndarray, n_values: int) -> np.ndarray:
+    """A stable argsort of integers in ``[0, n_values)``: numpy's radix sort when they fit
+    in 16 bits (linear), else its stable sort."""
+    if n_values <= 1 << 16:
+        return np.argsort(x.astype(np.uint16), kind="stable")
+    return np.argsort(x, kind="stable")
 
 
 def _local_index(lab: np.ndarray, n_comp: int) -> tuple[np.ndarray, np.ndarray]:
     """Each node's position among the nodes of its component (in no particular order), and
     each component's size."""
-    order = np.argsort(lab)
+    order = _argsort_small(lab, n_comp)
     size = np.bincount(lab, minlength=n_comp)
     start = np.concatenate(([0], np.cumsum(size)[:-1]))
     local = np.empty(len(lab), dtype=np.int64)
@@ -193,7 +208,7 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     small = n_assign <= MAX_ENUMERATED
     enumerated, seed_large, kit_large = [], [], []
     # pairs sorted by component: each component's pairs are contiguous
-    order = np.argsort(comp)
+    order = _argsort_small(comp, n_comp)
     starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
     shape = np.where(small, rn * 64 + cn, -1)
     for key in unique_sorted(shape[shape >= 0]).tolist():
