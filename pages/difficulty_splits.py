@@ -43,10 +43,21 @@ if len(full) < len(splits):
     st.caption(f"{which} no sample for some model at these thresholds (no score), so the plot leaves "
                f"{'it' if len(gone) == 1 else 'them'} out.")
 
-st.plotly_chart(memo(charts.sunbursts, table, lb), key="df_sp_sunbursts")
+# one sunburst at a time (ten of them took the browser about 2 s to draw); all of them side by side
+# in an expander whose content runs only while it is open
+order = lb["submission"].astype(str).tolist()
+model = st.columns([2, 3])[0].selectbox(
+    "Sunburst of", order, key="df_sp_model",
+    help="One model's sunburst; the first is the leaderboard's leader. Every model's, side by side, is in the "
+         "expander below.")
+st.plotly_chart(memo(charts.sunbursts, table, lb, models=(model,)), key="df_sp_one_sunburst")
 st.caption("Inside: the splits, sized by their samples and coloured from light (split 1, the easiest) to dark (the "
            "hardest) as on the Samples page. Outside: the model's right (green) and wrong (red) predictions in each "
            "split. Hover a ring for the counts.")
+every = st.expander(f"Every model's sunburst, side by side ({len(order)})", key="df_sp_all", on_change="rerun")
+if every.open:
+    with every:
+        st.plotly_chart(memo(charts.sunbursts, table, lb), key="df_sp_sunbursts")
 
 with st.expander("The numbers"):
     st.dataframe(pd.DataFrame({

@@ -144,11 +144,13 @@ def parallel(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str])
     return fig
 
 
-def sunbursts(table: pd.DataFrame, lb: pd.DataFrame, cols: int = 5) -> go.Figure:
-    """A sunburst per model (leaderboard order): its splits inside (size = samples), right
-    (green) and wrong (red) predictions outside."""
+def sunbursts(table: pd.DataFrame, lb: pd.DataFrame, cols: int = 5, models: Sequence[str] | None = None) -> go.Figure:
+    """A sunburst per model (leaderboard order; only ``models`` when given): its splits inside
+    (size = samples), right (green) and wrong (red) predictions outside."""
     order = lb["submission"].astype(str).tolist()
     score = dict(zip(order, lb["score"].astype(float), strict=True))
+    if models is not None:
+        order = [n for n in order if n in set(models)]
     cols = max(1, min(cols, len(order)))
     rows = -(-len(order) // cols)
     fig = make_subplots(rows=rows, cols=cols, specs=[[{"type": "domain"}] * cols] * rows,
@@ -177,8 +179,10 @@ def sunbursts(table: pd.DataFrame, lb: pd.DataFrame, cols: int = 5) -> go.Figure
                                   texttemplate="%{text}", hovertext=hover, hoverinfo="text", sort=False,
                                   insidetextorientation="horizontal", name=html(name)),
                       row=i // cols + 1, col=i % cols + 1)
-    fig.update_layout(height=270 * rows + 70, margin=dict(l=10, r=10, t=70, b=10),
-                      title="Each model's splits (inside) and its right / wrong predictions (outside)")
+    one = len(order) == 1
+    fig.update_layout(height=270 * rows + 70 + (80 if one else 0), margin=dict(l=10, r=10, t=70, b=10),
+                      title=("Its splits (inside) and its right / wrong predictions (outside)" if one else
+                             "Each model's splits (inside) and its right / wrong predictions (outside)"))
     return fig
 
 

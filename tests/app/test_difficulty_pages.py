@@ -232,12 +232,28 @@ def test_splits_samples_and_weights_on_sst2(sample):
     at = open_page(SP)
     pc = figure(at, "df_sp_parcoords")["data"][0]
     assert [d["label"] for d in pc["dimensions"]] == ["Model"] + [f"Split {i}" for i in range(1, 8)] + ["Score"]
+    # one sunburst at first, the leader's (bert-base); every model's only once the expander is opened
+    assert at.selectbox(key="df_sp_model").value == "bert-base"
+    assert [tr["name"] for tr in figure(at, "df_sp_one_sunburst")["data"]] == ["bert-base"]
+    assert not [c for c in at.get("plotly_chart") if "df_sp_sunbursts" in c.proto.id]
+    at.session_state["df_sp_all"] = True  # what opening the expander does (on_change="rerun")
+    rerun(at)
     sb = figure(at, "df_sp_sunbursts")["data"]
+    assert sorted(tr["name"] for tr in sb) == sorted(TABLE_8)
     bert = next(tr for tr in sb if tr["name"] == "bert-base")
+    alone = figure(at, "df_sp_one_sunburst")["data"][0]
+    for ring in ("ids", "parents", "values", "hovertext"):  # the same rings, picked or side by side
+        assert bert[ring] == alone[ring]
     inner = [v for v, parent in zip(bert["values"], bert["parents"], strict=True) if parent == ""]
     right = [v for v, i in zip(bert["values"], bert["ids"], strict=True) if i.endswith("/r")]
     assert inner == [125] * 4 + [124] * 3  # 872 = 7·124 + 4: the four larger splits first
     assert sum(right) == round(real_accuracy("sst-2")["bert-base"] * 872) == 779
+    at.selectbox(key="df_sp_model").set_value("glove-sum")  # the picker draws another model's alone
+    rerun(at)
+    glove = figure(at, "df_sp_one_sunburst")["data"]
+    assert [tr["name"] for tr in glove] == ["glove-sum"]
+    right = [v for v, i in zip(glove[0]["values"], glove[0]["ids"], strict=True) if i.endswith("/r")]
+    assert sum(right) == round(real_accuracy("sst-2")["glove-sum"] * 872)
 
     go(at, SM)
     swarm = figure(at, "df_sm_swarm")["data"]
