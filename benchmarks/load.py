@@ -152,20 +152,46 @@ async def table_text(page) -> str:
     return await page.evaluate(f"() => {{ const t = document.querySelector('{TABLE}'); return t ? t.innerText : ''; }}")
 
 
-async def go(page, base: str, path: str) -> bool:
-    """To ``path`` by the navigation's link (the same session), else by the address (a new
-    session); returns once the page's run has ended (a link that reloads the whole page is
-    followed too: the run counter then starts again in the new document). False when no run's
-    end was seen within 5 s of the click (a long run, or a run whose end the counter missed):
-    then it returns once the address is the page's and the app is idle."""
+def nav_pages() -> list[tuple[str, str | None]]:
+    """Every page of the app's navigation as (address, its section at the top or None for a
+    link of its own), in the navigation's order (the default page's address is "")."""
+    from lab import nav
+    from lab.families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
+    from scoring import registry
+
+    default = nav.default_path()
+    out: list[tuple[str, str | None]] = [(p.url_path, None) for p in SHARED_PAGES]
+    for fam in registry.families():
+        out += [("" if p.url_path == default else p.url_path, nav.section_label(fam)) for p in ui(fam).pages]
+    out += [(p.url_path, nav.ROBUSTNESS_SECTION) for p in ROBUSTNESS_PAGES]
+    return out
+
+
+def section_of(path: str) -> str | None:
+    return dict(nav_pages()).get(path)
+
+
+async def go(page, base: str, path: str) -> tuple[bool, float]:
+    """To ``path`` by the navigation at the top (its section's menu, then the page's link; the
+    same session), else by the address (a new session); returns once the page's run has ended (a
+    link that reloads the whole page is followed too: the run counter then starts again in the
+    new document), with the time of the click on the page's link (``time.perf_counter``). False
+    when no run's end was seen within 5 s of the click (a long run, or a run whose end the counter
+    missed): then it returns once the address is the page's and the app is idle."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-    link = page.locator(f'[data-testid="stSidebarNav"] a[href="{base}/{path}"]').first
-    if not await link.count():
-        link = page.locator(f'a[href="{base}/{path}"]').first
+    section = section_of(path)
+    if section is None:
+        link = page.locator(f'[data-testid="stTopNav"] a[href="{base}/{path}"]').first
+    else:
+        menu = page.locator('[data-testid="stTopNav"] [data-testid="stTopNavSection"]', has_text=section).first
+        if await menu.count():
+            await menu.click()
+        link = page.locator(f'[data-testid="stTopNavDropdownLink"][href="{base}/{path}"]').first
     runs = await page.evaluate("() => { window.__before_click = true; return window.__runs; }")
     seen = True
     if await link.count() and await link.is_visible():
+        t0 = time.perf_counter()
         await link.click()
         try:
             await page.wait_for_function(
@@ -175,9 +201,10 @@ async def go(page, base: str, path: str) -> bool:
             seen = False
             await page.wait_for_function("(p) => location.pathname.replace(/^\\//, '') === p", arg=path)
     else:
+        t0 = time.perf_counter()
         await page.goto(f"{base}/{path}")
     await wait_idle(page)
-    return seen
+    return seen, t0
 
 
 async def move(page, label: str, rng: random.Random) -> float | None:
@@ -324,14 +351,8 @@ async def run_targets(server: Server, bare_server: Server, repeats: int) -> None
                 print(f"  {fam:<13} median {statistics.median(times):.2f} s  max {max(times):.2f} s  "
                       f"({len(times)} moves)  {'ok' if statistics.median(times) <= 0.4 else 'MISSED'}")
         print("page done after a click in the navigation (target: <= 2 s):")
-        hrefs = await page.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
-            .map(a => a.getAttribute('href')).filter(h => h.startsWith(location.origin)))]""")
-        for href in hrefs:
-            path = href[len(base) + 1:]
-            if "?" in path or "#" in path:
-                continue
-            t0 = time.perf_counter()
-            seen = await go(page, base, path)
+        for path, _section in nav_pages():
+            seen, t0 = await go(page, base, path)
             took = time.perf_counter() - t0
             print(f"  /{path:<24} {took:5.2f} s  {'ok' if took <= 2 else 'MISSED'}"
                   + ("" if seen else "  (its run lasted over 5 s, or its end was not seen: timed to the app idle)"))
