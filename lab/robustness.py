@@ -6,6 +6,7 @@ bar, and the pinned configuration A."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -53,11 +54,35 @@ def intervals(fam: Family, *, b: int = DEFAULT_B, seed: int = 0, confidence: flo
         what = "every pair at once" if name == "simultaneous" else "each team's comparisons"
         return f"Comparing the teams in pairs ({what}): step {done} of {total}…"
 
-    return shared.compute(
-        ("intervals", fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence)),
-        lambda progress: bootstrap(e.scorer.unit_stats(**p), b=int(b), seed=int(seed), confidence=float(confidence),
-                                   progress=progress),
-        label=label, lazy=True, min_total=3)
+    return shared.compute(*_intervals_job(fam, e, p, b, seed, confidence), label=label, lazy=True, min_total=3)
+
+
+def _intervals_job(fam: Family, e: Any, p: Mapping[str, Any], b: int, seed: int, confidence: float) -> tuple:
+    """The shared cache's key and the computation of :func:`intervals`."""
+    return (("intervals", fam.name, e.digest, _key(fam, p), int(b), int(seed), float(confidence)),
+            lambda progress: bootstrap(e.scorer.unit_stats(**p), b=int(b), seed=int(seed),
+                                       confidence=float(confidence), progress=progress))
+
+
+def warm(fam: Family, entry: Any, values: Mapping[str, Any], *, wait: bool = False) -> threading.Thread | None:
+    """Start computing the Rank intervals page's default answer (``DEFAULT_B`` replicates, seed 0,
+    95 %) for ``entry`` — a family's default data, loaded once per server — at the app's default
+    parameters ``values``, in a background thread, into the cache every session shares: a fresh
+    visitor's Rank intervals page (and the Stability map's "could have won" toggle) then finds it
+    ready. A visitor who asks while it runs waits for it (``lab.shared.compute``). ``wait``: return
+    once it is done (tests). Parameters the family cannot score start nothing."""
+    fui = families.ui(fam)
+    try:
+        p = dict(fui.check(entry.scorer, fui.repair(dict(values))[0]))
+    except ValueError:  # InputError: the page says why when it is opened
+        return None
+    key, run = _intervals_job(fam, entry, p, DEFAULT_B, 0, 0.95)
+    job = threading.Thread(target=shared.compute, args=(key, run), daemon=True,
+                           name=f"warm-intervals-{fam.name}-{entry.digest[:12]}")
+    job.start()
+    if wait:
+        job.join()
+    return job
 
 
 def leave_one_team_out(fam: Family) -> pd.DataFrame:

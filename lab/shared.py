@@ -75,7 +75,7 @@ def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *
         return value
     lock = shared.key_lock(key)
     if not lock.acquire(blocking=False):  # another session is computing it: wait for its result
-        with st.spinner("Computing (another visitor asked for the same a moment ago)…"):
+        with st.spinner("Computing (another visitor, or the server's warm-up, asked for the same a moment ago)…"):
             lock.acquire()
     try:
         value = lru.peek(key, _MISSING)

@@ -281,6 +281,9 @@ def _warm(fam: Family, entry: Entry) -> None:
         if callable(check):
             check(**p)
         ui(fam).warm(entry, p)
+    from .robustness import warm as warm_intervals
+
+    warm_intervals(fam, entry, p)  # in the background: the Rank intervals page's default answer
 
 
 # ---- this session's data --------------------------------------------------------------------
