@@ -188,15 +188,23 @@ async def go(page, base: str, path: str) -> tuple[bool, float]:
         if await menu.count():
             await menu.click()
         link = page.locator(f'[data-testid="stTopNavDropdownLink"][href="{base}/{path}"]').first
-    runs = await page.evaluate("() => { window.__before_click = true; return window.__runs; }")
+    runs, title = await page.evaluate("""() => { window.__before_click = true;
+        const h = document.querySelector('[data-testid="stMain"] h1');
+        return [window.__runs, h ? h.innerText : null]; }""")
     seen = True
     if await link.count() and await link.is_visible():
         t0 = time.perf_counter()
         await link.click()
         try:
+            # a run's end counted, or (a quick run whose "running" state the browser never drew) the page's
+            # address, another title than the previous page's, and the app idle
             await page.wait_for_function(
-                "(n) => window.__before_click === undefined ? window.__runs >= 1 : window.__runs > n",
-                arg=runs, timeout=5_000)
+                """([n, title, path, idle]) => {
+                     if (window.__before_click === undefined ? window.__runs >= 1 : window.__runs > n) return true;
+                     const h = document.querySelector('[data-testid="stMain"] h1');
+                     return location.pathname.replace(/^\\//, '') === path && h !== null && h.innerText !== title
+                            && document.querySelector(idle) !== null; }""",
+                arg=[runs, title, path, IDLE], timeout=5_000)
         except PlaywrightTimeout:
             seen = False
             await page.wait_for_function("(p) => location.pathname.replace(/^\\//, '') === p", arg=path)

@@ -47,7 +47,7 @@ def _hover(_digest: str, shown, models: list[str]) -> dict[int, str]:
 def swarm() -> None:
     """The number of dots reruns this part alone (the scores, tables and the sample below stay as drawn)."""
     budget = st.columns([2, 3])[0].select_slider(
-        "Dots on the chart", [1_000, 3_000, 10_000], value=3_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
+        "Dots on the chart", [1_000, 3_000, 10_000], value=1_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
         help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
              "The scores always use every sample.")
     shown = views.display_samples(comp.n_samples, len(models), max_points=budget)

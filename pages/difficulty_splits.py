@@ -30,13 +30,21 @@ dw.settings_strip(p, lb)
 st.caption(
     "Each split's score is the leaderboard's score computed within that split alone (from −100 to 100 with the "
     "default reward and penalty). The paper's observation on IMDb: models differ most on the easy splits and "
-    "converge on the hard ones. Drag along an axis to keep only the lines that pass there."
+    "converge on the hard ones. Click a model in the legend to hide it, double-click to see it alone."
     + (" With WMProb every model has its own splits: split 1 holds its most confident samples." if p["metric"] ==
        "wmprob" else "")
 )
 splits = split_columns(lb)
 full = [c for c in splits if np.isfinite(lb[c].to_numpy(float)).all()]
-st.plotly_chart(memo(charts.parallel, lb, full, current.colors(FAM)), key="df_sp_parcoords")
+# plain lines first; the parallel coordinates (WebGL: the slowest figure of the app for a browser to draw,
+# seconds without a graphics card) run only when their expander is opened
+st.plotly_chart(memo(charts.split_lines, lb, full, current.colors(FAM)), key="df_sp_lines")
+brush = st.expander("Filter the models by dragging along an axis (parallel coordinates)", key="df_sp_brush",
+                    on_change="rerun")
+if brush.open:
+    with brush:
+        st.plotly_chart(memo(charts.parallel, lb, full, current.colors(FAM)), key="df_sp_parcoords")
+        st.caption("Drag along an axis to keep only the lines that pass there.")
 if len(full) < len(splits):
     gone = [c.replace("split_", "") for c in splits if c not in full]
     which = f"Split {gone[0]} holds" if len(gone) == 1 else f"Splits {', '.join(gone[:-1])} and {gone[-1]} hold"

@@ -144,6 +144,27 @@ def parallel(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str])
     return fig
 
 
+def split_lines(lb: pd.DataFrame, splits: Sequence[str], colors: Mapping[str, str]) -> go.Figure:
+    """The parallel coordinates' lines drawn as plain lines (SVG: quick to draw, where the
+    parallel coordinates need WebGL): a line per model across its split-wise scores (``splits``),
+    ending at its overall score; hover a point for the model and the score, click a legend entry
+    to hide a model (double-click: it alone)."""
+    labels = [str(c).replace("split_", "Split ") for c in splits] + ["Score"]
+    fig = go.Figure()
+    for rec in lb.to_dict("records"):
+        name = str(rec["submission"])
+        ys = [float(rec[c]) for c in splits] + [float(rec["score"])]
+        fig.add_trace(go.Scatter(
+            x=labels, y=ys, mode="lines+markers", name=html(name), line=dict(color=colors.get(name), width=2),
+            marker=dict(size=7, color=colors.get(name)),
+            hovertemplate=f"<b>{html(name)}</b><br>%{{x}}: %{{y:.1f}}<extra></extra>"))
+    fig.update_layout(title="Split-wise scores (split 1 = easiest) and the overall score", height=460,
+                      **{**LAYOUT, "legend_title_text": "Model"})
+    fig.update_yaxes(title="Score")
+    fig.update_xaxes(title=None, type="category")
+    return fig
+
+
 def sunbursts(table: pd.DataFrame, lb: pd.DataFrame, cols: int = 5, models: Sequence[str] | None = None) -> go.Figure:
     """A sunburst per model (leaderboard order; only ``models`` when given): its splits inside
     (size = samples), right (green) and wrong (red) predictions outside."""

@@ -230,8 +230,18 @@ def test_imdb_from_the_sidebar_and_from_a_link(sample):
 
 def test_splits_samples_and_weights_on_sst2(sample):
     at = open_page(SP)
+    lines = {tr["name"]: tr for tr in figure(at, "df_sp_lines")["data"]}
+    assert sorted(lines) == sorted(TABLE_8)
+    assert lines["bert-base"]["x"] == [f"Split {i}" for i in range(1, 8)] + ["Score"]
+    assert lines["bert-base"]["y"][-1] == pytest.approx(68.868, abs=5e-4)  # spec §4: its score, the last point
+    # the parallel coordinates (WebGL) only once their expander is opened, with the same numbers
+    assert not [c for c in at.get("plotly_chart") if "df_sp_parcoords" in c.proto.id]
+    at.session_state["df_sp_brush"] = True
+    rerun(at)
     pc = figure(at, "df_sp_parcoords")["data"][0]
     assert [d["label"] for d in pc["dimensions"]] == ["Model"] + [f"Split {i}" for i in range(1, 8)] + ["Score"]
+    row = pc["dimensions"][0]["ticktext"].index("bert-base")
+    assert [d["values"][row] for d in pc["dimensions"][1:]] == pytest.approx(lines["bert-base"]["y"])
     # one sunburst at first, the leader's (bert-base); every model's only once the expander is opened
     assert at.selectbox(key="df_sp_model").value == "bert-base"
     assert [tr["name"] for tr in figure(at, "df_sp_one_sunburst")["data"]] == ["bert-base"]
@@ -257,7 +267,12 @@ def test_splits_samples_and_weights_on_sst2(sample):
 
     go(at, SM)
     swarm = figure(at, "df_sm_swarm")["data"]
-    assert sum(len(tr["x"]) for tr in swarm if tr["x"] != [None]) == 3000  # 3,000 dots: 300 samples × 10 models
+    assert sum(len(tr["x"]) for tr in swarm if tr["x"] != [None]) == 1000  # 1,000 dots: 100 samples × 10 models
+    assert any("Showing 100 of 872 samples" in plain(c.value) for c in at.caption)
+    at.select_slider(key="df_sm_points").set_value(3_000)  # more dots on demand
+    rerun(at)
+    swarm = figure(at, "df_sm_swarm")["data"]
+    assert sum(len(tr["x"]) for tr in swarm if tr["x"] != [None]) == 3000  # 300 samples × 10 models
     assert any("Showing 300 of 872 samples" in plain(c.value) for c in at.caption)
     all_missed = missed_by_all("sst-2")
     assert takeaway(at).startswith(f"{all_missed} of 872 samples are missed by every model")
@@ -294,6 +309,13 @@ def test_hand_scores_takeaway_and_user_strings_as_text(hand):
     assert any(tr["name"] == "&lt;b&gt;hard&lt;/b&gt;" for tr in figure(at, "df_lb_mlc")["data"])
 
     go(at, SP)
+    lines = figure(at, "df_sp_lines")["data"]
+    assert [tr["name"] for tr in lines] == ["good", "&lt;b&gt;hard&lt;/b&gt;", "[win](evil.example)"]
+    # the docstring's split-wise scores, then the score
+    for tr, ys in zip(lines, ([100 / 3, 100, 700 / 9], [-100, 100, 300 / 9], [100, -100 / 3, 100 / 9]), strict=True):
+        assert tr["y"] == pytest.approx(ys)
+    at.session_state["df_sp_brush"] = True
+    rerun(at)
     pc = figure(at, "df_sp_parcoords")["data"][0]
     assert pc["dimensions"][0]["ticktext"] == ["good", "&lt;b&gt;hard&lt;/b&gt;", "[win](evil.example)"]
     assert pc["dimensions"][1]["values"] == pytest.approx([100 / 3, -100, 100])
@@ -333,6 +355,9 @@ def test_hand_continuous_and_thresholds(hand):
     go(at, SP)
     assert takeaway(at) == ("good scores 66.7 on split 2, the easiest with samples and 66.7 on the hardest split; "
                             "the models differ most on split 2 (from 0.0 to 66.7).")
+    assert figure(at, "df_sp_lines")["data"][0]["x"] == ["Split 2", "Score"]
+    at.session_state["df_sp_brush"] = True
+    rerun(at)
     assert [d["label"] for d in figure(at, "df_sp_parcoords")["data"][0]["dimensions"]] == ["Model", "Split 2", "Score"]
     go(at, LB)
     at.text_input(key="df_thresholds").set_value("0.5,0.2")  # not increasing: said, not raised
