@@ -32,26 +32,44 @@ def interval_figure(iv: pd.DataFrame, colors: Mapping[str, str], *, score_label:
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04, column_widths=[0.62, 0.38],
                         subplot_titles=(f"{html(score_label)}: {confidence:.0%} interval",
                                         f"Possible ranks ({confidence:.0%}, {which})"))
-    for i, (team, rec) in enumerate(zip(teams, iv.to_dict("records"), strict=True)):
-        c = colors.get(team, "#4C78A8")
-        hover = (f"<b>{html(team)}</b><br>score {rec['score']:.4f} [{rec['score_low']:.4f}, {rec['score_high']:.4f}]"
-                 f"<br>rank {rec['rank']}, possible ranks {rec[lo]} to {rec[hi]}<br>letters {html(rec['letters'])}"
-                 + ("<br>could have won" if rec["could_win"] else "") + "<extra></extra>")
-        fig.add_trace(go.Scatter(x=[rec["score_low"], rec["score_high"]], y=[labels[i]] * 2, mode="lines",
-                                 line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[rec["score"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
-                                 showlegend=False, hovertemplate=hover), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[rec[lo] - 0.4, rec[hi] + 0.4], y=[labels[i]] * 2, mode="lines",
-                                 line=dict(color=c, width=6), showlegend=False, hovertemplate=hover), row=1, col=2)
-        fig.add_trace(go.Scatter(x=[rec["rank"]], y=[labels[i]], mode="markers", marker=dict(color="#222", size=9),
-                                 showlegend=False, hovertemplate=hover), row=1, col=2)
-        fig.add_trace(go.Scatter(x=[len(teams) + 0.9], y=[labels[i]], mode="text", text=[html(rec["letters"])],
-                                 textposition="middle right", showlegend=False, hoverinfo="skip", name="letters"),
-                      row=1, col=2)
-    for i, won in enumerate(iv["could_win"].to_numpy()):
-        if won:
-            fig.add_hrect(y0=i - 0.5, y1=i + 0.5, fillcolor=WINNER_SHADE, line_width=0, layer="below")
+    recs = iv.to_dict("records")
+    hovers = [(f"<b>{html(team)}</b><br>score {rec['score']:.4f} [{rec['score_low']:.4f}, {rec['score_high']:.4f}]"
+               f"<br>rank {rec['rank']}, possible ranks {rec[lo]} to {rec[hi]}<br>letters {html(rec['letters'])}"
+               + ("<br>could have won" if rec["could_win"] else ""))
+              for team, rec in zip(teams, recs, strict=True)]
+    # a few traces, not five per team (hundreds of traces took seconds to build and to draw): the bars of
+    # the teams that share a colour are one trace, their segments apart (None between)
+    by_color: dict[str, list[int]] = {}
+    for i, team in enumerate(teams):
+        by_color.setdefault(colors.get(team, "#4C78A8"), []).append(i)
+
+    def gaps(rows: list[int], ends) -> tuple[list, list, list]:
+        xs, ys, hs = [], [], []
+        for i in rows:
+            a, b = ends(recs[i])
+            xs += [a, b, None]
+            ys += [labels[i], labels[i], None]
+            hs += [hovers[i], hovers[i], None]
+        return xs, ys, hs
+
+    for c, rows in by_color.items():
+        for col, ends in ((1, lambda r: (r["score_low"], r["score_high"])), (2, lambda r: (r[lo] - 0.4, r[hi] + 0.4))):
+            xs, ys, hs = gaps(rows, ends)
+            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=c, width=6), showlegend=False,
+                                     hovertext=hs, hoverinfo="text", name="interval" if col == 1 else "ranks"),
+                          row=1, col=col)
+    for col, key in ((1, "score"), (2, "rank")):
+        fig.add_trace(go.Scatter(x=[r[key] for r in recs], y=labels, mode="markers", marker=dict(color="#222", size=9),
+                                 showlegend=False, hovertext=hovers, hoverinfo="text", name=key), row=1, col=col)
+    fig.add_trace(go.Scatter(x=[len(teams) + 0.9] * len(teams), y=labels, mode="text",
+                             text=[html(r["letters"]) for r in recs], textposition="middle right", showlegend=False,
+                             hoverinfo="skip", name="letters"), row=1, col=2)
+    fig.update_layout(shapes=[dict(type="rect", xref="paper", x0=0, x1=1, yref="y", y0=i - 0.5, y1=i + 0.5,
+                                   fillcolor=WINNER_SHADE, line_width=0, layer="below")
+                              for i, won in enumerate(iv["could_win"].to_numpy()) if won])
     n = len(teams)
+    # rows in rank order (the traces, one per colour, would otherwise order the categories as they come)
+    fig.update_yaxes(categoryorder="array", categoryarray=labels)
     fig.update_yaxes(autorange="reversed", title="Team (final rank)", row=1, col=1)
     fig.update_xaxes(title="Score", row=1, col=1)
     fig.update_xaxes(title="Rank (letters at the right)", range=[0.5, n + 2.4],

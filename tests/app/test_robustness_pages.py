@@ -39,8 +39,18 @@ def test_intervals_who_could_have_won_sets_letters_and_warnings(core_dir):
     # two essays, one per group at α = 50: every group is tiny -> the small-group warning names them
     assert any("fewer than 30 essays" in plain(w.value) or "has only 1 essay" in plain(w.value) for w in at.warning)
     fig = figure(at, "rob_iv_chart")
-    drawn = [tr["text"][0] for tr in fig["data"] if tr.get("name") == "letters"]
-    assert sorted(drawn) == sorted(t["Letters"])
+    drawn = next(tr for tr in fig["data"] if tr.get("name") == "letters")
+    assert dict(zip(drawn["y"], drawn["text"], strict=True)) == t["Letters"].to_dict()  # each team's, on its row
+    # a few traces (per colour), not five per team; rows in rank order; every team's interval drawn on its row
+    assert len(fig["data"]) <= 2 * len(t) + 3
+    order = t.sort_values(["Rank", "Final score"], ascending=[True, False]).index.tolist()
+    assert fig["layout"]["yaxis"]["categoryarray"] == order
+    bars = [tr for tr in fig["data"] if tr.get("name") == "interval"]
+    ends = {y: x for tr in bars for x, y in zip(zip(tr["x"][::3], tr["x"][1::3], strict=True),
+                                                              tr["y"][::3], strict=True)}
+    assert ends == {team: (row["Low"], row["High"]) for team, row in t.iterrows()}
+    shaded = [s for s in fig["layout"].get("shapes", []) if s["type"] == "rect"]
+    assert len(shaded) == int(t["Could have won"].sum())
     at.toggle(key="rob_simultaneous").set_value(True)
     rerun(at)
     wide = table_with(at, "Letters").set_index("Team")
