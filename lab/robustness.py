@@ -17,7 +17,7 @@ import streamlit as st
 from scoring.core.family import Family
 from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
-from scoring.core.stability import Axis, stability_map
+from scoring.core.stability import Axis, axis, stability_map
 
 from . import current, families, nav, shared, state
 from .text import md
@@ -66,9 +66,10 @@ def _intervals_job(fam: Family, e: Any, p: Mapping[str, Any], b: int, seed: int,
 
 def warm(fam: Family, entry: Any, values: Mapping[str, Any], *, wait: bool = False) -> threading.Thread | None:
     """Start computing the Rank intervals page's default answer (``DEFAULT_B`` replicates, seed 0,
-    95 %) for ``entry`` — a family's default data, loaded once per server — at the app's default
+    95 %), then the Stability map's first map (its first pair, ``MAP_CELLS`` a side), for
+    ``entry`` — a family's default data, loaded once per server — at the app's default
     parameters ``values``, in a background thread, into the cache every session shares: a fresh
-    visitor's Rank intervals page (and the Stability map's "could have won" toggle) then finds it
+    visitor's Rank intervals page, Stability map and its "could have won" toggle then find them
     ready. A visitor who asks while it runs waits for it (``lab.shared.compute``). ``wait``: return
     once it is done (tests). Parameters the family cannot score start nothing."""
     fui = families.ui(fam)
@@ -76,9 +77,16 @@ def warm(fam: Family, entry: Any, values: Mapping[str, Any], *, wait: bool = Fal
         p = dict(fui.check(entry.scorer, fui.repair(dict(values))[0]))
     except ValueError:  # InputError: the page says why when it is opened
         return None
-    key, run = _intervals_job(fam, entry, p, DEFAULT_B, 0, 0.95)
-    job = threading.Thread(target=shared.compute, args=(key, run), daemon=True,
-                           name=f"warm-intervals-{fam.name}-{entry.digest[:12]}")
+    jobs = [_intervals_job(fam, entry, p, DEFAULT_B, 0, 0.95)]
+    _, _, (a, b) = map_choices(fam)
+    if a != b and fam.params[a].kind != "mapping" and fam.params[b].kind != "mapping":
+        jobs.append(_map_job(fam, entry, p, axis(fam, a, n=MAP_CELLS), axis(fam, b, n=MAP_CELLS)))
+
+    def run_all() -> None:
+        for key, run in jobs:
+            shared.compute(key, run)
+
+    job = threading.Thread(target=run_all, daemon=True, name=f"warm-intervals-{fam.name}-{entry.digest[:12]}")
     job.start()
     if wait:
         job.join()
@@ -150,10 +158,26 @@ def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     def label(done: int, total: int, _name: str) -> str:
         return f"Scoring cell {done} of {total}{note}…" if total else f"Scoring {cells} cells{note}…"
 
-    return shared.compute(("map", fam.name, e.digest, _key(fam, p), x, y),
-                          lambda progress: stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp),
-                                                         progress=progress),
-                          label=label)
+    return shared.compute(*_map_job(fam, e, p, x, y), label=label)
+
+
+def _map_job(fam: Family, e: Any, p: Mapping[str, Any], x: Axis, y: Axis) -> tuple:
+    """The shared cache's key and the computation of :func:`map_with_progress`."""
+    return (("map", fam.name, e.digest, _key(fam, p), x, y),
+            lambda progress: stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress))
+
+
+#: the Stability map's cells a side at first
+MAP_CELLS = 21
+
+
+def map_choices(fam: Family) -> tuple[list[str], list[tuple[str, str]], tuple[str, str]]:
+    """The Stability map's parameters that can be mapped, the family's suggested pairs among
+    them, and the pair the page starts with."""
+    names = [p.name for p in fam.params if p.grid_values(3)]
+    pairs = [tuple(pair) for pair in fam.stability if set(pair) <= set(names)]
+    default = pairs[0] if pairs else (names[0], names[1] if len(names) > 1 else names[0])
+    return names, pairs, default
 
 
 # ---- configuration A (pinned) ------------------------------------------------------------------------

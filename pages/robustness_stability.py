@@ -16,16 +16,13 @@ fam = rb.begin(
     "teams swap. The cell's border names its winner; black lines mark where the winner flips; the star is where you "
     "are. Click a cell to load its settings.",
 )
-mappable = [p for p in fam.params if p.grid_values(3)]
-names = [p.name for p in mappable]
-pairs = [pair for pair in fam.stability if set(pair) <= set(names)]
-default = pairs[0] if pairs else (names[0], names[1] if len(names) > 1 else names[0])
+names, pairs, default = rb.map_choices(fam)
 c1, c2, c3 = st.columns([2, 2, 1])
 xname = c1.selectbox("Across", names, index=names.index(default[0]), format_func=lambda n: fam.params[n].title,
                      key="rob_map_x")
 yname = c2.selectbox("Up", names, index=names.index(default[1]), format_func=lambda n: fam.params[n].title,
                      key="rob_map_y")
-n = c3.select_slider("Cells a side", [5, 11, 21], value=21, key="rob_map_n")
+n = c3.select_slider("Cells a side", [5, 11, 21], value=rb.MAP_CELLS, key="rob_map_n")
 if pairs:
     st.caption("Suggested pairs: " + "; ".join(f"{fam.params[a].title} × {fam.params[b].title}" for a, b in pairs))
 if xname == yname:

@@ -163,7 +163,7 @@ def test_the_samples_beeswarm_is_built_once_for_the_same_dots(monkeypatch):
     assert (len(swarms), len(hovers)) == (1, 1)
     open_page("pages/difficulty_samples.py")
     assert (len(swarms), len(hovers)) == (1, 1)
-    first.select_slider(key="df_sm_points").set_value(1_000).run()  # other dots: built again
+    first.select_slider(key="df_sm_points").set_value(3_000).run()  # other dots: built again
     assert not first.exception
     assert (len(swarms), len(hovers)) == (2, 2)
 

@@ -1,4 +1,4 @@
-"""The Rank intervals page's default answer is computed when a family's default data is loaded
+"""The Rank intervals page's default answer and the Stability map's first map are computed when a family's default data is loaded
 (``lab.robustness.warm``, started by ``lab.store``), in a background thread, so a fresh
 visitor's page finds it in the shared cache (issue 23, "every page done ≤ 2 s after navigation").
 
@@ -17,10 +17,11 @@ from lab import robustness as rb
 from tests.app.helpers import APP, TIMEOUT, rerun, table_with
 from tests.app.test_difficulty_pages import HARD, SAMPLES, WIN, predictions
 
-LB, INTERVALS = "pages/difficulty_leaderboard.py", "pages/robustness_intervals.py"
+LB, INTERVALS, STABILITY = ("pages/difficulty_leaderboard.py", "pages/robustness_intervals.py",
+                             "pages/robustness_stability.py")
 
 
-def test_a_default_datas_intervals_are_computed_at_load_and_the_page_reads_them(tmp_path, monkeypatch):
+def test_a_default_datas_intervals_and_map_are_computed_at_load_and_the_pages_read_them(tmp_path, monkeypatch):
     folder = tmp_path / "hand"
     folder.mkdir()
     (folder / "samples.csv").write_text(SAMPLES.replace("plain words", f"plain words {uuid.uuid4().hex}"))
@@ -35,6 +36,14 @@ def test_a_default_datas_intervals_are_computed_at_load_and_the_page_reads_them(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(rb, "bootstrap", counted)
+    maps: list[str] = []
+    real_map = rb.stability_map
+
+    def counted_map(*args, **kwargs):
+        maps.append(threading.current_thread().name)
+        return real_map(*args, **kwargs)
+
+    monkeypatch.setattr(rb, "stability_map", counted_map)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.switch_page(LB)
     rerun(at)  # the default data is loaded: its leaderboard at once, the intervals in the background
@@ -48,6 +57,17 @@ def test_a_default_datas_intervals_are_computed_at_load_and_the_page_reads_them(
     assert [c for c in callers if not c.startswith("warm-intervals-")] == []
     t = table_with(at, "Letters")
     assert set(t["Team"]) == {"good", WIN, HARD}
+    # the Stability map's first map likewise
+    assert [c for c in maps if c.startswith("warm-intervals-difficulty-")], maps
+    at.switch_page(STABILITY)
+    rerun(at)
+    assert [c for c in maps if not c.startswith("warm-intervals-")] == []
+    assert at.get("plotly_chart")
+    up = at.selectbox(key="rob_map_y")  # another pair: its map computed for this page
+    other = next(n for n in up.options if n not in (up.value, at.selectbox(key="rob_map_x").value))
+    up.set_value(other)
+    rerun(at)
+    assert [c for c in maps if not c.startswith("warm-intervals-")] != []
 
 
 def test_unscorable_default_settings_start_nothing(monkeypatch):
@@ -63,3 +83,4 @@ def test_unscorable_default_settings_start_nothing(monkeypatch):
 
     monkeypatch.setattr(rb.families, "ui", lambda f: rb.families.FamilyUI(pages=(), check=refuse))
     assert rb.warm(fam, Entry(), {}) is None
+
