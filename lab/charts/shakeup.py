@@ -12,21 +12,27 @@ from plotly.subplots import make_subplots
 from ..text import html
 from .common import LAYOUT
 
+#: the rank heatmap writes each cell's share up to this many teams (beyond, the cells are too small to read)
+TEXT_RANKS = 30
+
 
 def rank_heatmap(joint: np.ndarray, team: str) -> go.Figure:
     """P(public rank = r and private rank = s) of one team: public rank down, private across;
     the diagonal is "no move"."""
     n = joint.shape[0]
     ranks = list(range(1, n + 1))
-    text = [[f"{v:.0%}" if v >= 0.005 else "" for v in row] for row in joint]
+    # the shares written in the cells while they are large enough to read (a text per cell: thousands of them
+    # for a big field took the browser seconds to lay out); the hover always gives the share
+    cells = dict(text=[[f"{v:.0%}" if v >= 0.005 else "" for v in row] for row in joint],
+                 texttemplate="%{text}") if n <= TEXT_RANKS else {}
     fig = go.Figure(go.Heatmap(z=joint.tolist(), x=ranks, y=ranks, colorscale="Blues", zmin=0, zmax=max(float(joint.max()), 1e-9),
-                               text=text, texttemplate="%{text}", colorbar=dict(title="share", tickformat=".0%"),
+                               **cells, colorbar=dict(title="share", tickformat=".0%"),
                                hovertemplate="public rank %{y}, private rank %{x}: %{z:.1%}<extra></extra>"))
     fig.add_trace(go.Scatter(x=[0.5, n + 0.5], y=[0.5, n + 0.5], mode="lines", line=dict(color="#888", dash="dot"),
                              hoverinfo="skip", showlegend=False))
-    fig.update_xaxes(title="Private rank", tickvals=ranks, range=[0.5, n + 0.5])
-    fig.update_yaxes(title="Public rank", tickvals=ranks, autorange="reversed")
-    fig.update_layout(title=f"{html(team)}: public rank × private rank", height=max(320, 26 * n + 160),
+    fig.update_xaxes(title="Private rank", tickvals=ranks if n <= TEXT_RANKS else None, range=[0.5, n + 0.5])
+    fig.update_yaxes(title="Public rank", tickvals=ranks if n <= TEXT_RANKS else None, autorange="reversed")
+    fig.update_layout(title=f"{html(team)}: public rank × private rank", height=max(320, 26 * min(n, TEXT_RANKS) + 160),
                       **{**LAYOUT, "hovermode": "closest"})
     return fig
 
