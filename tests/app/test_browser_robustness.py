@@ -3,6 +3,8 @@ settings; pin A, move a slider, read the comparison (and its link)."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 
 from tests.browser import TABLE, assert_no_exception, launch_browser, serve, wait_idle
@@ -68,11 +70,18 @@ def test_pin_a_move_a_slider_and_compare(browser, app_url):
         for _ in range(50):  # 0.50 -> 1.00
             page.keyboard.press("ArrowRight")
         page.wait_for_selector('text="B differs from A in:"')
-        wait_idle(page)
-        page.wait_for_selector(TABLE, state="attached")
-        text = page.locator('[data-testid="stMain"]').inner_text()
-        line = next(ln for ln in text.splitlines() if "B differs from A in:" in ln)
-        assert "Segmentation weight w: 0.5 → " in line  # (key presses on a busy machine may land fewer)
+        # key presses land one rerun at a time: wait until the page shows the value the link holds
+        for _ in range(120):
+            wait_idle(page)
+            page.wait_for_selector(TABLE, state="attached")
+            text = page.locator('[data-testid="stMain"]').inner_text()
+            line = next(ln for ln in text.splitlines() if "B differs from A in:" in ln)
+            linked = parse_qs(urlparse(page.url).query).get("w", ["?"])[0]
+            if linked != "?" and f"Segmentation weight w: 0.5 → {float(linked):g}" in line:
+                break
+            page.wait_for_timeout(500)
+        assert f"Segmentation weight w: 0.5 → {float(linked):g}" in line, (line, page.url)
+        assert float(linked) > 0.5  # (key presses on a busy machine may land fewer than 50)
         assert_no_exception(page, "the comparison")
         shared = page.url
         other = browser.new_page(viewport={"width": 1440, "height": 1000})
