@@ -101,12 +101,11 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float
     stats = SolverStats(pairs=n)
     degp = np.bincount(p, minlength=n_pred)
     degg = np.bincount(g, minlength=n_gt)
-    dp, dg = degp[p], degg[g]
-    single_p, single_g = dp == 1, dg == 1
+    single_p, single_g = degp[p] == 1, degg[g] == 1
     iso = single_p & single_g
     # a star: every partner of its centre has no other partner
-    star_p = ~single_p & (np.bincount(p, weights=single_g.astype(float), minlength=n_pred) == degp)[p]
-    star_g = ~single_g & (np.bincount(g, weights=single_p.astype(float), minlength=n_gt) == degg)[g]
+    star_p = ~single_p & (np.bincount(p[single_g], minlength=n_pred) == degp)[p]
+    star_g = ~single_g & (np.bincount(g[single_p], minlength=n_gt) == degg)[g]
     base = iso.copy()  # the matched pairs settled here, as a mask over the pairs
     for star, centre, n_centre in ((star_p, p, n_pred), (star_g, g, n_gt)):
         idx = np.flatnonzero(star)
@@ -152,8 +151,10 @@ def _compact(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ids (ascending) and each id's position among them, without sorting."""
     seen = np.zeros(n, dtype=bool)
     seen[ids] = True
-    pos = np.cumsum(seen) - 1
-    return np.flatnonzero(seen), pos[ids]
+    distinct = np.flatnonzero(seen)
+    pos = np.empty(n, dtype=np.int64)
+    pos[distinct] = np.arange(len(distinct))
+    return distinct, pos[ids]
 
 
 @lru_cache(maxsize=64)
@@ -210,28 +211,29 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     # pairs sorted by component: each component's pairs are contiguous
     order = _argsort_small(comp, n_comp)
     starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
-    shape = np.where(small, rn * 64 + cn, -1)
-    for key in unique_sorted(shape[shape >= 0]).tolist():
-        ks = np.flatnonzero(shape == key)
-        r, c = divmod(key, 64)
-        n_e = int(starts[ks[0] + 1] - starts[ks[0]])
-        same = (starts[ks + 1] - starts[ks]) == n_e  # equal edge counts: one dense (n, edges) block
-        for group in (ks[same], ks[~same]):
-            if len(group) == 0:
-                continue
-            width = int((starts[group + 1] - starts[group]).max())
-            at = starts[group][:, None] + np.minimum(np.arange(width)[None, :],
-                                                     (starts[group + 1] - starts[group] - 1)[:, None])
-            e = order[at]  # repeats a component's last pair to fill the row: harmless
-            enumerated.append(_enumerate(lr[e], lc[e], d[rest[e]], rest[e], r, c, tau))
-        stats.enumerated += len(ks)
+    lr, lc, ids_o = lr[order], lc[order], rest[order]
+    dd = d[ids_o]
+    # the small components grouped by shape (rows, cols), each shape solved in one go
+    shape = np.where(small, rn * 64 + cn, 1 << 30)
+    by_shape = np.argsort(shape, kind="stable")
+    keys = shape[by_shape]
+    n_small = int(small.sum())
+    bounds = np.r_[0, np.flatnonzero(np.diff(keys[:n_small])) + 1, n_small] if n_small else np.zeros(1, np.int64)
+    for lo_i, hi_i in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        group = by_shape[lo_i:hi_i]
+        r, c = divmod(int(keys[lo_i]), 64)
+        cnt = starts[group + 1] - starts[group]
+        at = starts[group][:, None] + np.minimum(np.arange(int(cnt.max()))[None, :], (cnt - 1)[:, None])
+        # (a component's last pair repeated to fill its row: harmless)
+        enumerated.append(_enumerate(lr[at], lc[at], dd[at], ids_o[at], r, c, tau))
+    stats.enumerated += n_small
     kit_differs = False
     for k in np.flatnonzero(~small).tolist():
-        e = order[starts[k]:starts[k + 1]]
+        e = slice(starts[k], starts[k + 1])
         block = np.full((int(rn[k]), int(cn[k])), cost_constant(tau, int(lo[k])))
-        block[lr[e], lc[e]] = d[rest[e]]
+        block[lr[e], lc[e]] = dd[e]
         ids = np.full(block.shape, -1, dtype=np.int64)
-        ids[lr[e], lc[e]] = rest[e]
+        ids[lr[e], lc[e]] = ids_o[e]
         r_, c_ = linear_sum_assignment(block)
         got = ids[r_, c_]
         seed_large.append(got[got >= 0])
