@@ -129,10 +129,13 @@ def _union(mask: np.ndarray, extra: np.ndarray) -> np.ndarray:
 
 
 def _argsort_small(x: np.ndarray, n_values: int) -> np.ndarray:
-    """A stable argsort of integers in ``[0, n_values)``: numpy's radix sort when they fit
-    in 16 bits (linear), else its stable sort."""
+    """A stable argsort of integers in ``[0, n_values)``: numpy's radix sort on 16-bit keys
+    (linear), in two passes (low then high 16 bits) when the values need up to 32 bits."""
     if n_values <= 1 << 16:
         return np.argsort(x.astype(np.uint16), kind="stable")
+    if n_values <= 1 << 32:
+        low = np.argsort((x & 0xFFFF).astype(np.uint16), kind="stable")
+        return low[np.argsort((x[low] >> 16).astype(np.uint16), kind="stable")]
     return np.argsort(x, kind="stable")
 
 
