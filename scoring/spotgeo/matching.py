@@ -41,7 +41,7 @@ from ..core.arrays import unique_sorted
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
 
 #: components with at most this many full assignments are solved by trying them all at once
-MAX_ENUMERATED = 120
+MAX_ENUMERATED = 720
 
 
 def distances(pred_xy, gt_xy) -> np.ndarray:
@@ -166,28 +166,40 @@ def _assignments(rows: int, cols: int) -> np.ndarray:
     return np.array(list(permutations(range(cols), rows)), dtype=np.int64).reshape(-1, rows)
 
 
-def _enumerate(rows, cols, d, ids, r: int, c: int, tau: float) -> np.ndarray:
+def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     """Solve many r × c components at once by trying every full assignment of the smaller
-    side (what the solver searches): ``rows, cols`` (n, k) local positions, ``d, ids`` the
-    pairs. Positions of the matched pairs."""
-    n = rows.shape[0]
+    side (what the solver searches): ``cost`` (n, r, c) distances, the cost constant off the
+    pairs, ``pid`` (n, r, c) the pairs' positions (−1 off them). Positions of the matched
+    pairs."""
+    n, r, c = cost.shape
     if r > c:  # the smaller side as rows
-        rows, cols, r, c = cols, rows, c, r
-    cost = np.full((n, r, c), cost_constant(tau, r))
-    pid = np.full((n, r, c), -1, dtype=np.int64)
-    k = np.repeat(np.arange(n), rows.shape[1])
-    cost[k, rows.ravel(), cols.ravel()] = d.ravel()
-    pid[k, rows.ravel(), cols.ravel()] = ids.ravel()
+        cost, pid, r, c = cost.transpose(0, 2, 1), pid.transpose(0, 2, 1), c, r
     perm = _assignments(r, c)  # (m, r)
-    ar = np.arange(r)
-    best = perm[np.argmin(cost[:, ar, perm].sum(axis=2), axis=1)]  # (n, r)
-    got = pid[np.arange(n)[:, None], ar[None, :], best].ravel()
+    flat = (np.arange(r)[None, :] * c + perm)  # positions in a flattened r × c block
+    cf = cost.reshape(n, r * c)
+    total = cf[:, flat[:, 0]]
+    for j in range(1, r):
+        total = total + cf[:, flat[:, j]]
+    best = flat[np.argmin(total, axis=1)]  # (n, r)
+    got = np.take_along_axis(pid.reshape(n, r * c), best, axis=1).ravel()
     return got[got >= 0]
+
+
+def _groups(key: np.ndarray, n_values: int) -> tuple[np.ndarray, np.ndarray]:
+    """``order`` (a stable sort of ``key``) and the group boundaries in it, ``[0, …, len]``."""
+    order = _argsort_small(key, n_values)
+    k = key[order]
+    return order, np.r_[0, np.flatnonzero(k[1:] != k[:-1]) + 1, len(k)]
 
 
 def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     """Solve the remaining pairs component by component; positions of the matched pairs
-    (seed, and kit or None when the kit's answer cannot differ)."""
+    (seed, and kit or None when the kit's answer cannot differ).
+
+    Components are grouped — small ones by shape (rows, cols), large ones by size (the larger
+    side rounded up to a power of two) — and each group's components are scattered into one
+    dense (components, rows, cols) block of costs: no per-component Python work except one
+    ``linear_sum_assignment`` call for each large component."""
     empty = np.zeros(0, dtype=np.int64)
     if len(rest) == 0:
         return empty, None
@@ -199,55 +211,55 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     n_comp, lab = connected_components(graph, directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
-    comp = lab[pi]
-    lr, lc = local_p[pi], local_g[gi]
     stats.solver_frames += len(unique_sorted(pred_frame[up]))
     stats.solver_pairs += len(rest)
     lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
     n_assign = np.ones(n_comp)
     for j in range(int(lo.max())):  # hi · (hi − 1) ⋯ (hi − lo + 1)
         n_assign *= np.where(j < lo, hi - j, 1)
-    # small components (≤ 120 assignments, so ≤ 5 points on the smaller side: 5·50 < 1000)
-    # cannot differ under the kit's constant
+    # small components (≤ 720 assignments, so ≤ 6 points on the smaller side: 6·50 < 1000)
+    # cannot differ under the kit's constant; a star (1 × k) never reaches here, so small
+    # ones have at most 27 points on the larger side and rows·64 + cols < 4096 is a key
     small = n_assign <= MAX_ENUMERATED
-    enumerated, seed_large, kit_large = [], [], []
-    # pairs sorted by component: each component's pairs are contiguous
-    order = _argsort_small(comp, n_comp)
-    starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
-    lr, lc, ids_o = lr[order], lc[order], rest[order]
-    dd = d[ids_o]
-    # the small components grouped by shape (rows, cols), each shape solved in one go
-    shape = np.where(small, rn * 64 + cn, 1 << 30)
-    by_shape = np.argsort(shape, kind="stable")
-    keys = shape[by_shape]
-    n_small = int(small.sum())
-    bounds = np.r_[0, np.flatnonzero(np.diff(keys[:n_small])) + 1, n_small] if n_small else np.zeros(1, np.int64)
-    for lo_i, hi_i in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        group = by_shape[lo_i:hi_i]
-        r, c = divmod(int(keys[lo_i]), 64)
-        cnt = starts[group + 1] - starts[group]
-        at = starts[group][:, None] + np.minimum(np.arange(int(cnt.max()))[None, :], (cnt - 1)[:, None])
-        # (a component's last pair repeated to fill its row: harmless)
-        enumerated.append(_enumerate(lr[at], lc[at], dd[at], ids_o[at], r, c, tau))
-    stats.enumerated += n_small
-    kit_differs = False
-    for k in np.flatnonzero(~small).tolist():
-        e = slice(starts[k], starts[k + 1])
-        block = np.full((int(rn[k]), int(cn[k])), cost_constant(tau, int(lo[k])))
-        block[lr[e], lc[e]] = dd[e]
-        ids = np.full(block.shape, -1, dtype=np.int64)
-        ids[lr[e], lc[e]] = ids_o[e]
-        r_, c_ = linear_sum_assignment(block)
-        got = ids[r_, c_]
-        seed_large.append(got[got >= 0])
-        stats.solver_calls += 1
-        if lo[k] * tau >= KIT_CONSTANT:  # the kit's 1000 may choose otherwise
-            r_, c_ = linear_sum_assignment(np.where(ids >= 0, block, KIT_CONSTANT))
-            got = ids[r_, c_]
+    size_class = np.ceil(np.log2(np.maximum(hi, 2))).astype(np.int64)
+    key = np.where(small, rn * 64 + cn, 4096 + size_class)
+    comp_order, comp_bounds = _groups(key, 4096 + 64)
+    slot = np.empty(n_comp, dtype=np.int64)  # each component's place in its group
+    slot[comp_order] = np.arange(n_comp) - np.repeat(comp_bounds[:-1], np.diff(comp_bounds))
+    comp = lab[pi]
+    pair_order, pair_bounds = _groups(key[comp], 4096 + 64)
+    lr, lc, ids = local_p[pi][pair_order], local_g[gi][pair_order], rest[pair_order]
+    at, dd = slot[comp[pair_order]], d[ids]
+    stats.enumerated += int(small.sum())
+    seed_parts, kit_parts, kit_differs = [], [], False
+    for (c0, c1), (e0, e1) in zip(zip(comp_bounds[:-1].tolist(), comp_bounds[1:].tolist(), strict=True),
+                                  zip(pair_bounds[:-1].tolist(), pair_bounds[1:].tolist(), strict=True), strict=True):
+        members = comp_order[c0:c1]
+        e = slice(e0, e1)
+        R, C = int(rn[members].max()), int(cn[members].max())
+        lo_max = int(lo[members].max())
+        cost = np.full((c1 - c0, R, C), cost_constant(tau, lo_max))
+        pid = np.full((c1 - c0, R, C), -1, dtype=np.int64)
+        cost[at[e], lr[e], lc[e]] = dd[e]
+        pid[at[e], lr[e], lc[e]] = ids[e]
+        if small[members[0]]:
+            got = _enumerate(cost, pid, tau)
+            seed_parts.append(got)
+            kit_parts.append(got)
+            continue
+        for j, (r, c, m) in enumerate(zip(rn[members].tolist(), cn[members].tolist(), lo[members].tolist(), strict=True)):
+            block, ids_k = cost[j, :r, :c], pid[j, :r, :c]
+            rr, cc = linear_sum_assignment(block)
+            got = ids_k[rr, cc]
+            seed_parts.append(got[got >= 0])
             stats.solver_calls += 1
-            kit_differs = True
-        kit_large.append(got[got >= 0])
-    seed = np.concatenate(enumerated + seed_large) if enumerated or seed_large else empty
-    kit = np.concatenate(enumerated + kit_large) if kit_differs else None
+            if m * tau >= KIT_CONSTANT:  # the kit's 1000 may choose otherwise
+                rr, cc = linear_sum_assignment(np.where(ids_k >= 0, block, KIT_CONSTANT))
+                got = ids_k[rr, cc]
+                stats.solver_calls += 1
+                kit_differs = True
+            kit_parts.append(got[got >= 0])
+    seed = np.concatenate(seed_parts) if seed_parts else empty
+    kit = np.concatenate(kit_parts) if kit_differs else None
     stats.seconds += time.perf_counter() - t0
     return seed, kit
