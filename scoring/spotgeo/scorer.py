@@ -34,9 +34,9 @@ from .rules import SEED, STARTER_KIT, RuleSet, prf, ruleset
 #: entries per cache level: a few τ values (each holds arrays the size of the true positives)
 CACHE_SIZES = {"match": 4, "counts": 6, "prefix": 12}
 #: threads matching the submissions at a τ change (numpy and scipy release the GIL in their
-#: loops), used only when the candidate pairs are many enough to pay for starting them
+#: loops), used only when the pairs within τ are many enough to pay for starting them
 MATCH_THREADS = 2
-MATCH_THREADS_MIN_PAIRS = 1_000_000
+MATCH_THREADS_MIN_PAIRS = 3_000_000
 
 
 @dataclass
@@ -102,7 +102,8 @@ class Scorer:
             return match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau)
 
         threads = min(MATCH_THREADS, len(subs))
-        if threads > 1 and sum(len(s.d) for s in subs) >= MATCH_THREADS_MIN_PAIRS:
+        within = sum(int(np.searchsorted(s.d, tau, side="right")) for s in subs)
+        if threads > 1 and within >= MATCH_THREADS_MIN_PAIRS:
             out = Parallel(n_jobs=threads, prefer="threads")(delayed(one)(s) for s in subs)
         else:
             out = [one(s) for s in subs]
