@@ -14,15 +14,18 @@ be matched independently (the objective is a sum over components):
 * a *star* — one point whose partners within τ have no other partner — can hold one pair
   only, so the shortest one is matched;
 
-both settled at once for the whole submission with ``bincount``/``unique``. The pairs left
-form components with a real choice (found with one ``connected_components`` call). A small
-component — at most :data:`MAX_ENUMERATED` full assignments of its smaller side — is solved
-by trying every one of those assignments, all components of one shape at once (the same
-search the solver does, as one numpy reduction); a larger one goes to
-``linear_sum_assignment`` on its own points. Under the starter kit's fixed constant 1000 the
-same holds, and the answer can only differ where ``min(rows, cols)·τ ≥ 1000``; those
-components are solved a second time with 1000. ``tests/spotgeo/test_matching.py`` checks the
-whole against the plain per-frame solver on thousands of random frames.
+both settled at once for the whole submission with ``bincount``. The pairs left form
+components with a real choice (found with one ``connected_components`` call). The components
+are grouped — small ones by shape (rows × cols), larger ones by size class — and each group
+is scattered into one dense (components, rows, cols) block of costs (a component spans one
+frame, so at most 30 points a side): a small component — at most :data:`MAX_ENUMERATED`
+full assignments of its smaller side — is solved by trying every one of those assignments, a whole shape in one
+numpy reduction (the same search the solver does); a larger one by ``linear_sum_assignment``
+on its slice of the block. Under the starter kit's fixed constant 1000 the same holds, and
+the answer can only differ where ``min(rows, cols)·τ ≥ 1000``; those components are solved a
+second time with 1000. ``tests/spotgeo/test_matching.py``, ``test_matching_crowded.py`` and
+``test_matching_groups.py`` check the whole against the plain per-frame solver and the slow
+reference on thousands of random frames.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from scipy.sparse.csgraph import connected_components
 from ..core.arrays import unique_sorted
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
 
-#: components with at most this many full assignments are solved by trying them all at once
+#: components with at most this many full assignments (6 × 6, 5 × 6, 4 × 6, 3 × 8 …) are
+#: solved by trying them all at once
 MAX_ENUMERATED = 720
 
 
@@ -199,7 +203,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     Components are grouped — small ones by shape (rows, cols), large ones by size (the larger
     side rounded up to a power of two) — and each group's components are scattered into one
     dense (components, rows, cols) block of costs: no per-component Python work except one
-    ``linear_sum_assignment`` call for each large component."""
+    ``linear_sum_assignment`` call for each large component. Frames hold at most 30 points a
+    side (spec §1), so a block holds at most 32 × 32 cells per component."""
     empty = np.zeros(0, dtype=np.int64)
     if len(rest) == 0:
         return empty, None
