@@ -36,7 +36,6 @@ from scoring.spotgeo import Scorer, load_competition  # noqa: E402
 from scoring.spotgeo.competition import load_ground_truth, prepare_submission  # noqa: E402
 from scoring.spotgeo.matching import match_submission  # noqa: E402
 from scoring.spotgeo.rules import KIT_CONSTANT  # noqa: E402
-from scoring.spotgeo.scorer import MATCH_THREADS, MATCH_THREADS_MIN_PAIRS  # noqa: E402
 
 KIT_TAU, KIT_EPS = 10.0, 3.0  # the kit's defaults
 
@@ -256,9 +255,8 @@ def main(argv=None) -> int:
           f"(target <= 0.25 s: {verdict(float(np.median(score_only)), 0.25)})")
     print(f"  json.load of the file alone             {float(np.median(parse)):6.3f} s  (for comparison)")
 
-    print(f"\ntau change: all {len(subs)} submissions re-matched and re-summed (uncached), per tau "
-          f"(matched on {MATCH_THREADS} threads when the pairs within tau are >= {MATCH_THREADS_MIN_PAIRS:,})")
-    print("   tau   seconds  target<=2s  CPU s   solver frames  solver pairs  solver time share (summed over threads)")
+    print(f"\ntau change: all {len(subs)} submissions re-matched and re-summed (uncached), per tau")
+    print("   tau   seconds  target<=2s  CPU s   solver frames  solver pairs  solver time share")
     worst = 0.0
     for tau in (5.0, 8.0, 12.0, 15.0, 20.0, 30.0, 40.0, 50.0):
         t, c = time.perf_counter(), time.process_time()

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from ..core.cache import LRU
 from ..core.family import UnitStats
@@ -33,10 +32,6 @@ from .rules import SEED, STARTER_KIT, RuleSet, prf, ruleset
 
 #: entries per cache level: a few τ values (each holds arrays the size of the true positives)
 CACHE_SIZES = {"match": 4, "counts": 6, "prefix": 12}
-#: threads matching the submissions at a τ change (numpy and scipy release the GIL in their
-#: loops), used only when the pairs within τ are many enough to pay for starting them
-MATCH_THREADS = 2
-MATCH_THREADS_MIN_PAIRS = 3_000_000
 
 
 @dataclass
@@ -95,19 +90,13 @@ class Scorer:
 
     def _match(self, tau: float) -> TauMatch:
         gt = self.comp.gt
-        subs = self.comp.submissions
+        seed, kit, stats = [], [], []
         t0 = time.perf_counter()
-
-        def one(s):
-            return match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau)
-
-        threads = min(MATCH_THREADS, len(subs))
-        within = sum(int(np.searchsorted(s.d, tau, side="right")) for s in subs)
-        if threads > 1 and within >= MATCH_THREADS_MIN_PAIRS:
-            out = Parallel(n_jobs=threads, prefer="threads")(delayed(one)(s) for s in subs)
-        else:
-            out = [one(s) for s in subs]
-        seed, kit, stats = (list(x) for x in zip(*out, strict=True)) if out else ([], [], [])
+        for s in self.comp.submissions:
+            a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau)
+            seed.append(a)
+            kit.append(b)
+            stats.append(st)
         return TauMatch(tau, seed, kit, stats, time.perf_counter() - t0)
 
     def matched(self, name_or_index, tau: float, rules: str | RuleSet = "seed") -> np.ndarray:
