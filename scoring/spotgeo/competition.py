@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -48,6 +49,12 @@ class GroundTruth:
     @property
     def brightness(self) -> np.ndarray | None:
         return self.frames.brightness
+
+    @cached_property
+    def x_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """The objects sorted by their ``frame · 1000 + x`` look-up key: ``(order, sorted
+        key)`` (see :func:`candidate_pairs`), built once for every submission."""
+        return x_index(self.frames.xy, self.point_frame)
 
 
 @dataclass
@@ -141,21 +148,28 @@ def align(sub: Frames, gt: GroundTruth, name: str) -> None:
                      f"of the ground truth missing (first: {_describe(gt.frames, missing[0])})")
 
 
+def x_index(gt_xy: np.ndarray, gt_frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, sorted key)`` of the objects' ``frame · 1000 + x`` look-up key."""
+    gkey = gt_frame * _KEY_STRIDE + gt_xy[:, 0]
+    order = np.argsort(gkey, kind="stable")
+    return order, gkey[order]
+
+
 def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarray, gt_frame: np.ndarray,
-                    max_d: float = MAX_TAU) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    max_d: float = MAX_TAU, index: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (prediction, object) of one frame at most ``max_d`` apart, sorted by distance.
 
     Objects are looked up by ``frame · 1000 + x`` in a sorted key (a window of ±max_d in x,
-    one ``searchsorted`` for all predictions), so only nearby pairs are ever measured.
+    one ``searchsorted`` for all predictions), so only nearby pairs are ever measured;
+    ``index`` is that sorted key when already built (:func:`x_index`).
 
     >>> p, g, d = candidate_pairs(np.array([[0., 0.], [100., 0.]]), np.array([0, 0]),
     ...                           np.array([[3., 4.], [0., 0.]]), np.array([0, 1]))
     >>> p.tolist(), g.tolist(), d.tolist()
     ([0], [0], [5.0])
     """
-    gkey = gt_frame * _KEY_STRIDE + gt_xy[:, 0]
-    order = np.argsort(gkey, kind="stable")
-    skey = gkey[order]
+    order, skey = index if index is not None else x_index(gt_xy, gt_frame)
     pkey = pred_frame * _KEY_STRIDE + pred_xy[:, 0]
     margin = max_d + 1e-6
     lo = np.searchsorted(skey, pkey - margin, side="left")
@@ -177,7 +191,7 @@ def prepare_submission(name: str, src, display: str, gt: GroundTruth) -> Submiss
     frames = read_frames(src, display)
     align(frames, gt, display)
     point_frame = np.repeat(np.arange(frames.n_frames), frames.counts)
-    p, g, d = candidate_pairs(frames.xy, point_frame, gt.frames.xy, gt.point_frame)
+    p, g, d = candidate_pairs(frames.xy, point_frame, gt.frames.xy, gt.point_frame, index=gt.x_index)
     return Submission(name, display, frames.xy, frames.start, point_frame, p, g, d)
 
 

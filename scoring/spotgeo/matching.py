@@ -14,15 +14,18 @@ be matched independently (the objective is a sum over components):
 * a *star* — one point whose partners within τ have no other partner — can hold one pair
   only, so the shortest one is matched;
 
-both settled at once for the whole submission with ``bincount``/``unique``. The pairs left
-form components with a real choice (found with one ``connected_components`` call). A small
-component — at most :data:`MAX_ENUMERATED` full assignments of its smaller side — is solved
-by trying every one of those assignments, all components of one shape at once (the same
-search the solver does, as one numpy reduction); a larger one goes to
-``linear_sum_assignment`` on its own points. Under the starter kit's fixed constant 1000 the
-same holds, and the answer can only differ where ``min(rows, cols)·τ ≥ 1000``; those
-components are solved a second time with 1000. ``tests/spotgeo/test_matching.py`` checks the
-whole against the plain per-frame solver on thousands of random frames.
+both settled at once for the whole submission with ``bincount``. The pairs left form
+components with a real choice (found with one ``connected_components`` call). The components
+are grouped — small ones by shape (rows × cols), larger ones by size class — and each group
+is scattered into one dense (components, rows, cols) block of costs (a component spans one
+frame, so at most 30 points a side): a small component — at most :data:`MAX_ENUMERATED`
+full assignments of its smaller side — is solved by trying every one of those assignments, a whole shape in one
+numpy reduction (the same search the solver does); a larger one by ``linear_sum_assignment``
+on its slice of the block. Under the starter kit's fixed constant 1000 the same holds, and
+the answer can only differ where ``min(rows, cols)·τ ≥ 1000``; those components are solved a
+second time with 1000. ``tests/spotgeo/test_matching.py``, ``test_matching_crowded.py`` and
+``test_matching_groups.py`` check the whole against the plain per-frame solver and the slow
+reference on thousands of random frames.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ from scipy.sparse.csgraph import connected_components
 from ..core.arrays import unique_sorted
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
 
-#: components with at most this many full assignments are solved by trying them all at once
-MAX_ENUMERATED = 120
+#: components with at most this many full assignments (6 × 6, 5 × 6, 4 × 6, 3 × 8 …) are
+#: solved by trying them all at once
+MAX_ENUMERATED = 720
 
 
 def distances(pred_xy, gt_xy) -> np.ndarray:
@@ -101,12 +105,11 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float
     stats = SolverStats(pairs=n)
     degp = np.bincount(p, minlength=n_pred)
     degg = np.bincount(g, minlength=n_gt)
-    dp, dg = degp[p], degg[g]
-    single_p, single_g = dp == 1, dg == 1
+    single_p, single_g = degp[p] == 1, degg[g] == 1
     iso = single_p & single_g
     # a star: every partner of its centre has no other partner
-    star_p = ~single_p & (np.bincount(p, weights=single_g.astype(float), minlength=n_pred) == degp)[p]
-    star_g = ~single_g & (np.bincount(g, weights=single_p.astype(float), minlength=n_gt) == degg)[g]
+    star_p = ~single_p & (np.bincount(p[single_g], minlength=n_pred) == degp)[p]
+    star_g = ~single_g & (np.bincount(g[single_p], minlength=n_gt) == degg)[g]
     base = iso.copy()  # the matched pairs settled here, as a mask over the pairs
     for star, centre, n_centre in ((star_p, p, n_pred), (star_g, g, n_gt)):
         idx = np.flatnonzero(star)
@@ -130,10 +133,13 @@ def _union(mask: np.ndarray, extra: np.ndarray) -> np.ndarray:
 
 
 def _argsort_small(x: np.ndarray, n_values: int) -> np.ndarray:
-    """A stable argsort of integers in ``[0, n_values)``: numpy's radix sort when they fit
-    in 16 bits (linear), else its stable sort."""
+    """A stable argsort of integers in ``[0, n_values)``: numpy's radix sort on 16-bit keys
+    (linear), in two passes (low then high 16 bits) when the values need up to 32 bits."""
     if n_values <= 1 << 16:
         return np.argsort(x.astype(np.uint16), kind="stable")
+    if n_values <= 1 << 32:
+        low = np.argsort((x & 0xFFFF).astype(np.uint16), kind="stable")
+        return low[np.argsort((x[low] >> 16).astype(np.uint16), kind="stable")]
     return np.argsort(x, kind="stable")
 
 
@@ -152,8 +158,10 @@ def _compact(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ids (ascending) and each id's position among them, without sorting."""
     seen = np.zeros(n, dtype=bool)
     seen[ids] = True
-    pos = np.cumsum(seen) - 1
-    return np.flatnonzero(seen), pos[ids]
+    distinct = np.flatnonzero(seen)
+    pos = np.empty(n, dtype=np.int64)
+    pos[distinct] = np.arange(len(distinct))
+    return distinct, pos[ids]
 
 
 @lru_cache(maxsize=64)
@@ -162,28 +170,41 @@ def _assignments(rows: int, cols: int) -> np.ndarray:
     return np.array(list(permutations(range(cols), rows)), dtype=np.int64).reshape(-1, rows)
 
 
-def _enumerate(rows, cols, d, ids, r: int, c: int, tau: float) -> np.ndarray:
+def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     """Solve many r × c components at once by trying every full assignment of the smaller
-    side (what the solver searches): ``rows, cols`` (n, k) local positions, ``d, ids`` the
-    pairs. Positions of the matched pairs."""
-    n = rows.shape[0]
+    side (what the solver searches): ``cost`` (n, r, c) distances, the cost constant off the
+    pairs, ``pid`` (n, r, c) the pairs' positions (−1 off them). Positions of the matched
+    pairs."""
+    n, r, c = cost.shape
     if r > c:  # the smaller side as rows
-        rows, cols, r, c = cols, rows, c, r
-    cost = np.full((n, r, c), cost_constant(tau, r))
-    pid = np.full((n, r, c), -1, dtype=np.int64)
-    k = np.repeat(np.arange(n), rows.shape[1])
-    cost[k, rows.ravel(), cols.ravel()] = d.ravel()
-    pid[k, rows.ravel(), cols.ravel()] = ids.ravel()
+        cost, pid, r, c = cost.transpose(0, 2, 1), pid.transpose(0, 2, 1), c, r
     perm = _assignments(r, c)  # (m, r)
-    ar = np.arange(r)
-    best = perm[np.argmin(cost[:, ar, perm].sum(axis=2), axis=1)]  # (n, r)
-    got = pid[np.arange(n)[:, None], ar[None, :], best].ravel()
+    flat = (np.arange(r)[None, :] * c + perm)  # positions in a flattened r × c block
+    cf = cost.reshape(n, r * c)
+    total = cf[:, flat[:, 0]]
+    for j in range(1, r):
+        total = total + cf[:, flat[:, j]]
+    best = flat[np.argmin(total, axis=1)]  # (n, r)
+    got = np.take_along_axis(pid.reshape(n, r * c), best, axis=1).ravel()
     return got[got >= 0]
+
+
+def _groups(key: np.ndarray, n_values: int) -> tuple[np.ndarray, np.ndarray]:
+    """``order`` (a stable sort of ``key``) and the group boundaries in it, ``[0, …, len]``."""
+    order = _argsort_small(key, n_values)
+    k = key[order]
+    return order, np.r_[0, np.flatnonzero(k[1:] != k[:-1]) + 1, len(k)]
 
 
 def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     """Solve the remaining pairs component by component; positions of the matched pairs
-    (seed, and kit or None when the kit's answer cannot differ)."""
+    (seed, and kit or None when the kit's answer cannot differ).
+
+    Components are grouped — small ones by shape (rows, cols), large ones by size (the larger
+    side rounded up to a power of two) — and each group's components are scattered into one
+    dense (components, rows, cols) block of costs: no per-component Python work except one
+    ``linear_sum_assignment`` call for each large component. Frames hold at most 30 points a
+    side (spec §1), so a block holds at most 32 × 32 cells per component."""
     empty = np.zeros(0, dtype=np.int64)
     if len(rest) == 0:
         return empty, None
@@ -195,54 +216,55 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     n_comp, lab = connected_components(graph, directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
-    comp = lab[pi]
-    lr, lc = local_p[pi], local_g[gi]
     stats.solver_frames += len(unique_sorted(pred_frame[up]))
     stats.solver_pairs += len(rest)
     lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
     n_assign = np.ones(n_comp)
     for j in range(int(lo.max())):  # hi · (hi − 1) ⋯ (hi − lo + 1)
         n_assign *= np.where(j < lo, hi - j, 1)
-    # small components (≤ 120 assignments, so ≤ 5 points on the smaller side: 5·50 < 1000)
-    # cannot differ under the kit's constant
+    # small components (≤ 720 assignments, so ≤ 6 points on the smaller side: 6·50 < 1000)
+    # cannot differ under the kit's constant; a star (1 × k) never reaches here, so small
+    # ones have at most 27 points on the larger side and rows·64 + cols < 4096 is a key
     small = n_assign <= MAX_ENUMERATED
-    enumerated, seed_large, kit_large = [], [], []
-    # pairs sorted by component: each component's pairs are contiguous
-    order = _argsort_small(comp, n_comp)
-    starts = np.concatenate(([0], np.cumsum(np.bincount(comp, minlength=n_comp))))
-    shape = np.where(small, rn * 64 + cn, -1)
-    for key in unique_sorted(shape[shape >= 0]).tolist():
-        ks = np.flatnonzero(shape == key)
-        r, c = divmod(key, 64)
-        n_e = int(starts[ks[0] + 1] - starts[ks[0]])
-        same = (starts[ks + 1] - starts[ks]) == n_e  # equal edge counts: one dense (n, edges) block
-        for group in (ks[same], ks[~same]):
-            if len(group) == 0:
-                continue
-            width = int((starts[group + 1] - starts[group]).max())
-            at = starts[group][:, None] + np.minimum(np.arange(width)[None, :],
-                                                     (starts[group + 1] - starts[group] - 1)[:, None])
-            e = order[at]  # repeats a component's last pair to fill the row: harmless
-            enumerated.append(_enumerate(lr[e], lc[e], d[rest[e]], rest[e], r, c, tau))
-        stats.enumerated += len(ks)
-    kit_differs = False
-    for k in np.flatnonzero(~small).tolist():
-        e = order[starts[k]:starts[k + 1]]
-        block = np.full((int(rn[k]), int(cn[k])), cost_constant(tau, int(lo[k])))
-        block[lr[e], lc[e]] = d[rest[e]]
-        ids = np.full(block.shape, -1, dtype=np.int64)
-        ids[lr[e], lc[e]] = rest[e]
-        r_, c_ = linear_sum_assignment(block)
-        got = ids[r_, c_]
-        seed_large.append(got[got >= 0])
-        stats.solver_calls += 1
-        if lo[k] * tau >= KIT_CONSTANT:  # the kit's 1000 may choose otherwise
-            r_, c_ = linear_sum_assignment(np.where(ids >= 0, block, KIT_CONSTANT))
-            got = ids[r_, c_]
+    size_class = np.ceil(np.log2(np.maximum(hi, 2))).astype(np.int64)
+    key = np.where(small, rn * 64 + cn, 4096 + size_class)
+    comp_order, comp_bounds = _groups(key, 4096 + 64)
+    slot = np.empty(n_comp, dtype=np.int64)  # each component's place in its group
+    slot[comp_order] = np.arange(n_comp) - np.repeat(comp_bounds[:-1], np.diff(comp_bounds))
+    comp = lab[pi]
+    pair_order, pair_bounds = _groups(key[comp], 4096 + 64)
+    lr, lc, ids = local_p[pi][pair_order], local_g[gi][pair_order], rest[pair_order]
+    at, dd = slot[comp[pair_order]], d[ids]
+    stats.enumerated += int(small.sum())
+    seed_parts, kit_parts, kit_differs = [], [], False
+    for (c0, c1), (e0, e1) in zip(zip(comp_bounds[:-1].tolist(), comp_bounds[1:].tolist(), strict=True),
+                                  zip(pair_bounds[:-1].tolist(), pair_bounds[1:].tolist(), strict=True), strict=True):
+        members = comp_order[c0:c1]
+        e = slice(e0, e1)
+        R, C = int(rn[members].max()), int(cn[members].max())
+        lo_max = int(lo[members].max())
+        cost = np.full((c1 - c0, R, C), cost_constant(tau, lo_max))
+        pid = np.full((c1 - c0, R, C), -1, dtype=np.int64)
+        cost[at[e], lr[e], lc[e]] = dd[e]
+        pid[at[e], lr[e], lc[e]] = ids[e]
+        if small[members[0]]:
+            got = _enumerate(cost, pid, tau)
+            seed_parts.append(got)
+            kit_parts.append(got)
+            continue
+        for j, (r, c, m) in enumerate(zip(rn[members].tolist(), cn[members].tolist(), lo[members].tolist(), strict=True)):
+            block, ids_k = cost[j, :r, :c], pid[j, :r, :c]
+            rr, cc = linear_sum_assignment(block)
+            got = ids_k[rr, cc]
+            seed_parts.append(got[got >= 0])
             stats.solver_calls += 1
-            kit_differs = True
-        kit_large.append(got[got >= 0])
-    seed = np.concatenate(enumerated + seed_large) if enumerated or seed_large else empty
-    kit = np.concatenate(enumerated + kit_large) if kit_differs else None
+            if m * tau >= KIT_CONSTANT:  # the kit's 1000 may choose otherwise
+                rr, cc = linear_sum_assignment(np.where(ids_k >= 0, block, KIT_CONSTANT))
+                got = ids_k[rr, cc]
+                stats.solver_calls += 1
+                kit_differs = True
+            kit_parts.append(got[got >= 0])
+    seed = np.concatenate(seed_parts) if seed_parts else empty
+    kit = np.concatenate(kit_parts) if kit_differs else None
     stats.seconds += time.perf_counter() - t0
     return seed, kit

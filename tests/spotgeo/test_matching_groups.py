@@ -1,0 +1,128 @@
+"""The grouped matching paths against the slow reference: components of every enumerated
+shape (up to 720 full assignments of the smaller side, all of one shape in one dense block),
+larger ones solved block by block in their size class, and the two-pass radix sort that
+orders more than 65,536 components; each with a deliberately broken variant shown to be
+caught by the same comparison.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import scoring.spotgeo.matching as matching
+from scoring.spotgeo.competition import candidate_pairs
+
+from . import reference as ref
+
+
+def clustered_frames(rng, n_frames, tau):
+    """Frames of 2-7 predictions and 2-8 objects packed within ~τ of each other (so most
+    frames are one component with a real choice), on whole pixels half the time (ties)."""
+    frames = []
+    for _ in range(n_frames):
+        m, n = int(rng.integers(2, 8)), int(rng.integers(2, 9))
+        c = rng.uniform([100, 100], [540, 380])
+        obj = c + rng.uniform(-0.6 * tau, 0.6 * tau, (n, 2))
+        pred = c + rng.uniform(-0.6 * tau, 0.6 * tau, (m, 2))
+        if rng.random() < 0.5:
+            obj, pred = np.round(obj), np.round(pred)
+        frames.append((pred, obj))
+    return frames
+
+
+def engine(frames, tau):
+    """Per frame (pairs within τ, their distance sum) from match_submission over all frames."""
+    pred_xy = np.concatenate([p for p, _ in frames])
+    obj_xy = np.concatenate([o for _, o in frames])
+    pf = np.repeat(np.arange(len(frames)), [len(p) for p, _ in frames])
+    of = np.repeat(np.arange(len(frames)), [len(o) for _, o in frames])
+    p, g, d = candidate_pairs(pred_xy, pf, obj_xy, of)
+    seed, _, stats = matching.match_submission(p, g, d, pf, len(pred_xy), len(obj_xy), tau)
+    cnt = np.bincount(pf[p[seed]], minlength=len(frames))
+    tot = np.bincount(pf[p[seed]], weights=d[seed], minlength=len(frames))
+    return list(zip(cnt.tolist(), tot.tolist(), strict=True)), stats
+
+
+def disagreements(frames, tau):
+    got, _ = engine(frames, tau)
+    bad = []
+    for f, (pred, obj) in enumerate(frames):
+        want = ref.match_definition(pred.tolist(), obj.tolist(), tau)
+        w = (len(want), sum(d for _, _, d in want))
+        if got[f][0] != w[0] or not math.isclose(got[f][1], w[1], rel_tol=1e-12, abs_tol=1e-9):
+            bad.append((f, got[f], w))
+    return bad
+
+
+@pytest.mark.parametrize("tau", [10.0, 50.0])
+def test_every_enumerated_shape_agrees_with_the_reference(tau):
+    frames = clustered_frames(np.random.default_rng(int(tau)), 160, tau)
+    assert not disagreements(frames, tau)
+
+
+def test_the_frames_reach_every_path():
+    """Else the comparison above would prove little: the largest enumerated shapes (more
+    than the earlier 120 assignments), and components too large to enumerate."""
+    tau = 50.0
+    shapes = []
+    orig = matching._enumerate
+
+    def spy(cost, pid, tau_):
+        shapes.append(cost.shape[1:])
+        return orig(cost, pid, tau_)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(matching, "_enumerate", spy)
+    try:
+        _, stats = engine(clustered_frames(np.random.default_rng(int(tau)), 160, tau), tau)
+    finally:
+        mp.undo()
+    big = [s for s in shapes if math.perm(max(s), min(s)) > 120]
+    assert len(big) >= 3 and stats.solver_calls >= 1, (shapes, stats)
+
+
+def test_broken_enumeration_is_caught(monkeypatch):
+    """Half the assignments left out: the reference comparison must notice."""
+    full = matching._assignments
+
+    def half(rows, cols):
+        a = full(rows, cols)
+        return a[: max(1, len(a) // 2)]
+
+    monkeypatch.setattr(matching, "_assignments", half)
+    assert any(disagreements(clustered_frames(np.random.default_rng(int(t)), 160, t), t) for t in (10.0, 50.0))
+
+
+def _swapped_passes(x, n_values):
+    """The two-pass radix sort with its passes in the wrong order (high bits first)."""
+    high = np.argsort((x >> 16).astype(np.uint16), kind="stable")
+    return high[np.argsort((x[high] & 0xFFFF).astype(np.uint16), kind="stable")]
+
+
+@pytest.mark.parametrize("n_values", [7, 1 << 16, (1 << 16) + 1, 1 << 20, (1 << 31) - 1])
+def test_radix_argsort_is_numpys_stable_argsort(n_values):
+    rng = np.random.default_rng(n_values % 1000)
+    x = rng.integers(0, n_values, 40_000)
+    x[::7] = x[0]  # many equal keys: the order among them must be kept
+    assert np.array_equal(matching._argsort_small(x, n_values), np.argsort(x, kind="stable"))
+    if n_values >= 1 << 20:  # many high halves: the wrong pass order shows
+        assert not np.array_equal(_swapped_passes(x, n_values), np.argsort(x, kind="stable"))
+
+
+def test_more_than_65536_components_through_the_engine():
+    """70,000 frames of one 2 × 2 component each (the two-pass sort orders them): every
+    frame's two pairs are the ones the reference picks."""
+    rng = np.random.default_rng(5)
+    n = 70_000
+    c = rng.uniform([50, 50], [590, 430], (n, 1, 2))
+    obj = c + rng.uniform(-4, 4, (n, 2, 2))
+    pred = c + rng.uniform(-4, 4, (n, 2, 2))
+    frames = list(zip(pred, obj, strict=True))
+    got, stats = engine(frames, 10.0)
+    assert stats.enumerated > 1 << 16
+    for f in range(n):
+        want = ref.match_definition(pred[f].tolist(), obj[f].tolist(), 10.0)
+        assert got[f][0] == len(want) and math.isclose(got[f][1], sum(d for _, _, d in want), abs_tol=1e-9)
