@@ -102,6 +102,9 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
                 pending = buf
                 continue
             piece, pending = buf[:cut + 1], buf[cut + 2:]
+            one = piece.find(b"},")  # the first entry alone says "not the usual layout" cheaply
+            if first and one >= 0 and _piece(piece[:one + 1], True, False, brightness) is None:
+                return None  # (before a whole piece's arrays are built)
         else:
             piece, pending = buf, b""
         got = _piece(piece, first, not data, brightness)
