@@ -23,16 +23,14 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import traceback
-import urllib.request
 from pathlib import Path
+
+from ._load_server import Server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
@@ -64,82 +62,6 @@ import streamlit as st
 st.title("One table")
 st.dataframe(pd.DataFrame({"team": list("abcdefghi"), "score": [i / 10 for i in range(9)]}))
 """
-
-
-# ---- the server ---------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``streamlit run <script>`` on a free loopback port, its process tree's RSS sampled each second."""
-
-    def __init__(self, root: Path, script: str = "app.py", log: Path | None = None):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LAB_DATA_DIR")}
-        fd, name = tempfile.mkstemp(prefix="load-bench-runs-")
-        os.close(fd)
-        self.runs_file = Path(name)
-        env["LAB_RUN_LOG"] = str(self.runs_file)
-        self.log = open(log or os.devnull, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("_timed_server.py")), "run", script, "--server.headless", "true",
-             "--server.port", str(self.port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        self.rss: list[tuple[float, float]] = []
-        self._stop = threading.Event()
-        self.t0 = time.monotonic()
-
-    def wait_healthy(self, timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer in {timeout:.0f} s")
-            time.sleep(0.25)
-        threading.Thread(target=self._sample, daemon=True).start()
-
-    def _sample(self) -> None:
-        import psutil
-
-        proc = psutil.Process(self.proc.pid)
-        while not self._stop.is_set():
-            try:
-                total = sum(p.memory_info().rss for p in [proc, *proc.children(recursive=True)])
-            except psutil.Error:
-                break
-            self.rss.append((time.monotonic() - self.t0, total / 2**20))
-            self._stop.wait(1.0)
-
-    def runs(self) -> list[tuple[str, float, float]]:
-        """Every script run so far: (session, start, end), wall clock."""
-        out = []
-        for line in self.runs_file.read_text().splitlines():
-            sid, start, end = line.split("\t")
-            out.append((sid, float(start), float(end)))
-        return out
-
-    def stop(self) -> None:
-        self._stop.set()
-        self.runs_file.unlink(missing_ok=True)
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
 
 
 # ---- one session --------------------------------------------------------------------------------------

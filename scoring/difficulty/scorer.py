@@ -22,7 +22,7 @@ import pandas as pd
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
-from ..core.params import given
+from ..core.params_typed import given
 from ..core.ranking import rank
 from .data import Competition
 from .metric import (

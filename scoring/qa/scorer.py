@@ -22,7 +22,8 @@ import pandas as pd
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
-from ..core.params import Params, given
+from ..core.params import Params
+from ..core.params_typed import given
 from ..core.ranking import order, rank
 from .competition import Competition
 from .hidden import DRAW_BUDGET, draw_blocks, hidden_weight_ranks, winner_regions

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..core.cache import LRU
 from ..core.family import UnitStats
-from ..core.params import given
+from ..core.params_typed import given
 from ..core.ranking import rank_lex
 from .competition import Competition
 from .matching import SolverStats, match_submission
