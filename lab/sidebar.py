@@ -40,14 +40,27 @@ def decimals(value: float, step: float) -> int:
     return min(max(places(step), places(value) if math.isfinite(value) else 0), 8)
 
 
-def exact_key(k: str) -> str:
-    """The key of the number box beside slider ``k`` (exact entry)."""
-    return f"{k}__exact"
+def exact_key(k: str, value: float) -> str:
+    """The key of the number box beside slider ``k`` while the slider holds ``value``.
+
+    The box is a new widget whenever the slider's value changes, started at that value, and
+    nothing else writes its state. A box whose state the app wrote (``session_state[box] = v``)
+    raced the key presses of a fast slider: a run interrupted after the write left the browser's
+    box at an older value, the next run took that difference for the user typing, and the box's
+    callback set the slider back (the page scored 0.55 while the slider had gone on to 0.83).
+    Boxes of earlier values still answer: :func:`_from_box` ignores them."""
+    return f"{k}__exact__{float(value)!r}"
 
 
-def _from_box(k: str, lo: float, hi: float) -> None:
-    """The number box's callback: its value, within the slider's range, becomes the slider's."""
-    v = st.session_state.get(exact_key(k))
+def _from_box(k: str, box: str, lo: float, hi: float) -> None:
+    """The number box's callback: its value, within the slider's range, becomes the slider's —
+    when the box is the one drawn for the slider's value. The browser goes on sending the
+    states of the boxes drawn for earlier values (each one new to a run that dropped it), and
+    their callbacks fire: they must not set the slider back."""
+    ss = st.session_state
+    if k in ss and box != exact_key(k, ss[k]):
+        return
+    v = ss.get(box)
     if v is not None and math.isfinite(v):
         st.session_state[k] = min(max(float(v), lo), hi)
 
@@ -62,16 +75,15 @@ def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, dis
     ss = st.session_state
     value = float(ss.get(key, lo))
     d = max(decimals(value, step), min_decimals)  # at least Streamlit's own 2 for a plain number
-    box = exact_key(key)
-    if ss.get(box) != value:
-        ss[box] = value
+    box = exact_key(key, value)
     # the label across the sidebar (beside the box it would wrap); the slider keeps it for screen readers
     st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
     left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
     left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled,
                 label_visibility="collapsed")
-    right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, step=step, key=box, format="%g",
-                       disabled=disabled, label_visibility="collapsed", on_change=_from_box, args=(key, lo, hi),
+    right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, value=min(max(value, lo), hi),
+                       step=step, key=box, format="%g", disabled=disabled, label_visibility="collapsed",
+                       on_change=_from_box, args=(key, box, lo, hi),
                        help=f"Type an exact value ({lo:g}–{hi:g}{unit.replace('%%', ' %')})")
 
 

@@ -80,7 +80,13 @@ def test_pin_a_move_a_slider_and_compare(browser, app_url):
             if linked != "?" and f"Segmentation weight w: 0.5 → {float(linked):g}" in line:
                 break
             page.wait_for_timeout(500)
-        assert f"Segmentation weight w: 0.5 → {float(linked):g}" in line, (line, page.url)
+        box = page.locator('[data-testid="stSidebar"] input[aria-label="Segmentation weight w, exact value"]')
+        assert f"Segmentation weight w: 0.5 → {float(linked):g}" in line, (
+            line, page.url, w.get_attribute("aria-valuetext"), box.input_value())
+        # the slider, the number box beside it, the link and the comparison all hold one value (a box
+        # whose state the app wrote once set a fast slider back: the page stayed at 0.55 while the link said 0.83)
+        assert float(w.get_attribute("aria-valuetext")) == float(linked)
+        assert float(box.input_value()) == float(linked)
         assert float(linked) > 0.5  # (key presses on a busy machine may land fewer than 50)
         assert_no_exception(page, "the comparison")
         shared = page.url
