@@ -19,13 +19,17 @@ better. With ``better[j, k]`` ("``k`` is established better than ``j``") and ``w
   letter exactly when neither is established better than the other; all the statements of
   the display hold together with probability ≥ the confidence. Left empty when it would need
   more than :func:`max_letters` letters (hundreds of close teams).
+- **close calls**: the pairs that share a letter (neither is established better, all pairs at
+  once) although the better one is ``T_CLOSE`` (2) or more bootstrap standard errors ahead: the
+  pairs a family's guardrail looks at when a small group's noise can hide a real gap
+  (``scoring.shovel_ready.guardrails.letter_flags``; docs/robustness.md).
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +37,8 @@ from .pairwise import BLOCK, Progress, marginal, paired, simultaneous
 from .ranking import rank
 
 SYMBOLS = string.ascii_lowercase + string.ascii_uppercase
+#: a pair sharing a letter is a "close call" when its studentised difference is at least this
+T_CLOSE = 2.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,10 @@ class RankSets:
     rank_high_all: np.ndarray
     letters: list[str]
     confidence: float
+    #: (M, 2) the close calls (see the module doc) as positions ``(better, worse)``, largest ``t`` first
+    close: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    #: (M,) their studentised differences ``d / se`` (≥ ``T_CLOSE``)
+    close_t: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def top(self, k: int = 1) -> np.ndarray:
         """Positions of the teams that could be among the best ``k`` (``k = 1``: who could
@@ -63,6 +73,8 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
     >>> rs = rank_sets([0.9, 0.51, 0.5], reps, confidence=0.5)
     >>> rs.rank_low.tolist(), rs.rank_high.tolist(), rs.letters, rs.top(1).tolist()
     ([1, 2, 2], [1, 3, 3], ['a', 'b', 'b'], [0])
+    >>> rs.close.tolist()  # teams 1 and 2 share a letter, 0.01 apart with a paired SE of 0.026
+    []
     """
     p = paired(full, reps, higher_is_better=higher_is_better, block=block)
     k = len(p.diff)
@@ -71,10 +83,27 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
     r = rank(full, higher_is_better=higher_is_better) if ranks is None else np.asarray(ranks)
     distinct = better_all | better_all.T
     lets = letters(distinct, np.lexsort((np.arange(k), r)), limit=max_letters(k))
+    close, close_t = close_calls(p.t, ~distinct & p.testable)
     return RankSets(
         rank_low=1 + better.sum(axis=1), rank_high=k - worse.sum(axis=1),
         rank_low_all=1 + better_all.sum(axis=1), rank_high_all=k - better_all.sum(axis=0),
-        letters=[""] * k if lets is None else lets, confidence=float(confidence))
+        letters=[""] * k if lets is None else lets, confidence=float(confidence), close=close, close_t=close_t)
+
+
+def close_calls(t: np.ndarray, together: np.ndarray, t_min: float = T_CLOSE) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``together`` (sharing a letter) whose studentised difference ``t[j, k]`` (``k``
+    ahead of ``j`` by ``t`` standard errors) is at least ``t_min``: ``(pairs (M, 2) as (better,
+    worse), t (M,))``, largest ``t`` first.
+
+    >>> t = np.array([[0.0, 2.5, 1.0], [-2.5, 0.0, -1.5], [-1.0, 1.5, 0.0]])
+    >>> pairs, tt = close_calls(t, np.ones((3, 3), dtype=bool))
+    >>> pairs.tolist(), tt.tolist()
+    ([[1, 0]], [2.5])
+    """
+    j, k = np.nonzero(together & np.isfinite(t) & (t >= t_min))
+    tt = t[j, k]
+    order = np.argsort(-tt, kind="stable")
+    return np.stack([k[order], j[order]], axis=1).astype(np.int64).reshape(-1, 2), tt[order].astype(float)
 
 
 def max_letters(k: int) -> int:

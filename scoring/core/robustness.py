@@ -115,7 +115,10 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     ``score_low, score_high`` (``confidence`` is the central share: 0.95, the 2.5th to 97.5th
     percentiles of the replicate scores), ``rank_low, rank_high`` (the marginal rank set),
     ``rank_low_all, rank_high_all`` (simultaneous), ``letters`` and ``could_win``
-    (``rank_low_all = 1``): see :mod:`scoring.core.ranksets`. Replicates are computed
+    (``rank_low_all = 1``): see :mod:`scoring.core.ranksets`; ``close_calls``: per team, the
+    teams it shares a letter with although it is ``T_CLOSE`` (2) or more paired standard errors
+    ahead of them, as ``(team, t)`` (what a family's guardrail checks: ``letter_warnings``).
+    Replicates are computed
     ``chunk`` at a time, so memory stays near ``chunk`` × units.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
@@ -130,10 +133,14 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     rs = rank_sets(score, final, higher_is_better=us.higher_is_better, confidence=confidence, ranks=ranks,
                    progress=progress)
     names = list(us.names) or [str(i) for i in range(final.shape[1])]
+    close: list[list[tuple[str, float]]] = [[] for _ in names]
+    for (better, worse), t in zip(rs.close.tolist(), rs.close_t.tolist(), strict=True):
+        close[better].append((names[worse], round(t, 4)))
     return pd.DataFrame({
         "score": score, "rank": ranks, "score_low": s_lo, "score_high": s_hi,
         "rank_low": rs.rank_low, "rank_high": rs.rank_high, "letters": rs.letters,
         "could_win": rs.rank_low_all == 1, "rank_low_all": rs.rank_low_all, "rank_high_all": rs.rank_high_all,
+        "close_calls": close,
     }, index=pd.Index(names, name="submission"))
 
 

@@ -2,7 +2,15 @@
 a demographic group too small to trust (fewer than ``min_group`` essays, 30 by default)
 carrying more than ``share`` of a team's softmin weight (a third by default) — where the
 softmin is biased and its interval too narrow (docs/robustness.md) — or an attribute that
-splits the essays into many tiny groups."""
+splits the essays into many tiny groups.
+
+And, with the bootstrap (``letter_warnings``): two teams that share a letter although the
+better one is 2 or more paired standard errors ahead (a "close call",
+``scoring.core.ranksets``) while its score **rests on a small group** — one group carries more
+than ``share`` of its softmin weight and at least ``LIFT`` times that group's share of the
+essays. There one group's bad draw sets the team's score and its bootstrap spread, and can hide
+a real gap: in the simulation of docs/robustness.md every pair 8 or more standard errors apart
+in truth that shared a letter was flagged so."""
 
 from __future__ import annotations
 
@@ -15,6 +23,8 @@ from .data import MISSING
 
 MIN_GROUP = 30  # essays: a group below this is "small"
 HEAVY_SHARE = 1 / 3  # a small group carrying more than this share of a team's softmin weight
+#: a team rests on a group whose softmin weight is at least this many times its share of the essays
+LIFT = 2.0
 #: what a softmin over small groups does to the score and its interval (measured: docs/robustness.md)
 SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low and varies more than its bootstrap "
                     "interval shows (in a simulation with a 25-essay group: 0.5 standard deviations low, "
@@ -50,4 +60,77 @@ def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: floa
                    "bias-aware score"
                    + (" (essays without demographics can be left out of the groups)" if MISSING in gs.labels[j] else "")
                    + SMALL_GROUP_BIAS)
+    return out
+
+
+def resting_groups(groups, sizes, alpha: float, *, share: float = HEAVY_SHARE,
+                   lift: float = LIFT) -> tuple[np.ndarray, np.ndarray]:
+    """The group each team's score rests on: ``(group (K,), weight (K,))``, ``-1`` and 0 for a
+    team resting on none. A team rests on group ``g`` when its softmin weight ``β_g`` (group
+    scores ``groups`` (K × G), essays per group ``sizes`` (G), the softmin's ``alpha``) is more
+    than ``share`` and at least ``lift`` × ``n_g / Σ n``; of several, the heaviest.
+
+    Hand computation: groups of 90 and 10 essays, α = 50; team 0 scores 0.70 and 0.66:
+    ``β_small = 10·e^0 / (10·e^0 + 90·e^{−50·0.04}) = 10 / (10 + 90·0.13534) = 0.4509`` —
+    more than a third and 4.5 × the group's 10 % of essays; team 1 scores 0.70 and 0.72:
+    ``β_small = 10·e^{−1} / (10·e^{−1} + 90) = 0.0393``.
+
+    >>> g, w = resting_groups([[0.70, 0.66], [0.70, 0.72]], [90, 10], 50)
+    >>> g.tolist(), w.round(4).tolist()
+    ([1, -1], [0.4509, 0.0])
+
+    With α = 0 every weight is the group's share of the essays: no team rests on a group.
+
+    >>> resting_groups([[0.70, 0.10]], [90, 10], 0)[0].tolist()
+    [-1]
+    """
+    scores = np.atleast_2d(np.asarray(groups, dtype=float))
+    n = np.asarray(sizes, dtype=float)
+    k = scores.shape[0]
+    if scores.shape[-1] == 0 or n.sum() <= 0:
+        return np.full(k, -1, dtype=np.int64), np.zeros(k)
+    _, betas = softmin_matrix(scores, n, alpha)
+    betas = np.nan_to_num(betas, nan=0.0)
+    heavy = (betas > share) & (betas >= lift * n / n.sum())
+    pick = np.where(heavy, betas, -1.0)
+    g = np.argmax(pick, axis=1)
+    w = pick[np.arange(k), g]
+    return np.where(w > 0, g, -1).astype(np.int64), np.maximum(w, 0.0)
+
+
+def letter_flags(close_calls, groups, sizes, alpha: float, *, share: float = HEAVY_SHARE,
+                 lift: float = LIFT) -> list[tuple[int, str, float, int, float]]:
+    """The close calls to flag: ``close_calls`` per team (``bootstrap``'s column: ``(worse
+    team, t)`` pairs the team shares a letter with while ``t`` ≥ 2 paired SEs ahead), kept when
+    the team (the better one) rests on a group (:func:`resting_groups`). Each as ``(team
+    position, worse team, t, group position, weight)``.
+
+    >>> letter_flags([[("b", 2.7)], [], [("b", 2.1)]], [[0.7, 0.66], [0.7, 0.72], [0.7, 0.72]], [90, 10], 50)
+    [(0, 'b', 2.7, 1, 0.4509)]
+    """
+    g, w = resting_groups(groups, sizes, alpha, share=share, lift=lift)
+    return [(j, str(other), float(t), int(g[j]), round(float(w[j]), 4))
+            for j, calls in enumerate(close_calls) if g[j] >= 0 for other, t in calls]
+
+
+def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: float = LIFT,
+                    **params) -> list[str]:
+    """Plain-words warnings for :func:`letter_flags` on a ``bootstrap`` frame ``iv`` of this
+    scorer's data at the parameters (``p``, or by name): each names the two teams, the gap and
+    the group."""
+    p = scorer.check(p, **params)
+    if not p["attributes"] or "close_calls" not in iv:
+        return []
+    gs = scorer.group_scores(p)
+    names = [str(t) for t in gs.scores.index]
+    calls = iv["close_calls"].reindex(gs.scores.index)
+    calls = [c if isinstance(c, (list, tuple)) else [] for c in calls]
+    sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
+    out = []
+    for j, other, t, g, w in letter_flags(calls, gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"],
+                                          share=share, lift=lift):
+        out.append(f"{names[j]} and {other} share a letter, yet {names[j]} is {t:.1f} paired standard errors ahead "
+                   f"and its bias-aware score rests on the group {gs.labels[g]} ({int(sizes[g])} essays, "
+                   f"{w:.0%} of its softmin weight): a bad draw of a small group can hide a real gap, so the two "
+                   "may differ more than the letters show")
     return out
