@@ -207,7 +207,9 @@ def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha:
                             shared_sums[..., :3, c], runtime, grouped=True, w=0.5, alpha=alpha, band=0.05,
                             max_boost=0.05, window=0.2)
 
-    return Population(cell, 3, team, shared, score, "final_score", kinds)
+    pop = Population(cell, 3, team, shared, score, "final_score", kinds)
+    pop.alpha = alpha  # the softmin's, for the guardrail (scoring.shovel_ready.guardrails.letter_flags)
+    return pop
 
 
 FAMILIES = {"qa": qa, "difficulty": difficulty, "shovel-ready": shovel_ready}

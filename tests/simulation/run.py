@@ -40,6 +40,15 @@ class Result:
     far_pairs: int = 0
     #: the far pair shared most often: (team, team, gap in SE, share)
     far_worst: tuple = ()
+    #: Shovel-Ready's guardrail (``letter_flags``): far pairs × test sets sharing a letter unflagged / flagged
+    far_unflagged: int = 0
+    far_flagged: int = 0
+    #: how often it flags: tied pairs, pairs ≤ 1 SE apart (not tied), pairs sharing a letter (shares of
+    #: pair × test set), and the share of test sets with at least one flag
+    flag_tied: float = float("nan")
+    flag_close: float = float("nan")
+    flag_sharing: float = float("nan")
+    flag_sets: float = float("nan")
     #: the true winner(s) in the could-have-won set; its mean size
     winner_cover: float = 0.0
     winner_size: float = 0.0
@@ -74,6 +83,8 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
     leader_11 = np.zeros(sims, dtype=bool)
     copies_equal = True
     copies = [(j, i) for j, kind in enumerate(pop.kinds) if kind == "copy" for i in [j - 1]]
+    guard = getattr(pop, "alpha", None) is not None  # Shovel-Ready: its guardrail on the close calls
+    flagged = np.zeros((sims, k, k), dtype=bool)
     for s in range(sims):
         us = pop.sample(n, rng)
         iv = bootstrap(us, b=b, seed=s, confidence=CONFIDENCE)
@@ -82,6 +93,8 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         all_cover[s] = ((iv["rank_low_all"].to_numpy() <= true_rank) & (true_rank <= iv["rank_high_all"].to_numpy())).all()
         lets = [set(x) for x in iv["letters"]]
         shares[s] = np.array([[bool(x & y) for y in lets] for x in lets])
+        if guard:
+            flagged[s] = guard_flags(us, iv, pop.alpha)
         est[s] = iv["score"].to_numpy()
         s_lo, s_hi = iv["score_low"].to_numpy(), iv["score_high"].to_numpy()
         s_cover[s] = (s_lo <= truth) & (truth <= s_hi)
@@ -114,6 +127,19 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         per = np.where(far, shares.mean(axis=0), -1)
         i, j = np.unravel_index(int(np.argmax(per)), per.shape)
         r.far_worst = (int(i), int(j), round(float(gap[i, j]), 1), float(per[i, j]))
+    if guard:
+        upper = np.triu(np.ones((k, k), dtype=bool), 1)
+        r.far_unflagged = int((shares & ~flagged)[:, far].sum())
+        r.far_flagged = int((shares & flagged)[:, far].sum())
+        in_tie = np.isin(np.arange(k), tied)
+        tied_pairs = upper & in_tie[:, None] & in_tie[None, :]
+        if tied_pairs.any():
+            r.flag_tied = float(flagged[:, tied_pairs].mean())
+        close = upper & (gap <= 1) & ~tied_pairs & (diff_sd > 0)  # (not the exact copy)
+        if close.any():
+            r.flag_close = float(flagged[:, close].mean())
+        r.flag_sharing = float(flagged[:, upper][shares[:, upper]].mean())
+        r.flag_sets = float(flagged.any(axis=(1, 2)).mean())
     if pop.kinds[0] == "leader":
         r.leader_gap = float(gap[0, 1:].min())
         r.leader_first = float(leader_11.mean())
@@ -125,6 +151,22 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
     return r
 
 
+def guard_flags(us, iv, alpha: float) -> np.ndarray:
+    """(K, K) symmetric: the pairs Shovel-Ready's guardrail flags in this test set
+    (``scoring.shovel_ready.guardrails.letter_flags`` on ``bootstrap``'s close calls, the group
+    scores of the test set and its essays per group)."""
+    from scoring.shovel_ready.guardrails import letter_flags
+
+    names = list(iv.index)
+    groups = np.asarray(us.scores()["groups"], dtype=float)
+    sizes = np.bincount(us.cell, minlength=groups.shape[1])[:groups.shape[1]]
+    out = np.zeros((len(names), len(names)), dtype=bool)
+    for j, other, *_ in letter_flags(iv["close_calls"], groups, sizes, alpha):
+        i = names.index(other)
+        out[j, i] = out[i, j] = True
+    return out
+
+
 def mc_error(p: float, sims: int) -> float:
     """The Monte-Carlo standard error of a share ``p`` over ``sims`` test sets."""
     return float(np.sqrt(max(p * (1 - p), 1e-12) / sims))
@@ -134,11 +176,14 @@ def line(r: Result) -> str:
     m = ", ".join(f"{k} {v:.3f}" for k, v in r.marginal.items())
     extra = f"; leader {r.leader_gap:.1f} SE ahead: [1, 1] in {r.leader_first:.3f}" if r.leader_gap == r.leader_gap else ""
     tied = f"; tied share a letter {r.tied_share:.3f}" if r.tied_share == r.tied_share else ""
+    guard = (f"; guardrail: far pairs sharing a letter flagged {r.far_flagged}, unflagged {r.far_unflagged}; flags "
+             f"tied pairs {r.flag_tied:.4f}, pairs <= 1 SE apart {r.flag_close:.4f}, pairs sharing a letter "
+             f"{r.flag_sharing:.4f}, test sets with a flag {r.flag_sets:.3f}") if r.flag_sets == r.flag_sets else ""
     return (f"{r.family:12s} {r.design:6s} n={r.n:5d} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
             f"simultaneous {r.simultaneous:.3f}{tied}; >= 8 SE pairs ({r.far_pairs}) sharing {r.far_share:.3f} (worst {r.far_worst})"
             f"{extra}; winner in set {r.winner_cover:.3f} (size {r.winner_size:.1f}); copies equal {r.copies_equal}; "
             f"score interval percentile {r.score_cover:.3f} basic {r.score_cover_basic:.3f}, bias {r.bias_sd:+.2f} SD"
-            f"  [{r.seconds:.0f} s]")
+            f"{guard}  [{r.seconds:.0f} s]")
 
 
 def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: int = 3000, seed: int = 0,
@@ -158,11 +203,13 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
     - ``c1``: per test set, the first step's critical value of the simultaneous comparisons (the 95 %
       quantile of the largest ``|t*|`` over all pairs);
     - ``lowest``: the lowest estimate of a far pair, in true SEs, over the ``se_sets`` test sets.
+    - ``flagged``: of the ``sharing`` cases, those Shovel-Ready's guardrail flags (``letter_flags``).
     """
     from scoring.core.family import UnitStats
     from scoring.core.pairwise import paired
     from scoring.core.ranksets import rank_sets
     from scoring.core.robustness import replicates, resample_counts
+    from scoring.shovel_ready.guardrails import letter_flags
 
     pop = FAMILIES[family](design, n=n, seed=seed, **population)
     other = np.random.default_rng(seed + 2)
@@ -183,13 +230,22 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
     far, null = gap >= 8, (truth[None, :] <= truth[:, None]) & ~np.eye(len(truth), dtype=bool)
     lowest = float(((est[:, None, :] - est[:, :, None]) / np.where(se > 0, se, 1.0))[:, far].min())
     rng = np.random.default_rng(seed + 1)
-    sharing, cases, c1 = [], 0, []
+    sharing, cases, c1, flagged = [], 0, [], 0
     for s in range(sims):
         us = pop.sample(n, rng)
         reps = sign * replicates(us, resample_counts(us.cell, b, seed=s))[0]
         full = sign * np.asarray(us.scores()[us.final], dtype=float)
         rs = rank_sets(full, reps, confidence=CONFIDENCE)
         lets = [set(x) for x in rs.letters]
+        if getattr(pop, "alpha", None) is not None:  # Shovel-Ready's guardrail on the close calls
+            calls: list[list] = [[] for _ in full]
+            for (bt, wr), t in zip(rs.close.tolist(), rs.close_t.tolist(), strict=True):
+                calls[bt].append((wr, t))
+            grp = np.asarray(us.scores()["groups"], dtype=float)
+            flags = {(j_, int(o)) for j_, o, *_ in letter_flags(calls, grp, np.bincount(us.cell, minlength=grp.shape[1]),
+                                                               pop.alpha)}
+        else:
+            flags = set()
         p = paired(full, reps)
         ts = (p.centred[:, None, :] - p.centred[:, :, None]) / np.where(p.se > 0, p.se, np.inf)  # t*[b, j, k]
         c1.append(float(np.quantile(np.abs(ts[:, p.testable]).max(axis=1), CONFIDENCE, method="inverted_cdf")))
@@ -200,12 +256,14 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
         for j, k in zip(*np.nonzero(far), strict=True):
             cases += 1
             if lets[j] & lets[k]:
+                flagged += (int(k), int(j)) in flags
                 sharing.append((s, int(k), int(j), round(float(p.diff[j, k] / se[j, k]), 2),
                                 round(float(p.se[j, k] / se[j, k]), 2), round(float(p.diff[j, k] / p.se[j, k]), 2),
                                 round(oracle, 2))
                                + (() if g is None else tuple(round(float((g[x] - g_true[x]) / g_sd[x]), 2) for x in (k, j))))
     return {"far": int(far.sum()), "share": len(sharing) / max(cases, 1), "cases": cases, "sharing": sharing,
-            "below_oracle": sum(c[5] <= c[6] for c in sharing), "lowest": lowest, "c1": c1}
+            "below_oracle": sum(c[5] <= c[6] for c in sharing),
+            "flagged": flagged, "lowest": lowest, "c1": c1}
 
 
 def main(argv=None) -> int:
@@ -226,7 +284,7 @@ def main(argv=None) -> int:
                 r = far_pairs(fam, design, n=args.n, sims=args.sims, b=args.b, se_sets=args.se_sets, **extra)
                 print(f"{fam} {design} n={args.n} R={args.sims} B={args.b}: {r['far']} pairs >= 8 SE apart "
                       f"(SE from {args.se_sets} test sets); sharing a letter {len(r['sharing'])} of {r['cases']} "
-                      f"({r['share']:.4f}), {r['below_oracle']} of them below the oracle critical value; lowest "
+                      f"({r['share']:.4f}), {r['flagged']} of them flagged by the guardrail, {r['below_oracle']} below the oracle critical value; lowest "
                       f"estimate of such a pair {r['lowest']:.2f} SE; first-step critical value: median "
                       f"{np.median(r['c1']):.2f} ({np.min(r['c1']):.2f}-{np.max(r['c1']):.2f})", flush=True)
                 for c in r["sharing"]:
