@@ -219,3 +219,34 @@ def test_letters_past_the_limit_are_left_empty():
     from scoring.core.ranksets import max_letters
 
     assert max_letters(300) == 900
+
+
+# ---- close calls: pairs that share a letter although 2 or more paired SEs apart -------------------
+def test_close_calls_are_the_pairs_sharing_a_letter_two_or_more_paired_standard_errors_apart():
+    rng = np.random.default_rng(3)
+    b, sd = 1000, 0.01
+    # teams 0, 1, 2 close together (1 is 2.5 paired SEs above 0, 2 is 1 SE above 0); seven more 0.1 apart
+    gap = sd * np.sqrt(2)  # the SE of a difference of two independent teams
+    full = np.array([0.50, 0.50 + 2.5 * gap, 0.50 + gap] + [0.70 + 0.1 * i for i in range(7)])
+    reps = full + rng.normal(0, sd, (b, len(full)))
+    rs = rank_sets(full, reps, confidence=0.95)
+    # by hand: the paired SE of teams 1 and 0 from the replicates, and the studentised difference
+    se_10 = (reps[:, 1] - reps[:, 0]).std(ddof=1)
+    t_10 = (full[1] - full[0]) / se_10
+    t_20 = (full[2] - full[0]) / (reps[:, 2] - reps[:, 0]).std(ddof=1)
+    assert 2.2 < t_10 < 2.8 and t_20 < 2  # (the draw is what the construction says)
+    assert set(rs.letters[0]) & set(rs.letters[1])  # 2.5 SEs: not established among 45 pairs (max-t ≈ 3.2)
+    assert rs.close.tolist() == [[1, 0]]  # the better one first; (2, 0) and (1, 2) are under 2 SEs
+    assert rs.close_t[0] == pytest.approx(t_10)
+
+
+def test_close_calls_by_hand_on_a_matrix_of_studentised_differences():
+    from scoring.core.ranksets import close_calls
+
+    # t[j, k]: k ahead of j by t SEs; a pair counts once, from the better team's side, largest t first
+    t = np.array([[0.0, 2.0, 3.0, np.inf], [-2.0, 0.0, 1.9, 0.0], [-3.0, -1.9, 0.0, 0.0], [-np.inf, 0.0, 0.0, 0.0]])
+    together = np.ones((4, 4), dtype=bool)
+    together[0, 2] = together[2, 0] = False  # 2 is established better than 0: not sharing a letter
+    pairs, tt = close_calls(t, together)
+    assert pairs.tolist() == [[1, 0]] and tt.tolist() == [2.0]  # 2.0 counts (>=); 1.9 does not; inf never
+    assert close_calls(t, together, t_min=1.5)[0].tolist() == [[1, 0], [2, 1]]
