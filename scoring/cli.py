@@ -104,7 +104,11 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
         "probability); "
         "letters: two teams that share a letter are not distinguishable at the confidence (all pairs "
         "at once); could_win: no team is established better (the set of such teams is built to hold "
-        "the true winner with at least that probability).")
+        "the true winner with at least that probability)."
+        + (" A warning names two teams that share a letter although the better one is 2 or more paired "
+           "standard errors ahead while its score rests on a small group (a bad draw there can hide a real gap; "
+           "in a simulation every pair 8 or more standard errors apart that shared a letter was so flagged: "
+           "docs/robustness.md)." if fam.name == "shovel-ready" else ""))
     rb.add_argument("--bootstrap", metavar="B", default=None,
                     help=f"add score_low, score_high, rank_low, rank_high, letters and could_win from B resamples "
                          f"of the {fam.unit}s (default: none)")
@@ -182,6 +186,9 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
     if args.bootstrap is not None:
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
                        confidence=args.confidence)
+        letter_lines = scorer.letter_warnings(iv, **params) if hasattr(scorer, "letter_warnings") else None
+        for line in letter_lines or []:
+            print(f"warning: {line}", file=sys.stderr)
         extra = INTERVAL_COLUMNS + (SIMULTANEOUS_COLUMNS if args.simultaneous else [])
         if top_k is not None:
             iv[f"in_top_{top_k}"] = iv["rank_low_all"] <= top_k
@@ -207,6 +214,8 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),
                             "confidence": conf, "unit": fam.unit, "method": "paired max-t rank sets "
                             "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md"}
+        if letter_lines is not None:  # a family with the guardrail: its warnings, none included
+            doc["bootstrap"]["letter_warnings"] = letter_lines
         for row in doc["leaderboard"]:
             row.update({c: json_value(iv.loc[row["submission"], c]) for c in extra})
     return to_json(doc)

@@ -274,6 +274,14 @@ class Scorer:
 
         return group_warnings(self, self.check(p, **params), min_group=min_group, share=share)
 
+    def letter_warnings(self, iv, p: Mapping[str, Any] | None = None, /, **params) -> list[str]:
+        """Where the letters of ``iv`` (``scoring.core.robustness.bootstrap`` at these parameters)
+        can hide a real gap (``guardrails.letter_warnings``): two teams sharing a letter although
+        the better one is 2 or more paired SEs ahead while its score rests on a small group."""
+        from .guardrails import letter_warnings
+
+        return letter_warnings(self, iv, self.check(p, **params))
+
     # ---- per-unit statistics ---------------------------------------------------------------
     def unit_stats(self, p: Mapping[str, Any] | None = None, /, **params) -> UnitStats:
         """What every submission earned on every essay, as additive sums (see :class:`UnitStats`).

@@ -4,6 +4,7 @@ Hand-built cases here; what it catches in a simulation with a known truth: tests
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -12,17 +13,24 @@ import pytest
 import scoring
 from scoring.core.robustness import bootstrap
 from scoring.shovel_ready.guardrails import HEAVY_SHARE, LIFT, letter_flags, letter_warnings, resting_groups
+from scoring.shovel_ready.scorer import Scorer as ShovelReadyScorer
+from tests.cli import run_cli
 from tests.shovel_ready import smallgroup
 
 
 @pytest.fixture(scope="module")
-def scorer(tmp_path_factory):
+def folder(tmp_path_factory):
     d = tmp_path_factory.mktemp("smallgroup")
     for rel, text in smallgroup.files().items():
         (d / rel).parent.mkdir(parents=True, exist_ok=True)
         (d / rel).write_text(text)
-    comp = scoring.load_competition(ground_truth=d / "ground_truth.csv", submissions=[d / "submissions"],
-                                    demographics=d / "demographics.csv")
+    return d
+
+
+@pytest.fixture(scope="module")
+def scorer(folder):
+    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
+                                    demographics=folder / "demographics.csv")
     return scoring.Scorer(comp)
 
 
@@ -80,3 +88,28 @@ def test_the_bootstrap_frame_carries_the_close_calls_the_guardrail_reads(scorer)
     shared = bool(set(iv.loc["steady", "letters"]) & set(iv.loc["gambler", "letters"]))
     assert all(other == "gambler" and t >= 2.0 for other, t in calls)
     assert shared or calls == []
+
+
+def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(folder, monkeypatch):
+    args = ["leaderboard", "--ground-truth", folder / "ground_truth.csv", "--submissions", folder / "submissions",
+            "--demographics", folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "100",
+            "--format", "json"]
+    # on smallgroup the team resting on a group (gambler) is the worse one: no warning, an empty list
+    run = run_cli(*args)
+    assert run.returncode == 0
+    assert json.loads(run.stdout)["bootstrap"]["letter_warnings"] == []
+    assert "share a letter" not in run.stderr
+    # the wiring: whatever the guardrail says reaches stderr (one line each) and the JSON, in order
+    seen = {}
+
+    lines = ["a and b share a letter, yet a is 2.4 paired standard errors ahead", "c and d share a letter"]
+
+    def fake(self, iv, p=None, /, **params):
+        seen["columns"] = list(iv.columns)
+        return lines
+
+    monkeypatch.setattr(ShovelReadyScorer, "letter_warnings", fake)
+    run = run_cli(*args)
+    assert json.loads(run.stdout)["bootstrap"]["letter_warnings"] == lines
+    assert "warning: a and b share a letter, yet a is 2.4 paired standard errors ahead\nwarning: c and d share" in run.stderr
+    assert "close_calls" in seen["columns"]  # it is given bootstrap's frame
