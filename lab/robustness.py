@@ -104,8 +104,10 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
     """Plain-words warnings where the current conclusion is fragile, from the paired comparisons
     of ``iv`` (``intervals``): more than one team could have won; and a last stage that hands
     the win to a team the previous stage's leader cannot be told apart from (they share a
-    letter). (The family's own — small groups carrying a team's weight — are in every page's
-    header: ``current.header``.)"""
+    letter); and the family's own warnings on the letters (``scorer.letter_warnings``: Shovel-Ready's
+    two teams sharing a letter although the better is 2 or more paired SEs ahead while its score
+    rests on a small group). (The family's other guardrails — small groups carrying a team's
+    weight — are in every page's header: ``current.header``.)"""
     out: list[str] = []
     ordered = lb.sort_values([fam.final.rank, "submission"])
     winner = str(ordered.iloc[0]["submission"])
@@ -121,6 +123,9 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
         if before != winner and before in iv.index and _share(iv.loc[winner, "letters"], iv.loc[before, "letters"]):
             out.append(f"the last stage ({fam.final.label}) decides the winner: {winner} passes {before}, and the "
                        "two are not distinguishable at this confidence (they share a letter)")
+    check = getattr(current.entry(fam).scorer, "letter_warnings", None)
+    if callable(check):
+        out += check(iv, current.params(fam))
     return out
 
 

@@ -129,7 +129,7 @@ def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: 
     out = []
     for j, other, t, g, w in letter_flags(calls, gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"],
                                           share=share, lift=lift):
-        out.append(f"{names[j]} and {other} share a letter, yet {names[j]} is {t:.1f} paired standard errors ahead "
+        out.append(f"the teams {names[j]} and {other} share a letter, yet {names[j]} is {t:.1f} paired standard errors ahead "
                    f"and its bias-aware score rests on the group {gs.labels[g]} ({int(sizes[g])} essays, "
                    f"{w:.0%} of its softmin weight): a bad draw of a small group can hide a real gap, so the two "
                    "may differ more than the letters show")

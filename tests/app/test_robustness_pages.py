@@ -162,3 +162,20 @@ def test_the_slope_charts_tied_teams_share_one_label():
     # c and d tie at 3 under A: one label; b and c tie at 2 under B: one label, c's move kept
     assert texts["c"][0] == "c, d" and texts["d"][0] == ""
     assert texts["b"][1] == "b, c (+1)" and texts["c"][1] == "" and texts["d"][1] == "d (-1)"
+
+
+def test_intervals_shows_the_familys_warnings_on_letters(core_dir, monkeypatch):
+    from scoring.shovel_ready.scorer import Scorer
+
+    at = _open(INTERVALS)  # one essay per group: every replicate is the data, no pair is a close call
+    assert not any("share a letter, yet" in plain(w.value) for w in at.warning)
+    seen = []
+
+    def fake(self, iv, p=None, /, **params):
+        seen.append(sorted(iv.index))
+        return ["the teams A and B share a letter, yet A is 2.4 paired standard errors ahead"]
+
+    monkeypatch.setattr(Scorer, "letter_warnings", fake)
+    at = _open(INTERVALS)
+    assert any(plain(w.value).startswith("The teams A and B share a letter, yet A is 2.4") for w in at.warning)
+    assert seen and seen[-1] == ["A", "B", "C"]  # given the page's own intervals

@@ -68,7 +68,7 @@ def test_the_warning_names_both_teams_the_gap_and_the_group(scorer):
     # test_exclude_missing: 2 / (2 + 60 e^-50)); steady gives them 2/62
     iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
     (warning,) = letter_warnings(scorer, iv, attributes=("ell_status",))
-    assert warning.startswith("gambler and steady share a letter, yet gambler is 2.5 paired standard errors ahead")
+    assert warning.startswith("the teams gambler and steady share a letter, yet gambler is 2.5 paired standard errors ahead")
     assert "ell_status=(missing) (2 essays, 100% of its softmin weight)" in warning
     # the same close call the other way round: steady rests on no group
     iv = pd.DataFrame({"close_calls": [[], [("gambler", 2.53)]]}, index=pd.Index(["gambler", "steady"], name="submission"))
