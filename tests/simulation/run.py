@@ -19,6 +19,8 @@ from scoring.core.robustness import bootstrap
 from tests.simulation.populations import FAMILIES, Population
 
 CONFIDENCE = 0.95
+#: bands of the true gap (in SE of the difference) for the guardrail's rates: [low, high)
+GAP_BANDS = [(0.0, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 8.0), (8.0, float("inf"))]
 
 
 @dataclass
@@ -49,6 +51,9 @@ class Result:
     flag_close: float = float("nan")
     flag_sharing: float = float("nan")
     flag_sets: float = float("nan")
+    #: by the true gap in SE (bands ``GAP_BANDS``): (share of pair × test set flagged, share of those sharing a
+    #: letter flagged, pairs in the band)
+    flag_by_gap: dict = field(default_factory=dict)
     #: the true winner(s) in the could-have-won set; its mean size
     winner_cover: float = 0.0
     winner_size: float = 0.0
@@ -140,6 +145,13 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
             r.flag_close = float(flagged[:, close].mean())
         r.flag_sharing = float(flagged[:, upper][shares[:, upper]].mean())
         r.flag_sets = float(flagged.any(axis=(1, 2)).mean())
+        for lo_, hi_ in GAP_BANDS:
+            band = upper & (gap >= lo_) & (gap < hi_) & (diff_sd > 0)
+            if band.any():
+                sh = shares[:, band]
+                r.flag_by_gap[lo_, hi_] = (float(flagged[:, band].mean()),
+                                           float(flagged[:, band][sh].mean()) if sh.any() else float("nan"),
+                                           int(band.sum()))
     if pop.kinds[0] == "leader":
         r.leader_gap = float(gap[0, 1:].min())
         r.leader_first = float(leader_11.mean())
@@ -178,7 +190,9 @@ def line(r: Result) -> str:
     tied = f"; tied share a letter {r.tied_share:.3f}" if r.tied_share == r.tied_share else ""
     guard = (f"; guardrail: far pairs sharing a letter flagged {r.far_flagged}, unflagged {r.far_unflagged}; flags "
              f"tied pairs {r.flag_tied:.4f}, pairs <= 1 SE apart {r.flag_close:.4f}, pairs sharing a letter "
-             f"{r.flag_sharing:.4f}, test sets with a flag {r.flag_sets:.3f}") if r.flag_sets == r.flag_sets else ""
+             f"{r.flag_sharing:.4f}, test sets with a flag {r.flag_sets:.3f}; by true gap (SE): "
+             + ", ".join(f"[{a:g}, {b:g}) {n} pairs: {x:.4f} (of those sharing {y:.3f})"
+                         for (a, b), (x, y, n) in r.flag_by_gap.items())) if r.flag_sets == r.flag_sets else ""
     return (f"{r.family:12s} {r.design:6s} n={r.n:5d} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
             f"simultaneous {r.simultaneous:.3f}{tied}; >= 8 SE pairs ({r.far_pairs}) sharing {r.far_share:.3f} (worst {r.far_worst})"
             f"{extra}; winner in set {r.winner_cover:.3f} (size {r.winner_size:.1f}); copies equal {r.copies_equal}; "
