@@ -114,10 +114,11 @@ def letter_flags(close_calls, groups, sizes, alpha: float, *, share: float = HEA
 
 
 def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: float = LIFT,
-                    **params) -> list[str]:
+                    most: int = 6, **params) -> list[str]:
     """Plain-words warnings for :func:`letter_flags` on a ``bootstrap`` frame ``iv`` of this
-    scorer's data at the parameters (``p``, or by name): each names the two teams, the gap and
-    the group."""
+    scorer's data at the parameters (``p``, or by name): one per group that teams rest on,
+    naming the group, its size, the teams' weights on it and the flagged pairs (the first
+    ``most``, largest gap first)."""
     p = scorer.check(p, **params)
     if not p["attributes"] or "close_calls" not in iv:
         return []
@@ -126,11 +127,20 @@ def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: 
     calls = iv["close_calls"].reindex(gs.scores.index)
     calls = [c if isinstance(c, (list, tuple)) else [] for c in calls]
     sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
-    out = []
+    by_group: dict[int, list[tuple[int, str, float, float]]] = {}
     for j, other, t, g, w in letter_flags(calls, gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"],
                                           share=share, lift=lift):
-        out.append(f"the teams {names[j]} and {other} share a letter, yet {names[j]} is {t:.1f} paired standard errors ahead "
-                   f"and its bias-aware score rests on the group {gs.labels[g]} ({int(sizes[g])} essays, "
-                   f"{w:.0%} of its softmin weight): a bad draw of a small group can hide a real gap, so the two "
-                   "may differ more than the letters show")
+        by_group.setdefault(g, []).append((j, other, t, w))
+    out = []
+    for g, flags in by_group.items():
+        flags.sort(key=lambda f: -f[2])
+        teams = list(dict.fromkeys(names[j] for j, *_ in flags))
+        weights = sorted({round(w * 100) for *_, w in flags})
+        wr = f"{weights[0]}%" if len(weights) == 1 else f"{weights[0]}–{weights[-1]}%"
+        pairs = ", ".join(f"{names[j]} over {other} ({t:.1f} SE)" for j, other, t, _ in flags[:most])
+        more = f" and {len(flags) - most} more" if len(flags) > most else ""
+        out.append(f"the group {gs.labels[g]} ({int(sizes[g])} essay{'s' if sizes[g] != 1 else ''}) carries {wr} of "
+                   f"the softmin weight of {', '.join(teams)}, and these pairs share a letter although the first is "
+                   f"2 or more paired standard errors ahead: {pairs}{more}; a bad draw of a small group can hide a "
+                   "real gap, so they may differ more than the letters show")
     return out

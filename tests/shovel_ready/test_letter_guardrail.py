@@ -63,13 +63,14 @@ def test_only_the_close_calls_of_a_team_resting_on_a_group_are_flagged():
     assert letter_flags(calls, groups, sizes, 0.0) == []
 
 
-def test_the_warning_names_both_teams_the_gap_and_the_group(scorer):
+def test_the_warning_names_the_group_the_teams_and_the_gaps(scorer):
     # smallgroup: gambler gives its whole softmin weight to the 2 essays without demographics (by hand in
     # test_exclude_missing: 2 / (2 + 60 e^-50)); steady gives them 2/62
     iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
     (warning,) = letter_warnings(scorer, iv, attributes=("ell_status",))
-    assert warning.startswith("the teams gambler and steady share a letter, yet gambler is 2.5 paired standard errors ahead")
-    assert "ell_status=(missing) (2 essays, 100% of its softmin weight)" in warning
+    assert warning.startswith("the group ell_status=(missing) (2 essays) carries 100% of the softmin weight of gambler, "
+                              "and these pairs share a letter although the first is 2 or more paired standard errors "
+                              "ahead: gambler over steady (2.5 SE); a bad draw")
     # the same close call the other way round: steady rests on no group
     iv = pd.DataFrame({"close_calls": [[], [("gambler", 2.53)]]}, index=pd.Index(["gambler", "steady"], name="submission"))
     assert letter_warnings(scorer, iv, attributes=("ell_status",)) == []
@@ -113,3 +114,27 @@ def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(folder, 
     assert json.loads(run.stdout)["bootstrap"]["letter_warnings"] == lines
     assert "warning: a and b share a letter, yet a is 2.4 paired standard errors ahead\nwarning: c and d share" in run.stderr
     assert "close_calls" in seen["columns"]  # it is given bootstrap's frame
+
+
+def test_one_warning_per_group_listing_its_pairs_largest_gap_first(scorer, monkeypatch):
+    # hand-built: three teams on two groups of 90 and 10 essays (alpha 50); weights by hand in
+    # test_resting_on_a_group...: team a (0.70, 0.66) puts 0.4509 on the small group, team c (0.70, 0.65):
+    # 10 / (10 + 90 e^-2.5) = 10 / 17.388 = 0.5751; team b (0.70, 0.72) 0.0393
+    import math
+
+    from scoring.shovel_ready.scorer import GroupScores
+
+    gs = GroupScores(pd.DataFrame([[0.70, 0.66], [0.70, 0.72], [0.70, 0.65]], index=pd.Index(["a", "b", "c"]),
+                                  columns=["g=big", "g=small"]), pd.Series([90, 10], index=["g=big", "g=small"]),
+                     ["g=big", "g=small"])
+    monkeypatch.setattr(type(scorer), "group_scores", lambda self, p=None, /, **kw: gs)
+    iv = pd.DataFrame({"close_calls": [[("b", 2.2)], [("x", 5.0)], [("b", 3.1), ("a", 2.0)]]},
+                      index=pd.Index(["a", "b", "c"], name="submission"))
+    assert 10 / (10 + 90 * math.exp(-2.5)) == pytest.approx(0.5751, abs=1e-4)
+    (warning,) = letter_warnings(scorer, iv, attributes=("ell_status",))
+    assert warning.startswith("the group g=small (10 essays) carries 45–58% of the softmin weight of c, a, and these "
+                              "pairs share a letter")
+    assert warning.count(" over ") == 3 and "c over b (3.1 SE), a over b (2.2 SE), c over a (2.0 SE);" in warning
+    assert "x" not in warning  # b rests on no group: its close call is not flagged
+    (short,) = letter_warnings(scorer, iv, attributes=("ell_status",), most=1)
+    assert "c over b (3.1 SE) and 2 more;" in short
