@@ -83,7 +83,9 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
     r = rank(full, higher_is_better=higher_is_better) if ranks is None else np.asarray(ranks)
     distinct = better_all | better_all.T
     lets = letters(distinct, np.lexsort((np.arange(k), r)), limit=max_letters(k))
-    close, close_t = close_calls(p.t, ~distinct & p.testable)
+    # no letters shown (too many): no pair "shares a letter", so no close call to warn about
+    close, close_t = (close_calls(p.t, ~distinct & p.testable) if lets is not None
+                      else (np.zeros((0, 2), dtype=np.int64), np.zeros(0)))
     return RankSets(
         rank_low=1 + better.sum(axis=1), rank_high=k - worse.sum(axis=1),
         rank_low_all=1 + better_all.sum(axis=1), rank_high_all=k - better_all.sum(axis=0),

@@ -250,3 +250,19 @@ def test_close_calls_by_hand_on_a_matrix_of_studentised_differences():
     pairs, tt = close_calls(t, together)
     assert pairs.tolist() == [[1, 0]] and tt.tolist() == [2.0]  # 2.0 counts (>=); 1.9 does not; inf never
     assert close_calls(t, together, t_min=1.5)[0].tolist() == [[1, 0], [2, 1]]
+
+
+def test_no_close_calls_where_the_letters_are_left_empty(monkeypatch):
+    # the same field as above, but a display that may use no letter: no pair "shares a letter",
+    # so none is a close call (a warning would name letters the table does not show)
+    import scoring.core.ranksets as rsm
+
+    rng = np.random.default_rng(3)
+    gap = 0.01 * np.sqrt(2)
+    full = np.array([0.50, 0.50 + 2.5 * gap, 0.50 + gap] + [0.70 + 0.1 * i for i in range(7)])
+    reps = full + rng.normal(0, 0.01, (1000, len(full)))
+    assert rsm.rank_sets(full, reps).close.tolist() == [[1, 0]]
+    monkeypatch.setattr(rsm, "max_letters", lambda k: 0)
+    rs = rsm.rank_sets(full, reps)
+    assert rs.letters == [""] * len(full)
+    assert rs.close.shape == (0, 2) and rs.close_t.shape == (0,)
