@@ -6,12 +6,14 @@ linear in the file; nothing is built per cell."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyarrow as pa
 
 from . import limits
 from .errors import InputError
-from .records import check_cell_sizes, check_header
+from .records import check_cell_sizes, check_header, record_rows
 
 #: bytes that are white space to ``str.strip`` (ASCII); other white space is not ASCII
 _ASCII_SPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32)
@@ -27,7 +29,7 @@ def checked_lines(data: bytes, name: str, sep: bytes) -> tuple[bytes, list[str]]
     (b'a\\tb\\n1\\t2\\n\\n3\\t4', ['a', 'b'])
     """
     if data.count(b"\r") != data.count(b"\r\n"):  # a lone \r ends a line
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        data = re.sub(rb"\r\n?", b"\n", data)  # one copy
     cut = data.find(b"\n")
     first = data if cut < 0 else data[:cut]
     if first.count(sep) >= limits.MAX_COLUMNS:  # decided before the line is split
@@ -35,6 +37,10 @@ def checked_lines(data: bytes, name: str, sep: bytes) -> tuple[bytes, list[str]]
                                   f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
     check_cell_sizes(data, name, delimiter=sep)
     check_utf8(data, name)
+    if not first:  # a file opening with an empty line: no names, every row names its own width
+        data = blank_lines_emptied(data, sep)
+        record_rows(data, 0, name, delimiter=sep, quoting=False)
+        raise InputError(name, None, "the file is empty")
     header = first.removesuffix(b"\r").decode("utf-8").split(sep.decode())
     check_header([h.strip() for h in header], name)
     return blank_lines_emptied(data, sep), header
