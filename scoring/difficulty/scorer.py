@@ -45,15 +45,16 @@ class Ordered:
     """The samples of one ease source in order, highest E first (ties: samples file order).
 
     ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or the
-    number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``factor`` (R, m):
-    1/max(E, δ) or E. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
+    number of models (WMProb); ``neg`` (R, m): −E there (ascending), or None when ``factor``
+    (R, m; 1/max(E, δ) or E) is E itself, per model (one array the size of the predictions
+    less to make); :meth:`threshold_bounds` reads either. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
     holds each model's correctness in its order and ``cum`` (M, m + 1) the running counts; an
     ease column's shared order keeps running counts too, so that a new split count or
     threshold is O(models × splits).
     """
 
     order: np.ndarray
-    neg: np.ndarray
+    neg: np.ndarray | None
     factor: np.ndarray
     correct: np.ndarray | None = None
     cum: np.ndarray | None = None
@@ -66,6 +67,24 @@ class Ordered:
     @property
     def shared(self) -> bool:
         return self.order.shape[0] == 1
+
+    def threshold_bounds(self, thresholds) -> np.ndarray:
+        """:func:`.metric.threshold_bounds` of this order: from ``neg``, or from E descending
+        (``factor``) when ``neg`` is None — ``#(E > t) = m − #(E ≤ t)``, counted in E
+        reversed (ascending, a view), the same counts.
+
+        >>> e = np.array([[0.9, 0.6, 0.4, 0.4, 0.1]])
+        >>> Ordered(np.zeros((1, 5), int), None, e).threshold_bounds([0.4, 0.8]).tolist()
+        [[0, 1, 2, 5]]
+        """
+        if self.neg is not None:
+            return threshold_bounds(self.neg, thresholds)
+        r, m = self.factor.shape
+        t = np.asarray(thresholds, dtype=float)[::-1]  # t_{n−1}, …, t_1 descending
+        inner = np.empty((r, len(t)), dtype=np.int64)
+        for i in range(r):
+            inner[i] = m - np.searchsorted(self.factor[i, ::-1], t, side="right")
+        return np.concatenate((np.zeros((r, 1), np.int64), inner, np.full((r, 1), m, np.int64)), axis=1)
 
     def split_sums(self, bounds: np.ndarray, power: int, numbers):
         """(n, correct, U, U⁺), each (M, k), for boundaries (R, k + 1): samples, correct
@@ -127,8 +146,8 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: 
             out.cum = np.zeros((correct.shape[0], len(o) + 1), dtype=np.int64 if len(o) >= 2**31 else np.int32)
             np.cumsum(np.take(correct, o, axis=1), axis=1, out=out.cum[:, 1:])
         return out
-    order, neg, corr, cum = sort_rows(-ease, correct)
-    f = np.negative(neg) if metric == "wmprob" else difficulty_factor(-neg, metric)
+    order, e, corr, cum = sort_rows(ease, correct)
+    f, neg = (e, None) if metric == "wmprob" else (difficulty_factor(e, metric), np.negative(e))
     # per model, every scaled or continuous sum needs u·correct for u = f and f·f
     fc, ff, ffc = np.empty_like(f), np.empty_like(f), np.empty_like(f)
 
@@ -262,7 +281,7 @@ class Scorer:
         elif s.mode == "equal":
             bounds, b, power = equal_bounds(m, s.n)[None, :], np.asarray(s.weights), int(s.scale)
         else:
-            bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
+            bounds, b, power = o.threshold_bounds(s.thresholds), np.asarray(s.weights), int(s.scale)
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
         n, correct, mass, mass_correct = self._splits.get(
             key, lambda: o.split_sums(bounds, power, self))
