@@ -12,7 +12,7 @@ continuous weights add one pass of sums over the ordered masses (:mod:`.metric`)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -29,13 +29,12 @@ from .metric import (
     difficulty_factor,
     eq4,
     equal_bounds,
-    segment_sums,
     threshold_bounds,
     unit_scale,
     weighted_sums,
 )
 from .params import PARAMS, Setting, resolve
-from .sorting import argsort_rows, in_threads, sort_rows
+from .sorting import argsort_rows, sort_rows
 
 TIE = 1e-9  # spec §3: scores within 1e-9 share a rank
 
@@ -58,7 +57,6 @@ class Ordered:
     factor: np.ndarray
     correct: np.ndarray | None = None
     cum: np.ndarray | None = None
-    masses: dict = field(default_factory=dict)
 
     @property
     def m(self) -> int:
@@ -94,8 +92,8 @@ class Ordered:
         the models' correctness (M, N) by it: one product per boundary change — in float32 for
         counts alone (exact for sums below 2**24), float64 with the masses; ``numbers`` holds
         them (``correct``, ``correct_f``, ``correct_32``: the scorer, made on first use). Per
-        model, counts come from the running counts and masses from sums over the ordered
-        u·correct."""
+        model, counts come from the running counts and masses from sums over the ordered u and
+        u·correct, made a row at a time when asked (:meth:`_row_masses`)."""
         models, n_samples = numbers.correct.shape
         n = np.diff(np.broadcast_to(bounds, (models, bounds.shape[1])), axis=1)
         if self.shared:
@@ -122,11 +120,26 @@ class Ordered:
         correct = np.diff(np.take_along_axis(self.cum, full, axis=1), axis=1).astype(np.int64)
         if power == 0:
             return n, correct, n.astype(float), correct.astype(float)
-        if power not in self.masses:
-            u = self.factor ** power
-            self.masses[power] = (u, u * self.correct)
-        u, uc = self.masses[power]
-        return n, correct, segment_sums(u, bounds), segment_sums(uc, bounds)
+        return (n, correct) + self._row_masses(bounds, power)
+
+    def _row_masses(self, bounds: np.ndarray, power: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per model (a row of the order), the sums of u = factor ** power and of u·correct over
+        the ranges of ``bounds`` (1 or R rows): u and u·correct are made in two buffers of one
+        row, never kept for the whole matrix (the sums are what a setting keeps: the scorer's
+        cache). The same sums, bit for bit, as :func:`.metric.segment_sums` of the whole."""
+        rows, m = self.factor.shape
+        out, out_c = np.zeros((rows, bounds.shape[1] - 1)), np.zeros((rows, bounds.shape[1] - 1))
+        u_row, uc_row = np.empty(m), np.empty(m)
+        for i in range(rows):
+            f = self.factor[i]
+            u = f if power == 1 else np.multiply(f, f, out=u_row) if power == 2 else np.power(f, power, out=u_row)
+            np.multiply(u, self.correct[i], out=uc_row)
+            b = bounds[0] if bounds.shape[0] == 1 else bounds[i]
+            keep = np.flatnonzero(np.diff(b) > 0)
+            if len(keep):
+                out[i, keep] = np.add.reduceat(u, b[keep])
+                out_c[i, keep] = np.add.reduceat(uc_row, b[keep])
+        return out, out_c
 
 
 def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: np.ndarray | None = None,
@@ -148,16 +161,7 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: 
         return out
     order, e, corr, cum = sort_rows(ease, correct)
     f, neg = (e, None) if metric == "wmprob" else (difficulty_factor(e, metric), np.negative(e))
-    # per model, every scaled or continuous sum needs u·correct for u = f and f·f
-    fc, ff, ffc = np.empty_like(f), np.empty_like(f), np.empty_like(f)
-
-    def work(lo, hi):
-        np.multiply(f[lo:hi], corr[lo:hi], out=fc[lo:hi])
-        np.multiply(f[lo:hi], f[lo:hi], out=ff[lo:hi])
-        np.multiply(ff[lo:hi], corr[lo:hi], out=ffc[lo:hi])
-
-    in_threads(f.shape[0], f.size, work)
-    return Ordered(order, neg, f, corr, cum, masses={1: (f, fc), 2: (ff, ffc)})
+    return Ordered(order, neg, f, corr, cum)
 
 
 @dataclass

@@ -160,7 +160,7 @@ def test_sorting_each_model_and_its_threshold_splits_agree_with_numpy():
     # the per-model order (E descending, ties in sample order) sorted a row at a time, and the
     # threshold boundaries read from E itself (no −E kept), against numpy's stable sort of −E
     # and metric.threshold_bounds on −E; thresholds sit on values, between them and outside
-    from scoring.difficulty.metric import threshold_bounds
+    from scoring.difficulty.metric import segment_sums, threshold_bounds
     from scoring.difficulty.scorer import order_samples
     from scoring.difficulty.sorting import sort_rows
 
@@ -178,3 +178,10 @@ def test_sorting_each_model_and_its_threshold_splits_agree_with_numpy():
         assert o.neg is None and (o.factor == e).all()
         for t in ([0.5], [0.25, 0.75], [-1.0, 0.3, 2.0], sorted(rng.random(3).round(2))):
             assert (o.threshold_bounds(t) == threshold_bounds(-e, t)).all()
+            # the masses of a scaled or continuous setting, made a row at a time, are the sums
+            # of the whole matrices bit for bit (segment_sums, as the scorer summed them before)
+            for bounds in (o.threshold_bounds(t), np.array([[0, e.shape[1] // 2, e.shape[1]]])):
+                for power in (1, 2):
+                    u = e ** power
+                    got = o._row_masses(bounds, power)
+                    assert (got[0] == segment_sums(u, bounds)).all() and (got[1] == segment_sums(u * corr, bounds)).all()
