@@ -17,6 +17,8 @@ from .records import check_cell_sizes, check_header, record_rows
 
 #: bytes that are white space to ``str.strip`` (ASCII); other white space is not ASCII
 _ASCII_SPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32)
+#: the UTF-8 of every other character ``str.strip`` removes (U+0085, U+00A0, U+1680, U+2000…, U+3000)
+_UNICODE_SPACE = tuple(chr(c).encode() for c in range(0x80, 0x10000) if chr(c).isspace())
 
 
 def checked_lines(data: bytes, name: str, sep: bytes) -> tuple[bytes, list[str]]:
@@ -88,8 +90,12 @@ def blank_lines_emptied(data: bytes, sep: bytes) -> bytes:
         return data
     lengths = np.diff(np.append(starts, len(buf)))
     high = np.logical_or.reduceat(buf >= 128, starts)
-    for k in np.flatnonzero(blank & high):  # non-ASCII bytes: white space only if Python says so
-        blank[k] = data[starts[k]:starts[k] + lengths[k]].decode("utf-8").isspace()
+    if (blank & high).any():  # non-ASCII: blank when every such byte belongs to a white space character
+        spaced = data
+        for seq in _UNICODE_SPACE:  # a few passes over the bytes, whatever the number of lines
+            if seq in spaced:
+                spaced = spaced.replace(seq, b" " * len(seq))
+        blank &= ~np.logical_or.reduceat(np.frombuffer(spaced, dtype=np.uint8) >= 128, starts)
     ends_nl = buf[starts + lengths - 1] == 10
     drop = blank & (lengths > ends_nl)  # blank, and more than its \n
     if not drop.any():
