@@ -78,6 +78,18 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return min(times), out
 
 
+def best_cpu(fn, repeat: int) -> tuple[float, float, object]:
+    """Best wall time and best CPU time (every thread of the process, user + system) of
+    ``repeat`` calls, and the last result."""
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    return min(walls), min(cpus), out
+
+
 SLIDERS = {
     "wmprob": dict(metric="wmprob"),
     "wsbias": dict(metric="wsbias", ease_column="bias_algo1"),
@@ -113,12 +125,12 @@ def main(argv=None) -> int:
     print(f"competition: {d} ({size:.0f} MB of CSV); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
           f"(other work on the machine slows every number)")
 
-    floor, frames = best(lambda: [pd.read_csv(f) for f in files], 3)
+    floor, c_floor, frames = best_cpu(lambda: [pd.read_csv(f) for f in files], 3)
     n, rows = len(frames[0]), len(frames[1])
     del frames
-    t_load, comp = best(lambda: load_competition(*files), 3)
-    t_scorer, scorer = best(lambda: Scorer(comp), 3)
-    total = t_load + t_scorer
+    t_load, c_load, comp = best_cpu(lambda: load_competition(*files), 3)
+    t_scorer, c_scorer, scorer = best_cpu(lambda: Scorer(comp), 3)
+    total, c_total = t_load + t_scorer, c_load + c_scorer
     print(f"  {n} samples, {len(comp.submission_names)} models, {rows} prediction rows")
     print("\nload (read + validate; the Scorer sorts every model's confidence and every ease column)")
     print(f"  pandas read_csv floor       {floor:7.2f} s   (the same 2 files, default options)")
@@ -126,6 +138,8 @@ def main(argv=None) -> int:
     print(f"  Scorer (sorts)              {t_scorer:7.2f} s")
     print(f"  load + Scorer               {total:7.2f} s   target <= {3 * floor:.2f} s (3x read_csv): "
           f"{verdict(total, 3 * floor)} ({total / floor:.1f}x)")
+    print(f"  CPU time (all threads)      {c_total:7.2f} s   read_csv {c_floor:.2f} s: {c_total / c_floor:.1f}x "
+          f"(load {c_load:.2f} s, Scorer {c_scorer:.2f} s; the wall ratio above is the target)")
 
     print("\nswitching metric or ease column (orders sorted when the Scorer is built): the first leaderboard")
     print(f"with no split sums cached (best of {args.calls})")

@@ -16,15 +16,19 @@ from .errors import InputError
 from .limits import human
 
 
-def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np.ndarray | None:
+def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True, *, delimiter: bytes = b",",
+                quoting: bool = True) -> np.ndarray | None:
     """Spreadsheet row of every non-blank record after the header; raise for a record whose
     number of fields differs from the header's. None when the text cannot be scanned cheaply
     (not UTF-8; :mod:`scoring.core.csvread` then names the problem). ``quick`` accepts a file
     whose comma total matches without counting per line (a +1/-1 pair of rows then stops
-    ``pyarrow.csv``, and :func:`scoring.core.csvread.diagnose` scans again with ``quick=False``)."""
-    if b'"' not in data:  # no quoting: a record is a line, its fields are its commas + 1
+    ``pyarrow.csv``, and :func:`scoring.core.csvread.diagnose` scans again with ``quick=False``).
+    ``delimiter`` (one byte) separates the fields; with ``quoting`` false a ``"`` is text, so
+    a record is always a line."""
+    sep = delimiter[0]
+    if not quoting or b'"' not in data:  # no quoting: a record is a line, its fields are its delimiters + 1
         buf = np.frombuffer(data, dtype=np.uint8)
-        newlines, commas = _count_bytes(buf)
+        newlines, commas = _count_bytes(buf, sep)
         n_lines = newlines + (not data.endswith(b"\n"))
         if quick and commas == (n_fields - 1) * n_lines:
             # the common case, settled by two byte counts: no blank line (a blank line would
@@ -38,18 +42,18 @@ def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np
         cr = (length > 0) & (buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13)
         blank = (length - cr) == 0
         lines = np.flatnonzero(~blank) + 1
-        commas = np.flatnonzero(buf == 44)  # positions of the commas (far fewer than bytes)
+        commas = np.flatnonzero(buf == sep)  # positions of the delimiters (far fewer than bytes)
         n_commas = np.searchsorted(commas, ends) - np.searchsorted(commas, starts)
         bad = ~blank & (n_commas + 1 != n_fields)
         bad[0] = False  # the header itself
         if bad.any():
             line = int(np.flatnonzero(bad)[0])
-            _field_error(name, line + 1, int(n_commas[line]) + 1, n_fields)
+            _field_error(name, line + 1, int(n_commas[line]) + 1, n_fields, delimiter)
         return lines[1:]
     try:
         # a spreadsheet numbers records (a quoted cell may span lines), blank ones included
         rows = []
-        records = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
+        records = csv.reader(io.StringIO(data.decode("utf-8"), newline=""), delimiter=chr(sep))
         if data.count(b'"') % 2:  # a quote is never closed: the record that opens it runs to the end
             starts, line = [], 1
             for _ in records:
@@ -60,7 +64,7 @@ def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np
             if number == 1 or not rec:
                 continue
             if len(rec) != n_fields:
-                _field_error(name, number, len(rec), n_fields)
+                _field_error(name, number, len(rec), n_fields, delimiter)
             widest = max(map(len, rec))
             if widest > limits.MAX_CELL_BYTES // 4 and max(len(f.encode()) for f in rec) > limits.MAX_CELL_BYTES:
                 raise cell_error(name, number, max(len(f.encode()) for f in rec))
@@ -70,20 +74,25 @@ def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True) -> np
         return None
 
 
-def _count_bytes(buf: np.ndarray, block: int = 1 << 18) -> tuple[int, int]:
-    """Newlines and commas in ``buf``, a block at a time (the comparison's temporary stays in
+def _count_bytes(buf: np.ndarray, sep: int = 44, block: int = 1 << 18) -> tuple[int, int]:
+    """Newlines and delimiters (``sep``, a comma unless told) in ``buf``, a block at a time (the comparison's temporary stays in
     cache instead of being a new array the size of the file)."""
     newlines = commas = 0
     for i in range(0, len(buf), block):
         b = buf[i:i + block]
         newlines += int(np.count_nonzero(b == 10))
-        commas += int(np.count_nonzero(b == 44))
+        commas += int(np.count_nonzero(b == sep))
     return newlines, commas
 
 
-def _field_error(name: str, row: int, got: int, expected: int):
+#: what a message calls a delimiter
+DELIMITER_NAMES = {b",": "comma", b"\t": "tab", b";": "semicolon", b"|": "bar"}
+
+
+def _field_error(name: str, row: int, got: int, expected: int, delimiter: bytes = b","):
+    what = DELIMITER_NAMES.get(delimiter, repr(delimiter.decode()))
     raise InputError(name, row, f"the row has {got} field{'s' if got != 1 else ''} but the header has {expected} "
-                                f"(a stray or missing comma?)")
+                                f"(a stray or missing {what}?)")
 
 
 def header_of(data: bytes, name: str) -> list[str]:
@@ -115,10 +124,10 @@ def cell_error(name: str, row: int, size: int, column: str | None = None) -> Inp
                                  "per cell (LAB_MAX_CELL_BYTES raises it)")
 
 
-def check_cell_sizes(data: bytes, name: str) -> None:
+def check_cell_sizes(data: bytes, name: str, *, delimiter: bytes = b",") -> None:
     """Refuse a cell over ``MAX_CELL_BYTES`` before the CSV parser builds it: no line longer
     than the limit means no such cell (one scan for the line ends); otherwise the long lines'
-    fields are measured."""
+    fields (split at ``delimiter``) are measured."""
     if len(data) <= limits.MAX_CELL_BYTES:
         return
     # a line end in every window of half the limit: no line, so no cell, reaches the limit
@@ -131,7 +140,7 @@ def check_cell_sizes(data: bytes, name: str) -> None:
     long = np.flatnonzero(np.diff(bounds) - 1 > limits.MAX_CELL_BYTES)
     for k in long.tolist():
         a, b = int(bounds[k]) + 1, int(bounds[k + 1])
-        cuts = np.concatenate(([a - 1], a + np.flatnonzero(buf[a:b] == 44), [b]))
+        cuts = np.concatenate(([a - 1], a + np.flatnonzero(buf[a:b] == delimiter[0]), [b]))
         widths = np.diff(cuts) - 1
         if widths.max() > limits.MAX_CELL_BYTES:
             raise cell_error(name, k + 1, int(widths.max()))

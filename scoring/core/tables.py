@@ -40,7 +40,7 @@ def text_series(arr, index=None) -> pd.Series:
     return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([arr]), dtype=_STR), index=index, copy=False)
 
 
-def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
+def read_table(src, name: str, numeric=None, keep=None, *, delimiter: str = ",", quoting: bool = True) -> pd.DataFrame:
     """Read a CSV (or take a DataFrame) with every cell as stripped text; only '' is missing.
 
     ``numeric(column) -> bool`` names columns that hold numbers (probabilities, runtimes):
@@ -50,7 +50,8 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
     skipped; a line with more or fewer fields than the header is an error naming its row.
     :func:`row_of` gives the spreadsheet row (header = 1) of each row of the result.
     ``keep`` (a set of names) leaves out the other columns once the header has been checked
-    whole (of a DataFrame, only the kept columns are converted).
+    whole (of a DataFrame, only the kept columns are converted). ``delimiter`` and ``quoting``
+    (a file's; :mod:`scoring.core.csvread`): ``"\t"`` and ``False`` read tab-separated text.
     """
     if isinstance(src, pd.DataFrame):
         names = [str(c).strip() for c in src.columns]
@@ -71,7 +72,7 @@ def read_table(src, name: str, numeric=None, keep=None) -> pd.DataFrame:
             df.attrs["header"] = names  # for require_columns' hints
         return df
     types = None if numeric is None else (lambda c: pa.float64() if numeric(c) else None)
-    table, header, rows = read_arrow(src, name, types=types, keep=keep)
+    table, header, rows = read_arrow(src, name, types=types, keep=keep, delimiter=delimiter, quoting=quoting)
     cols = {}
     for c, col in zip(table.column_names, table.columns, strict=True):
         arr = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()

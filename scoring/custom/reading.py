@@ -1,26 +1,25 @@
 """Reading a results table as published: CSV or tab-separated, every cell as text.
 
 Published leaderboards (HELM, the Open LLM Leaderboard, GLUE) come as tab-separated text;
-the other families read CSV with :func:`scoring.core.tables.read_table`. A file whose first
-line holds a tab is read here as tab-separated, with the same limits checked on its bytes
-before anything is built from them (file size, header width, cell size, a record's number of
-fields naming its row) and then handed to ``read_table`` as a table of text, so that cells are
-stripped and the spreadsheet rows kept exactly as for a CSV. Every problem is an
+the other families read CSV. A file whose first line holds more tabs than commas is read as
+tab-separated, without quoting (a ``"`` is text, a record is a line; a line of nothing but
+white space and tabs is blank), through the one reader every family uses
+(:func:`scoring.core.tables.read_table` over :mod:`scoring.core.csvread`): the same limits
+checked on its bytes before anything is built from them (file size, header width, cell size,
+UTF-8, a record's number of fields naming its row), then ``pyarrow.csv``; cells stripped and
+spreadsheet rows kept exactly as for a CSV. Every problem is an
 :class:`~scoring.core.errors.InputError` naming the file, the row and the problem.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 
 import numpy as np
 import pandas as pd
 
-from ..core import limits
 from ..core.errors import InputError
-from ..core.records import cell_error, check_header
 from ..core.sources import source_bytes
 from ..core.tables import read_table
 
@@ -38,57 +37,18 @@ def is_tab_separated(data: bytes) -> bool:
 
 def read_text_table(src, name: str) -> pd.DataFrame:
     """A CSV or tab-separated table with every cell as stripped text (``df.attrs["rows"]``:
-    the spreadsheet row of each row, header = 1). A DataFrame is taken as it is."""
+    the spreadsheet row of each row, header = 1). A DataFrame is taken as it is.
+
+    >>> df = read_text_table(b"Model\\tA\\n m1 \\t\\"0.5\\n\\t \\nm2\\t-\\n", "r.tsv")
+    >>> df.to_dict("list"), df.attrs["rows"].tolist()
+    ({'Model': ['m1', 'm2'], 'A': ['"0.5', '-']}, [2, 4])
+    """
     if isinstance(src, pd.DataFrame):
         return read_table(src, name)
     data = source_bytes(src, name)
     if not is_tab_separated(data.removeprefix(b"\xef\xbb\xbf")):
         return read_table(data if not hasattr(src, "read") else io.BytesIO(data), name)
-    return read_table(_tsv_frame(data, name), name)
-
-
-def _tsv_frame(data: bytes, name: str) -> pd.DataFrame:
-    if b"\x00" in data:
-        line = data.count(b"\n", 0, data.find(b"\x00")) + 1
-        raise InputError(name, None, f"not a text file (it contains binary data: a NUL byte on line {line})")
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    cut = data.find(b"\n")
-    first = data if cut < 0 else data[:cut]
-    tabs = first.count(b"\t")
-    if tabs >= limits.MAX_COLUMNS:  # decided before the line is split
-        raise InputError(name, 1, f"the header has {tabs + 1:,} columns, over the limit of "
-                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
-    if len(data) > limits.MAX_CELL_BYTES:  # a long line may hold a cell over the limit
-        for number, line in enumerate(data.split(b"\n"), start=1):
-            if len(line) > limits.MAX_CELL_BYTES:
-                widest = max(len(f) for f in line.split(b"\t"))
-                if widest > limits.MAX_CELL_BYTES:
-                    raise cell_error(name, number, widest)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(name, data[: e.start].count(b"\n") + 1, "not a UTF-8 text file (undecodable bytes)") from None
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
-    header: list[str] | None = None
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    line = 1
-    for rec in reader:
-        if header is None:
-            header = [c.strip() for c in rec]
-            check_header(header, name)
-        elif rec and any(c.strip() for c in rec):
-            if len(rec) != len(header):
-                raise InputError(name, line, f"the row has {len(rec)} field{'s' if len(rec) != 1 else ''} but the "
-                                             f"header has {len(header)} (a stray or missing tab?)")
-            rows.append(rec)
-            lines.append(line)
-        line = reader.line_num + 1
-    if header is None or not any(header):
-        raise InputError(name, None, "the file is empty")
-    df = pd.DataFrame(rows, columns=header) if rows else pd.DataFrame({c: pd.Series(dtype=str) for c in header})
-    df.attrs["rows"] = np.asarray(lines, dtype=np.int64)
-    return df
+    return read_table(data, name, delimiter="\t", quoting=False)
 
 
 # ---- cells --------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ..core.tables import arrow_array, cell, codes, parse_number_column, read_ta
 from .reading import arrow_read, dictionary_codes, first_appearance, header_of, index_of, listing, row_numbers
 from .samples import Samples
 
+BLOCK = 1 << 16  # rows per block of the probabilities' checks (temporaries of a block, not of the file)
 SUM_TOLERANCE = 0.01  # spec §1: a row's probabilities may sum to 1 ± 0.01
 PROB_SLACK = 1e-6  # a probability may exceed 1 by this much (float32 softmax output)
 DICT = pa.dictionary(pa.int32(), pa.string())
@@ -60,7 +61,7 @@ class _Rows:
     sample_text: pa.Array | pa.ChunkedArray
     pred: np.ndarray
     values: list[str]
-    probs: list[np.ndarray]  # one (R,) array per probability column
+    probs: list[list[np.ndarray]]  # blocks of consecutive rows: per block, one array per probability column
     prob_names: list[str]
     rows: np.ndarray | None
     data: bytes | None
@@ -101,8 +102,8 @@ def _fast(data: bytes, name: str, samples: Samples) -> _Rows | None:
     t = arrow_read(data, types, name)
     if t is None or t.num_rows == 0:
         return None
-    p = [t[c].to_numpy() for c in probs]
-    if not all(np.isfinite(c).all() for c in p):
+    p = [[b.column(j).to_numpy() for j in range(len(probs))] for b in t.select(probs).to_batches()]  # no copy
+    if not all(np.isfinite(c).all() for block in p for c in block):
         return None  # an empty or non-numeric probability: read_table names it
     model, models = dictionary_codes(t["model"])
     pred, values = dictionary_codes(t["predicted"], {v: i for i, v in enumerate(samples.labels)})
@@ -151,8 +152,9 @@ def _slow(src, name: str, samples: Samples) -> _Rows:
     values = labels + others
     pred = codes(df["predicted"], values).astype(np.int32)
     sample = codes(df["sample_id"], samples.id_list)
+    blocks = [[col[a:a + BLOCK] for col in p] for a in range(0, len(df), BLOCK)]
     return _Rows(model_codes.astype(np.int32), [str(m) for m in models], sample, arrow_array(df["sample_id"]), pred,
-                 values, p, probs, lines, None, len(header))
+                 values, blocks, probs, lines, None, len(header))
 
 
 def _validate(r: _Rows, name: str, samples: Samples) -> Predictions:
@@ -201,23 +203,9 @@ def _validate(r: _Rows, name: str, samples: Samples) -> Predictions:
                                          f"cover every sample exactly once ({missing} model-sample pair"
                                          f"{'s' if missing > 1 else ''} missing)")
     report = []
-    if r.probs:
-        if any(col.min() < 0 or col.max() > 1 + PROB_SLACK for col in r.probs):
-            bad = [(int(b[0]), j) for j, col in enumerate(r.probs)
-                   if len(b := np.flatnonzero((col < 0) | (col > 1 + PROB_SLACK)))]
-            i, j = min(bad)
-            raise InputError(name, r.row(i, name), f"probability {r.prob_names[j]} = {r.probs[j][i]:g} is outside "
-                                                   f"[0, 1]")
-        first, rest = r.probs[0], r.probs[1:]
-        conf = np.maximum(first, rest[0]) if rest else first  # new arrays: the columns stay as read
-        total = first + rest[0] if rest else first - 1.0
-        for col in rest[1:]:
-            np.maximum(conf, col, out=conf)
-            total += col
-        if rest:
-            total -= 1.0
-        off = (total > SUM_TOLERANCE + 1e-9) | (total < -SUM_TOLERANCE - 1e-9)
-        if off.any():
+    if r.prob_names:
+        conf, off = _confidence(r, name)
+        if len(off):
             report.append(_sum_warning(r, off, models, name))
     else:
         conf = np.ones(n_rows)
@@ -241,8 +229,37 @@ def _validate(r: _Rows, name: str, samples: Samples) -> Predictions:
                        prob_columns=r.prob_names, report=report)
 
 
-def _sum_warning(r: _Rows, off: np.ndarray, models: list[str], name: str) -> str:
-    rows = np.flatnonzero(off)
+def _confidence(r: _Rows, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's largest probability, and the rows whose probabilities sum to more than
+    ``SUM_TOLERANCE`` away from 1; a probability outside [0, 1] raises naming its row. A block
+    of rows at a time: the only array the size of the file is the one kept."""
+    conf = np.empty(sum(len(block[0]) for block in r.probs))
+    total = np.empty(min(BLOCK, len(conf)))
+    off, at = [], 0
+    for block in r.probs:
+        k = len(block[0])
+        if k == 0:
+            continue
+        if any(col.min() < 0 or col.max() > 1 + PROB_SLACK for col in block):
+            i, j = min((int(b[0]), j) for j, col in enumerate(block)
+                       if len(b := np.flatnonzero((col < 0) | (col > 1 + PROB_SLACK))))
+            raise InputError(name, r.row(at + i, name), f"probability {r.prob_names[j]} = {block[j][i]:g} is outside "
+                                                        f"[0, 1]")
+        c, t = conf[at:at + k], total[:k]
+        np.copyto(c, block[0])
+        np.copyto(t, block[0])
+        for col in block[1:]:
+            np.maximum(c, col, out=c)
+            t += col
+        t -= 1.0
+        bad = np.flatnonzero(np.abs(t, out=t) > SUM_TOLERANCE + 1e-9)
+        if len(bad):
+            off.append(bad + at)
+        at += k
+    return conf, np.concatenate(off) if off else np.empty(0, dtype=np.int64)
+
+
+def _sum_warning(r: _Rows, rows: np.ndarray, models: list[str], name: str) -> str:
     per = np.bincount(r.model[rows], minlength=len(models))
     parts = []
     for k in np.flatnonzero(per):

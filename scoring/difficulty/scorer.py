@@ -12,7 +12,7 @@ continuous weights add one pass of sums over the ordered masses (:mod:`.metric`)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -29,13 +29,12 @@ from .metric import (
     difficulty_factor,
     eq4,
     equal_bounds,
-    segment_sums,
     threshold_bounds,
     unit_scale,
     weighted_sums,
 )
 from .params import PARAMS, Setting, resolve
-from .sorting import argsort_rows, in_threads, sort_rows
+from .sorting import argsort_rows, sort_rows
 
 TIE = 1e-9  # spec §3: scores within 1e-9 share a rank
 
@@ -45,19 +44,19 @@ class Ordered:
     """The samples of one ease source in order, highest E first (ties: samples file order).
 
     ``order`` (R, m): the sample at each position, R = 1 (one order for every model) or the
-    number of models (WMProb); ``neg`` (R, m): −E there (ascending); ``factor`` (R, m):
-    1/max(E, δ) or E. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
+    number of models (WMProb); ``neg`` (R, m): −E there (ascending), or None when ``factor``
+    (R, m; 1/max(E, δ) or E) is E itself, per model (one array the size of the predictions
+    less to make); :meth:`threshold_bounds` reads either. Samples without E are left out (m ≤ N). Per model, ``correct`` (M, m)
     holds each model's correctness in its order and ``cum`` (M, m + 1) the running counts; an
     ease column's shared order keeps running counts too, so that a new split count or
     threshold is O(models × splits).
     """
 
     order: np.ndarray
-    neg: np.ndarray
+    neg: np.ndarray | None
     factor: np.ndarray
     correct: np.ndarray | None = None
     cum: np.ndarray | None = None
-    masses: dict = field(default_factory=dict)
 
     @property
     def m(self) -> int:
@@ -67,6 +66,24 @@ class Ordered:
     def shared(self) -> bool:
         return self.order.shape[0] == 1
 
+    def threshold_bounds(self, thresholds) -> np.ndarray:
+        """:func:`.metric.threshold_bounds` of this order: from ``neg``, or from E descending
+        (``factor``) when ``neg`` is None — ``#(E > t) = m − #(E ≤ t)``, counted in E
+        reversed (ascending, a view), the same counts.
+
+        >>> e = np.array([[0.9, 0.6, 0.4, 0.4, 0.1]])
+        >>> Ordered(np.zeros((1, 5), int), None, e).threshold_bounds([0.4, 0.8]).tolist()
+        [[0, 1, 2, 5]]
+        """
+        if self.neg is not None:
+            return threshold_bounds(self.neg, thresholds)
+        r, m = self.factor.shape
+        t = np.asarray(thresholds, dtype=float)[::-1]  # t_{n−1}, …, t_1 descending
+        inner = np.empty((r, len(t)), dtype=np.int64)
+        for i in range(r):
+            inner[i] = m - np.searchsorted(self.factor[i, ::-1], t, side="right")
+        return np.concatenate((np.zeros((r, 1), np.int64), inner, np.full((r, 1), m, np.int64)), axis=1)
+
     def split_sums(self, bounds: np.ndarray, power: int, numbers):
         """(n, correct, U, U⁺), each (M, k), for boundaries (R, k + 1): samples, correct
         predictions, and the sums of u = factor ** power (0: u = 1) and of u·correct per split.
@@ -75,8 +92,8 @@ class Ordered:
         the models' correctness (M, N) by it: one product per boundary change — in float32 for
         counts alone (exact for sums below 2**24), float64 with the masses; ``numbers`` holds
         them (``correct``, ``correct_f``, ``correct_32``: the scorer, made on first use). Per
-        model, counts come from the running counts and masses from sums over the ordered
-        u·correct."""
+        model, counts come from the running counts and masses from sums over the ordered u and
+        u·correct, made a row at a time when asked (:meth:`_row_masses`)."""
         models, n_samples = numbers.correct.shape
         n = np.diff(np.broadcast_to(bounds, (models, bounds.shape[1])), axis=1)
         if self.shared:
@@ -103,11 +120,26 @@ class Ordered:
         correct = np.diff(np.take_along_axis(self.cum, full, axis=1), axis=1).astype(np.int64)
         if power == 0:
             return n, correct, n.astype(float), correct.astype(float)
-        if power not in self.masses:
-            u = self.factor ** power
-            self.masses[power] = (u, u * self.correct)
-        u, uc = self.masses[power]
-        return n, correct, segment_sums(u, bounds), segment_sums(uc, bounds)
+        return (n, correct) + self._row_masses(bounds, power)
+
+    def _row_masses(self, bounds: np.ndarray, power: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per model (a row of the order), the sums of u = factor ** power and of u·correct over
+        the ranges of ``bounds`` (1 or R rows): u and u·correct are made in two buffers of one
+        row, never kept for the whole matrix (the sums are what a setting keeps: the scorer's
+        cache). The same sums, bit for bit, as :func:`.metric.segment_sums` of the whole."""
+        rows, m = self.factor.shape
+        out, out_c = np.zeros((rows, bounds.shape[1] - 1)), np.zeros((rows, bounds.shape[1] - 1))
+        u_row, uc_row = np.empty(m), np.empty(m)
+        for i in range(rows):
+            f = self.factor[i]
+            u = f if power == 1 else np.multiply(f, f, out=u_row) if power == 2 else np.power(f, power, out=u_row)
+            np.multiply(u, self.correct[i], out=uc_row)
+            b = bounds[0] if bounds.shape[0] == 1 else bounds[i]
+            keep = np.flatnonzero(np.diff(b) > 0)
+            if len(keep):
+                out[i, keep] = np.add.reduceat(u, b[keep])
+                out_c[i, keep] = np.add.reduceat(uc_row, b[keep])
+        return out, out_c
 
 
 def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: np.ndarray | None = None,
@@ -127,18 +159,9 @@ def order_samples(ease: np.ndarray, correct: np.ndarray, metric: str, *, order: 
             out.cum = np.zeros((correct.shape[0], len(o) + 1), dtype=np.int64 if len(o) >= 2**31 else np.int32)
             np.cumsum(np.take(correct, o, axis=1), axis=1, out=out.cum[:, 1:])
         return out
-    order, neg, corr, cum = sort_rows(-ease, correct)
-    f = np.negative(neg) if metric == "wmprob" else difficulty_factor(-neg, metric)
-    # per model, every scaled or continuous sum needs u·correct for u = f and f·f
-    fc, ff, ffc = np.empty_like(f), np.empty_like(f), np.empty_like(f)
-
-    def work(lo, hi):
-        np.multiply(f[lo:hi], corr[lo:hi], out=fc[lo:hi])
-        np.multiply(f[lo:hi], f[lo:hi], out=ff[lo:hi])
-        np.multiply(ff[lo:hi], corr[lo:hi], out=ffc[lo:hi])
-
-    in_threads(f.shape[0], f.size, work)
-    return Ordered(order, neg, f, corr, cum, masses={1: (f, fc), 2: (ff, ffc)})
+    order, e, corr, cum = sort_rows(ease, correct)
+    f, neg = (e, None) if metric == "wmprob" else (difficulty_factor(e, metric), np.negative(e))
+    return Ordered(order, neg, f, corr, cum)
 
 
 @dataclass
@@ -262,7 +285,7 @@ class Scorer:
         elif s.mode == "equal":
             bounds, b, power = equal_bounds(m, s.n)[None, :], np.asarray(s.weights), int(s.scale)
         else:
-            bounds, b, power = threshold_bounds(o.neg, s.thresholds), np.asarray(s.weights), int(s.scale)
+            bounds, b, power = o.threshold_bounds(s.thresholds), np.asarray(s.weights), int(s.scale)
         key = (self.source_key(s), power, bounds.shape, bounds.tobytes())
         n, correct, mass, mass_correct = self._splits.get(
             key, lambda: o.split_sums(bounds, power, self))

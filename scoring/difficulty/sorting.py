@@ -61,23 +61,30 @@ def argsort_rows(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def sort_rows(neg: np.ndarray, correct: np.ndarray):
-    """Per row (model) of ``neg`` (−E, M × N): the stable ascending order, −E and the
-    correctness in that order, and the running counts (M, N + 1); in threads."""
-    m, n = neg.shape
+def sort_rows(ease: np.ndarray, correct: np.ndarray):
+    """Per row (model) of ``ease`` (E, M × N): the stable order by −E ascending (E descending,
+    ties in sample order), E and the correctness in that order, and the running counts
+    (M, N + 1); rows shared out over threads, one row at a time (every temporary is a row's,
+    not the matrix's: the memory a load touches is what it keeps).
+
+    >>> o, e, corr, cum = sort_rows(np.array([[0.2, 0.9, 0.2]]), np.array([[True, False, True]]))
+    >>> o.tolist(), e.tolist(), corr.tolist(), cum.tolist()
+    ([[1, 0, 2]], [[0.9, 0.2, 0.2]], [[False, True, True]], [[0, 0, 1, 2]])
+    """
+    m, n = ease.shape
     small = n < 2**31
     order = np.empty((m, n), dtype=np.int32 if small else np.int64)
-    neg_s = np.empty((m, n))
+    ease_s = np.empty((m, n))
     corr_s = np.empty((m, n), dtype=bool)
     cum = np.zeros((m, n + 1), dtype=np.int32 if small else np.int64)
 
     def work(lo, hi):
-        o = stable_argsort_rows(neg[lo:hi])
-        flat = (o + (np.arange(lo, hi) * n)[:, None]).ravel()
-        order[lo:hi] = o
-        neg_s[lo:hi] = np.take(neg.ravel(), flat).reshape(hi - lo, n)
-        corr_s[lo:hi] = np.take(correct.ravel(), flat).reshape(hi - lo, n)
-        np.cumsum(corr_s[lo:hi], axis=1, out=cum[lo:hi, 1:])
+        for i in range(lo, hi):
+            o = stable_argsort_rows(np.negative(ease[i:i + 1]))[0]
+            order[i] = o
+            np.take(ease[i], o, out=ease_s[i])
+            np.take(correct[i], o, out=corr_s[i])
+            np.cumsum(corr_s[i], out=cum[i, 1:])
 
-    in_threads(m, neg.size, work)
-    return order, neg_s, corr_s, cum
+    in_threads(m, ease.size, work)
+    return order, ease_s, corr_s, cum

@@ -154,3 +154,34 @@ def test_parameters_round_trip_as_link_text(values):
     full = PARAMS.validate(values)
     again = PARAMS.validate({p.name: p.to_text(full[p.name]) for p in PARAMS})
     assert again == full
+
+
+def test_sorting_each_model_and_its_threshold_splits_agree_with_numpy():
+    # the per-model order (E descending, ties in sample order) sorted a row at a time, and the
+    # threshold boundaries read from E itself (no −E kept), against numpy's stable sort of −E
+    # and metric.threshold_bounds on −E; thresholds sit on values, between them and outside
+    from scoring.difficulty.metric import segment_sums, threshold_bounds
+    from scoring.difficulty.scorer import order_samples
+    from scoring.difficulty.sorting import sort_rows
+
+    rng = np.random.default_rng(11)
+    for trial in range(100):
+        shape = (int(rng.integers(2, 6)), int(rng.integers(1, 60)))  # one row is the shared order
+        ease = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=shape) if trial % 2 else rng.random(shape).round(2)
+        correct = rng.random(shape) < 0.5
+        order, e, corr, cum = sort_rows(ease, correct)
+        expected = np.argsort(-ease, axis=1, kind="stable")
+        assert (order == expected).all() and (e == np.take_along_axis(ease, expected, axis=1)).all()
+        assert (corr == np.take_along_axis(correct, expected, axis=1)).all()
+        assert (cum[:, 1:] == np.cumsum(corr, axis=1)).all() and (cum[:, 0] == 0).all()
+        o = order_samples(ease, correct, "wmprob")
+        assert o.neg is None and (o.factor == e).all()
+        for t in ([0.5], [0.25, 0.75], [-1.0, 0.3, 2.0], sorted(rng.random(3).round(2))):
+            assert (o.threshold_bounds(t) == threshold_bounds(-e, t)).all()
+            # the masses of a scaled or continuous setting, made a row at a time, are the sums
+            # of the whole matrices bit for bit (segment_sums, as the scorer summed them before)
+            for bounds in (o.threshold_bounds(t), np.array([[0, e.shape[1] // 2, e.shape[1]]])):
+                for power in (1, 2):
+                    u = e ** power
+                    got = o._row_masses(bounds, power)
+                    assert (got[0] == segment_sums(u, bounds)).all() and (got[1] == segment_sums(u * corr, bounds)).all()
