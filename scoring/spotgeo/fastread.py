@@ -7,10 +7,10 @@ building a Python object per number:
 
 1. the file is read in pieces of about :data:`CHUNK` bytes cut between two entries (at a
    ``},``), so memory stays that of the streaming reader;
-2. a piece may hold only ASCII whitespace, the JSON punctuation, digits, ``+-.``, lower-case
-   letters and ``_`` (so no escape, no byte of another encoding, no exponent); every byte
-   becomes a token code (``bytes.translate``), and a token starts at every byte but
-   whitespace, letters and a number's later characters (one ``flatnonzero``);
+2. every byte becomes a token code (``bytes.translate``), and a token starts at every byte
+   but ASCII whitespace, lower-case letters, ``_`` and a number's later characters (one
+   ``flatnonzero``); a number is made of digits and ``+-.``; any other byte (an escape, a
+   byte of another encoding, an exponent's ``E``) is a token of its own that no entry holds;
 3. the token sequence each entry must have is built from the entry's own counts and
    compared, token for token, with the piece's — so the JSON grammar, the key order and
    every array's shape are checked by one comparison; then each string's bytes are compared
@@ -42,10 +42,12 @@ CHUNK = 1 << 20
 
 KEYS = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
 _LETTERS = b"_abcdefghijklmnopqrstuvwxyz"
-_ALLOWED = b" \t\n\r[]{},:\"0123456789+-." + _LETTERS
-# token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character
-_WS, _OA, _CA, _OO, _CO, _C, _K, _S, _N = range(9)
-_TABLE = bytearray(256)
+# token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character,
+# and any other byte (a token no entry's sequence holds, so the comparison refuses it)
+_WS, _OA, _CA, _OO, _CO, _C, _K, _S, _N, _OTHER = range(10)
+_TABLE = bytearray([_OTHER]) * 256
+for _c in b" \t\n\r" + _LETTERS:
+    _TABLE[_c] = _WS
 for _c, _t in zip(b'[]{},:"', (_OA, _CA, _OO, _CO, _C, _K, _S), strict=True):
     _TABLE[_c] = _t
 for _c in b"0123456789+-.":
@@ -70,7 +72,6 @@ _PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int64)
 _PIECE_AT = np.cumsum(_PIECE_LEN) - _PIECE_LEN
 _FLAT = np.array([t for p in _PIECES for t in p], dtype=np.uint8)
 
-_NUMBER = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
 
 
 def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
@@ -124,7 +125,7 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
 
 def _piece(data: bytes, first: bool, last: bool, brightness: bool):
     """The entries of one piece of the file (the first opens the array, the last closes it)."""
-    if not data or data.translate(None, _ALLOWED) or _TABLE[data[-1]] == _N:
+    if not data or _TABLE[data[-1]] == _N:
         return None
     codes = np.frombuffer(data.translate(_TABLE), dtype=np.uint8)
     is_num = codes == _N
@@ -219,14 +220,14 @@ def _entries(arr: np.ndarray, body, n_start, n_len, n_chars, s_at, letters: int,
 
 
 def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray, chars: np.ndarray | None = None):
-    """The values of the number tokens ``arr[start : start + length]`` (JSON grammar, no
-    exponent) as Python's ``float`` reads them, and whether each is an integer (no ``.``);
-    ``(None, None)`` when one breaks the grammar or a limit. ``chars``: the numbers'
-    characters back to back, when already gathered.
+    """The values of the number tokens ``arr[start : start + length]`` (characters from
+    ``0-9.+-`` only) as Python's ``float`` reads them, and whether each is an integer (no
+    ``.``); ``(None, None)`` when one breaks the JSON number grammar (no exponent) or a limit.
+    ``chars``: the numbers' characters back to back, when already gathered.
 
-    The numbers become one Arrow string array (their characters and offsets, no copy); RE2
-    checks the grammar and Arrow's ``string → float64`` cast rounds correctly, as ``float``
-    does."""
+    The grammar is checked in numpy (:func:`_integral`); then the numbers become one Arrow
+    string array (their characters and offsets, no copy), and Arrow's ``string → float64``
+    cast rounds correctly, as ``float`` does."""
     if not len(start):
         return np.zeros(0), np.zeros(0, dtype=bool)
     if int(length.max()) > limits.MAX_JSON_NUMBER_CHARS:
@@ -235,12 +236,55 @@ def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray, chars: np.n
     np.cumsum(length, out=offsets[1:])
     if chars is None:
         chars = arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))]
-    text = pa.Array.from_buffers(pa.large_string(), len(start), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
-    if not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py():
+    integral = _integral(chars, offsets)
+    if integral is None:
         return None, None
-    integral = ~np.asarray(pc.match_substring(text, ".").to_numpy(zero_copy_only=False), dtype=bool)
+    text = pa.Array.from_buffers(pa.large_string(), len(start), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
     try:
         value = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
     except pa.ArrowInvalid:  # pragma: no cover - the grammar admits only numbers Arrow reads
         return None, None
     return np.where(integral & (value == 0), 0.0, value), integral
+
+
+_DIGIT = np.uint8(9)  # a byte c is a digit when c - 48 (wrapping) is at most 9
+
+
+def _integral(chars: np.ndarray, offsets: np.ndarray) -> np.ndarray | None:
+    """Whether each number ``chars[offsets[i] : offsets[i + 1]]`` (of ``0-9.+-``, at least one
+    character) has no ``.``, or None when one breaks ``-?(0|[1-9][0-9]*)(\\.[0-9]+)?``: a digit
+    first (after an optional ``-``), no other digit after a leading ``0`` but a ``.``, ``-``
+    only first, no ``+``, each ``.`` between two digits of its number and one at most.
+
+    >>> c = np.frombuffer(b"-0.5" b"12" b"0", dtype=np.uint8)
+    >>> _integral(c, np.array([0, 4, 6, 7])).tolist()
+    [False, True, True]
+    >>> [_integral(np.frombuffer(t, dtype=np.uint8), np.array([0, len(t)])) for t in (b"01", b"1.", b"-", b"1.2.3")]
+    [None, None, None, None]
+    """
+    head, end = offsets[:-1], offsets[1:]
+    c = np.append(chars, np.zeros(2, dtype=np.uint8))  # (so one past a number's end can be read)
+    starts = np.zeros(len(c), dtype=bool)  # a number begins here (or the text has ended)
+    starts[head] = True
+    starts[len(chars):] = True
+    lead = head + (c[head] == 45)  # the first digit, after a '-'
+    first = c[lead]
+    if ((lead >= end) | (first - np.uint8(48) > _DIGIT)).any():
+        return None
+    if ((first == 48) & (lead + 1 < end) & (c[lead + 1] != 46)).any():
+        return None  # a leading zero
+    if (c == 43).any() or not starts[np.flatnonzero(c == 45)].all():
+        return None
+    dots = np.flatnonzero(c == 46)
+    integral = np.ones(len(head), dtype=bool)
+    if not len(dots):
+        return integral
+    if starts[dots].any() or starts[dots + 1].any():
+        return None  # a '.' first or last in its number
+    if ((c[dots - 1] - np.uint8(48) > _DIGIT) | (c[dots + 1] - np.uint8(48) > _DIGIT)).any():
+        return None
+    owner = np.cumsum(starts, dtype=np.int32)[dots] - 1  # each '.''s number
+    if (owner[1:] == owner[:-1]).any():
+        return None  # two in one number
+    integral[owner] = False
+    return integral
