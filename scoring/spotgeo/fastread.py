@@ -68,8 +68,8 @@ _PIECES = [
     [_CO],  # 8: end of the entry
     [_C],  # 9: between entries
 ]
-_PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int64)
-_PIECE_AT = np.cumsum(_PIECE_LEN) - _PIECE_LEN
+_PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int32)
+_PIECE_AT = (np.cumsum(_PIECE_LEN) - _PIECE_LEN).astype(np.int32)
 _FLAT = np.array([t for p in _PIECES for t in p], dtype=np.uint8)
 
 
@@ -161,24 +161,25 @@ def _entries(arr: np.ndarray, body, n_start, n_len, n_chars, s_at, letters: int,
     E = len(starts)
     if E == 0 or starts[0] != 0:
         return None
-    c_arr = np.add.reduceat((body == _OA).astype(np.int64), starts)
-    c_num = np.add.reduceat((body == _N).astype(np.int64), starts)
-    c_str = np.add.reduceat((body == _S).astype(np.int64), starts) // 2
+    c_arr = np.add.reduceat((body == _OA).astype(np.int32), starts)  # (a piece is < 2^31 bytes;
+    c_num = np.add.reduceat((body == _N).astype(np.int32), starts)  # 32-bit arrays halve the traffic)
+    c_str = np.add.reduceat((body == _S).astype(np.int32), starts) // 2
     has_b = c_str == 5
     n = c_arr - 1 - has_b
     b = np.where(has_b, c_num - 3 - 2 * n, -1)
     if (n < 0).any() or (has_b & (b < 0)).any():
         return None
     # the token sequence these counts call for, compared with the piece's
-    one = np.ones(E, np.int64)
+    one = np.ones(E, np.int32)
     reps = np.stack([one, n >= 1, np.maximum(n - 1, 0), one, has_b, b >= 1, np.maximum(b - 1, 0), has_b, one,
-                     np.arange(E) < E - 1], axis=1).astype(np.int64)
-    piece = np.repeat(np.tile(np.arange(len(_PIECES)), E), reps.ravel())
+                     np.arange(E) < E - 1], axis=1).astype(np.int32)
+    piece = np.repeat(np.tile(np.arange(len(_PIECES), dtype=np.int8), E), reps.ravel())
     plen = _PIECE_LEN[piece]
-    ends = np.cumsum(plen)
+    ends = np.cumsum(plen, dtype=np.int32)
     if int(ends[-1]) != len(body):
         return None
-    idx = np.repeat(_PIECE_AT[piece] - (ends - plen), plen) + np.arange(len(body))
+    idx = np.repeat(_PIECE_AT[piece] - (ends - plen), plen)
+    idx += np.arange(len(body), dtype=np.int32)
     if not np.array_equal(_FLAT[idx], body):
         return None
     # the keys: 4 or 5 per entry, in order, each string exactly its key; no letter outside them
