@@ -135,10 +135,8 @@ def _piece(data: bytes, first: bool, last: bool, brightness: bool):
     T = codes[pos]
     if not len(T):
         return None
-    n_start = pos[T == _N]
-    n_end = np.flatnonzero(is_num[:-1] > is_num[1:])  # each number's last character (none ends the piece)
-    if len(n_end) != len(n_start):  # pragma: no cover - one start and one end per run of number characters
-        return None
+    chars = np.frombuffer(data, dtype=np.uint8)[is_num]  # the numbers' characters, back to back
+    offsets = np.append(np.flatnonzero(start[is_num]), len(chars))  # where each number begins in them
     s_at = pos[T == _S]  # the quotes, two per string (checked with the token sequence)
     if first:
         if T[0] != _OA:
@@ -149,14 +147,13 @@ def _piece(data: bytes, first: bool, last: bool, brightness: bool):
             return None
         T = T[:-1]
     arr = np.frombuffer(data, dtype=np.uint8)
-    return _entries(arr, T, n_start, n_end + 1 - n_start, arr[is_num], s_at,
-                    len(data) - len(data.translate(None, _LETTERS)), brightness)
+    return _entries(arr, T, chars, offsets, s_at, len(data) - len(data.translate(None, _LETTERS)), brightness)
 
 
-def _entries(arr: np.ndarray, body, n_start, n_len, n_chars, s_at, letters: int, brightness: bool):
+def _entries(arr: np.ndarray, body, chars, offsets, s_at, letters: int, brightness: bool):
     """The entries of a piece from its tokens ``body`` (entries and the commas between them),
-    its numbers' first bytes, lengths and characters (back to back), its quotes' positions and
-    its number of letters."""
+    its numbers' characters back to back and where each begins in them (and a last offset),
+    its quotes' positions and its number of letters."""
     starts = np.flatnonzero(body == _OO)
     E = len(starts)
     if E == 0 or starts[0] != 0:
@@ -193,9 +190,9 @@ def _entries(arr: np.ndarray, body, n_start, n_len, n_chars, s_at, letters: int,
         if len(at) and not (arr[at[:, None] + np.arange(len(word))] == np.frombuffer(word, np.uint8)).all():
             return None
     # the numbers: three integers, 2n coordinates, b brightness values per entry
-    local = np.arange(len(n_start)) - np.repeat(np.cumsum(c_num) - c_num, c_num)
+    local = np.arange(len(offsets) - 1) - np.repeat(np.cumsum(c_num) - c_num, c_num)
     is_int = local < 3
-    values, integral = _numbers(arr, n_start, n_len, n_chars)
+    values, integral = _values(chars, offsets)
     if values is None or not integral[is_int].all():
         return None
     is_xy = ~is_int & (local < 3 + 2 * np.repeat(n, c_num))
@@ -220,27 +217,32 @@ def _entries(arr: np.ndarray, body, n_start, n_len, n_chars, s_at, letters: int,
     return seq, frame, num, xy, bright
 
 
-def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray, chars: np.ndarray | None = None):
+def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
     """The values of the number tokens ``arr[start : start + length]`` (characters from
-    ``0-9.+-`` only) as Python's ``float`` reads them, and whether each is an integer (no
-    ``.``); ``(None, None)`` when one breaks the JSON number grammar (no exponent) or a limit.
-    ``chars``: the numbers' characters back to back, when already gathered.
+    ``0-9.+-`` only): :func:`_values` of their characters gathered back to back."""
+    offsets = np.zeros(len(start) + 1, dtype=np.int64)
+    np.cumsum(length, out=offsets[1:])
+    return _values(arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))], offsets)
+
+
+def _values(chars: np.ndarray, offsets: np.ndarray):
+    """The values of the numbers ``chars[offsets[i] : offsets[i + 1]]`` as Python's ``float``
+    reads them, and whether each is an integer (no ``.``); ``(None, None)`` when one breaks
+    the JSON number grammar (no exponent) or a limit.
 
     The grammar is checked in numpy (:func:`_integral`); then the numbers become one Arrow
     string array (their characters and offsets, no copy), and Arrow's ``string → float64``
     cast rounds correctly, as ``float`` does."""
-    if not len(start):
+    n = len(offsets) - 1
+    if not n:
         return np.zeros(0), np.zeros(0, dtype=bool)
-    if int(length.max()) > limits.MAX_JSON_NUMBER_CHARS:
+    if int(np.diff(offsets).max()) > limits.MAX_JSON_NUMBER_CHARS:
         return None, None
-    offsets = np.zeros(len(start) + 1, dtype=np.int64)
-    np.cumsum(length, out=offsets[1:])
-    if chars is None:
-        chars = arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))]
     integral = _integral(chars, offsets)
     if integral is None:
         return None, None
-    text = pa.Array.from_buffers(pa.large_string(), len(start), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
+    text = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets.astype(np.int64)),
+                                                        pa.py_buffer(chars)])
     try:
         value = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
     except pa.ArrowInvalid:  # pragma: no cover - the grammar admits only numbers Arrow reads
