@@ -272,8 +272,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     slot[comp_order] = np.arange(n_comp) - np.repeat(comp_bounds[:-1], np.diff(comp_bounds))
     comp = lab[pi]
     pair_order, pair_bounds = _groups(key[comp], 4096 + 64)
-    lr, lc, ids = local_p[pi][pair_order], local_g[gi][pair_order], rest[pair_order]
-    at, dd = slot[comp[pair_order]], d[ids]
+    pio, ids = pi[pair_order], rest[pair_order]
+    lr, lc, at, dd = local_p[pio], local_g[gi[pair_order]], slot[comp[pair_order]], d[ids]
     stats.enumerated += int(small.sum())
     seed_parts, kit_parts, kit_differs = [], [], False
     for (c0, c1), (e0, e1) in zip(zip(comp_bounds[:-1].tolist(), comp_bounds[1:].tolist(), strict=True),
@@ -282,10 +282,12 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
         e = slice(e0, e1)
         R, C = int(rn[members].max()), int(cn[members].max())
         lo_max = int(lo[members].max())
-        cost = np.full((c1 - c0, R, C), cost_constant(tau, lo_max))
-        pid = np.full((c1 - c0, R, C), -1, dtype=np.int64)
-        cost[at[e], lr[e], lc[e]] = dd[e]
-        pid[at[e], lr[e], lc[e]] = ids[e]
+        cell = (at[e] * R + lr[e]) * C + lc[e]  # in the group's (components, R, C) block
+        cost = np.full((c1 - c0) * R * C, cost_constant(tau, lo_max))
+        pid = np.full((c1 - c0) * R * C, -1, dtype=np.int64)
+        cost[cell] = dd[e]
+        pid[cell] = ids[e]
+        cost, pid = cost.reshape(c1 - c0, R, C), pid.reshape(c1 - c0, R, C)
         if small[members[0]]:
             got = _enumerate(cost, pid, tau)
             seed_parts.append(got)

@@ -141,10 +141,18 @@ class Scorer:
             w = None if pooled else self.sequence_weights(c.tp)
             out = []
             for i in range(self.S):
-                v = c.d[i] ** power
+                d = c.d[i]
+                run = np.empty(len(d) + 1)  # d^power, weighted, summed in place after a 0
+                run[0] = 0.0
+                v = run[1:]
+                if power == 2:
+                    np.multiply(d, d, out=v)
+                else:
+                    np.power(d, power, out=v)
                 if w is not None:
-                    v = v * w[i][c.seq[i]]
-                out.append(np.concatenate(([0.0], np.cumsum(v))))
+                    v *= w[i][c.seq[i]]
+                np.cumsum(v, out=v)
+                out.append(run)
             return out
         key = (float(tau), bool(constant), int(power), bool(pooled))
         return self._caches["prefix"].get(key, run)
