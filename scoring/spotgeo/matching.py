@@ -145,8 +145,9 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float, se
                      ) -> tuple[np.ndarray, np.ndarray, SolverStats]:
     """The matched pairs of a whole submission under both constants, as positions into the
     candidate pairs ``(p, g, d)`` (sorted by ``d``), ascending — so their distances are
-    ascending too: ``(seed, starter_kit, stats)``. ``pred_frame`` is each prediction's frame;
-    ``settled`` the pairs' :func:`settling`, when already computed (it holds for every τ).
+    ascending too: ``(seed, starter_kit, stats)``. ``pred_frame`` is each prediction's frame
+    (predictions numbered frame by frame, as a submission holds them); ``settled`` the pairs'
+    :func:`settling`, when already computed (it holds for every τ).
     """
     if settled is None:
         settled = settling(p, g, n_pred, n_gt)
