@@ -296,8 +296,10 @@ def main(argv=None) -> int:
           f"(target <= 50 ms: {verdict(r_ms.max(), 50)})")
 
     kept = sum(s.xy.nbytes + s.p.nbytes + s.g.nbytes + s.d.nbytes + s.point_frame.nbytes for s in comp.submissions)
+    settled = sum(x.solver_from.nbytes + x.lone.nbytes for x in scorer._settling if x is not None)
     print("\nmemory")
-    print(f"  points and pairs kept: {kept / 2**20:.0f} MiB for {len(subs)} submissions; "
+    print(f"  points and pairs kept: {kept / 2**20:.0f} MiB for {len(subs)} submissions, and the Scorer's "
+          f"settling of the pairs {settled / 2**20:.0f} MiB; "
           f"peak RSS of the run so far {rss_mib():.0f} MiB (before the starter-kit comparison, which holds "
           "every file parsed by json.load)")
     if args.kit_files > 0:

@@ -182,8 +182,27 @@ def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarr
     d = np.hypot(pred_xy[p, 0] - gt_xy[g, 0], pred_xy[p, 1] - gt_xy[g, 1])
     keep = d <= max_d
     p, g, d = p[keep], g[keep], d[keep]
-    s = np.argsort(d, kind="stable")
+    s = stable_argsort(d)
     return p[s].astype(np.int32), g[s].astype(np.int32), d[s]
+
+
+def stable_argsort(x: np.ndarray) -> np.ndarray:
+    """``np.argsort(x, kind="stable")`` of a float array without NaN, by numpy's default
+    (SIMD) sort — several times faster — with only the runs of equal values put back in
+    position order.
+
+    >>> stable_argsort(np.array([2.0, 1.0, 2.0, 1.0, 0.5, 2.0])).tolist()
+    [4, 1, 3, 0, 2, 5]
+    """
+    s = np.argsort(x)
+    v = x[s]
+    tie = v[1:] == v[:-1]
+    if tie.any():
+        m = np.zeros(len(s), dtype=bool)
+        m[1:] |= tie
+        m[:-1] |= tie  # every member of a run of equal values; runs stay where they are
+        s[m] = s[m][np.lexsort((s[m], v[m]))]
+    return s
 
 
 def prepare_submission(name: str, src, display: str, gt: GroundTruth) -> Submission:

@@ -7,19 +7,19 @@ building a Python object per number:
 
 1. the file is read in pieces of about :data:`CHUNK` bytes cut between two entries (at a
    ``},``), so memory stays that of the streaming reader;
-2. a piece may hold only ASCII whitespace, the JSON punctuation, digits, ``+-.``, lower-case
-   letters and ``_`` (so no escape, no byte of another encoding, no exponent); every byte
-   becomes a token code (``bytes.translate``; letters are skipped there);
+2. every byte becomes a token code (``bytes.translate``), and a token starts at every byte
+   but ASCII whitespace, lower-case letters, ``_`` and a number's later characters (one
+   ``flatnonzero``); a number is made of digits and ``+-.``; any other byte (an escape, a
+   byte of another encoding, an exponent's ``E``) is a token of its own that no entry holds;
 3. the token sequence each entry must have is built from the entry's own counts and
    compared, token for token, with the piece's — so the JSON grammar, the key order and
-   every array's shape are checked by one comparison; then each string's length and the
-   occurrences of each quoted key are counted (``bytes.count``), and the piece's letters:
-   none may stand outside a key (a literal such as ``true`` or ``NaN``);
-4. the numbers are checked against the JSON number grammar and converted in numpy: a
-   number of at most 15 digits is ``m / 10^k`` with ``m < 2^53`` and ``10^k`` exact, one
-   correctly rounded division — the value Python's ``float`` gives; a piece with a longer
-   one is converted by Arrow (``pyarrow.compute``: RE2 and a correctly rounded
-   ``string → float64``); then the rules of spec §1 (ranges, ``num_objects``) are applied.
+   every array's shape are checked by one comparison; then each string's bytes are compared
+   with its key's, and the piece's letters counted: none may stand outside a key (a literal
+   such as ``true`` or ``NaN``);
+4. the numbers' characters, gathered back to back (one boolean mask), become one Arrow
+   string array: RE2 checks the JSON number grammar and Arrow's ``string → float64`` cast
+   rounds correctly — the value Python's ``float`` gives; then the rules of spec §1 (ranges,
+   ``num_objects``) are applied.
 
 Whatever fails any step returns ``None``, and the caller reads the file with the general
 streaming reader (:mod:`scoring.spotgeo.stream`), which accepts every other valid layout and
@@ -38,14 +38,16 @@ from ..core import limits
 from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 
 #: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
-CHUNK = 1 << 20
+CHUNK = 1 << 18  # (smaller pieces stay in the cache: 256 KiB read ~28 % faster than 1 MiB)
 
 KEYS = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
 _LETTERS = b"_abcdefghijklmnopqrstuvwxyz"
-_ALLOWED = b" \t\n\r[]{},:\"0123456789+-." + _LETTERS
-# token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character
-_WS, _OA, _CA, _OO, _CO, _C, _K, _S, _N = range(9)
-_TABLE = bytearray(256)
+# token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character,
+# and any other byte (a token no entry's sequence holds, so the comparison refuses it)
+_WS, _OA, _CA, _OO, _CO, _C, _K, _S, _N, _OTHER = range(10)
+_TABLE = bytearray([_OTHER]) * 256
+for _c in b" \t\n\r" + _LETTERS:
+    _TABLE[_c] = _WS
 for _c, _t in zip(b'[]{},:"', (_OA, _CA, _OO, _CO, _C, _K, _S), strict=True):
     _TABLE[_c] = _t
 for _c in b"0123456789+-.":
@@ -55,23 +57,21 @@ _KEY_LEN = np.array([len(k) for k in KEYS])
 
 # the pieces an entry's token sequence is made of, and how many of each an entry has
 _PIECES = [
-    [_OO, _S, _K, _N, _C, _S, _K, _N, _C, _S, _K, _N, _C, _S, _K, _OA],  # 0: the head, up to coords' [
+    [_OO, _S, _S, _K, _N, _C, _S, _S, _K, _N, _C, _S, _S, _K, _N, _C, _S, _S, _K, _OA],  # 0: head, to coords' [
     [_OA, _N, _C, _N, _CA],  # 1: the first point
     [_C, _OA, _N, _C, _N, _CA],  # 2: each further point
     [_CA],  # 3: end of the points
-    [_C, _S, _K, _OA],  # 4: the brightness key
+    [_C, _S, _S, _K, _OA],  # 4: the brightness key
     [_N],  # 5: the first brightness
     [_C, _N],  # 6: each further brightness
     [_CA],  # 7: end of the brightness
     [_CO],  # 8: end of the entry
     [_C],  # 9: between entries
 ]
-_PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int64)
-_PIECE_AT = np.cumsum(_PIECE_LEN) - _PIECE_LEN
+_PIECE_LEN = np.array([len(p) for p in _PIECES], dtype=np.int32)
+_PIECE_AT = (np.cumsum(_PIECE_LEN) - _PIECE_LEN).astype(np.int32)
 _FLAT = np.array([t for p in _PIECES for t in p], dtype=np.uint8)
 
-_DIGITS = 15  # numbers with at most this many digits are converted in numpy (10^15 < 2^53)
-_NUMBER = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
 
 
 def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
@@ -125,91 +125,77 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
 
 def _piece(data: bytes, first: bool, last: bool, brightness: bool):
     """The entries of one piece of the file (the first opens the array, the last closes it)."""
-    if not data or data.translate(None, _ALLOWED):
+    if not data or _TABLE[data[-1]] == _N:
         return None
     codes = np.frombuffer(data.translate(_TABLE), dtype=np.uint8)
-    at = np.flatnonzero(codes)  # every byte but whitespace and letters
-    v = codes[at]
-    if not len(v):
+    is_num = codes == _N
+    start = codes != 0  # a token starts at every byte but whitespace and letters ...
+    start[1:] &= ~(is_num[1:] & is_num[:-1])  # ... a number's first character only
+    pos = np.flatnonzero(start)
+    T = codes[pos]
+    if not len(T):
         return None
-    num = v == _N
-    cont = num[1:] & num[:-1]  # a number character right after one
-    if (cont & (at[1:] != at[:-1] + 1)).any():
-        return None  # two numbers with something dropped between them
-    qi = np.flatnonzero(v == _S)
-    if len(qi) % 2 or (v[qi[1::2] - 1] != _S).any() or not (qi[1::2] == qi[0::2] + 1).all():
-        return None  # strings hold letters only: their two quotes are neighbours here
-    keep = np.ones(len(v), dtype=bool)
-    keep[1:] = ~cont
-    keep[qi[1::2]] = False  # a string is one token, at its opening quote
-    keep = np.flatnonzero(keep)
-    T = v[keep]
-    pos = at[keep]  # each token's first byte
-    n_start = pos[T == _N]
-    n_len = np.diff(np.append(keep, len(v)))[T == _N]
-    s_start, s_end = at[qi[0::2]], at[qi[1::2]]
+    chars = np.frombuffer(data, dtype=np.uint8)[is_num]  # the numbers' characters, back to back
+    offsets = np.append(np.flatnonzero(start[is_num]), len(chars))  # where each number begins in them
+    s_at = pos[T == _S]  # the quotes, two per string (checked with the token sequence)
     if first:
         if T[0] != _OA:
             return None
         T = T[1:]
     if last:
-        if not len(T) or T[-1] != _CA:
+        if T[-1] != _CA:
             return None
         T = T[:-1]
-    return _entries(data, T, n_start, n_len, s_start, s_end, len(data) - len(data.translate(None, _LETTERS)),
-                    brightness)
-
-
-def _entries(data: bytes, body, n_start, n_len, s_start, s_end, letters: int, brightness: bool):
-    """The entries of a piece from its tokens ``body`` (entries and the commas between them),
-    its numbers' and strings' byte positions and its number of letters."""
     arr = np.frombuffer(data, dtype=np.uint8)
+    return _entries(arr, T, chars, offsets, s_at, len(data) - len(data.translate(None, _LETTERS)), brightness)
+
+
+def _entries(arr: np.ndarray, body, chars, offsets, s_at, letters: int, brightness: bool):
+    """The entries of a piece from its tokens ``body`` (entries and the commas between them),
+    its numbers' characters back to back and where each begins in them (and a last offset),
+    its quotes' positions and its number of letters."""
     starts = np.flatnonzero(body == _OO)
     E = len(starts)
     if E == 0 or starts[0] != 0:
         return None
-    c_arr = np.add.reduceat((body == _OA).astype(np.int64), starts)
-    c_num = np.add.reduceat((body == _N).astype(np.int64), starts)
-    c_str = np.add.reduceat((body == _S).astype(np.int64), starts)
+    c_arr = np.add.reduceat((body == _OA).astype(np.int32), starts)  # (a piece is < 2^31 bytes;
+    c_num = np.add.reduceat((body == _N).astype(np.int32), starts)  # 32-bit arrays halve the traffic)
+    c_str = np.add.reduceat((body == _S).astype(np.int32), starts) // 2
     has_b = c_str == 5
     n = c_arr - 1 - has_b
     b = np.where(has_b, c_num - 3 - 2 * n, -1)
     if (n < 0).any() or (has_b & (b < 0)).any():
         return None
     # the token sequence these counts call for, compared with the piece's
-    one = np.ones(E, np.int64)
+    one = np.ones(E, np.int32)
     reps = np.stack([one, n >= 1, np.maximum(n - 1, 0), one, has_b, b >= 1, np.maximum(b - 1, 0), has_b, one,
-                     np.arange(E) < E - 1], axis=1).astype(np.int64)
-    piece = np.repeat(np.tile(np.arange(len(_PIECES)), E), reps.ravel())
+                     np.arange(E) < E - 1], axis=1).astype(np.int32)
+    piece = np.repeat(np.tile(np.arange(len(_PIECES), dtype=np.int8), E), reps.ravel())
     plen = _PIECE_LEN[piece]
-    ends = np.cumsum(plen)
+    ends = np.cumsum(plen, dtype=np.int32)
     if int(ends[-1]) != len(body):
         return None
-    idx = np.repeat(_PIECE_AT[piece] - (ends - plen), plen) + np.arange(len(body))
+    idx = np.repeat(_PIECE_AT[piece] - (ends - plen), plen)
+    idx += np.arange(len(body), dtype=np.int32)
     if not np.array_equal(_FLAT[idx], body):
         return None
-    # the keys: 4 or 5 per entry, in order; no letter outside them
+    # the keys: 4 or 5 per entry, in order, each string exactly its key; no letter outside them
+    s_start, s_end = s_at[0::2], s_at[1::2]
     key = np.arange(len(s_start)) - np.repeat(np.cumsum(c_str) - c_str, c_str)
     klen = _KEY_LEN[key]
     if not np.array_equal(s_end - s_start - 1, klen) or int(klen.sum()) != letters:
         return None
-    # every string has its key's length; a quoted key occurs only as a whole string (letters
-    # only inside quotes), so as many occurrences as slots of its length fill them all — the
-    # two keys of 11 letters told apart by their first letter
     for k, word in enumerate(KEYS):
-        if data.count(b'"' + word + b'"') != (int(has_b.sum()) if k == 4 else E):
+        at = s_start[key == k] + 1
+        if len(at) and not (arr[at[:, None] + np.arange(len(word))] == np.frombuffer(word, np.uint8)).all():
             return None
-    if not (arr[s_start[key == 0] + 1] == KEYS[0][0]).all():
-        return None
     # the numbers: three integers, 2n coordinates, b brightness values per entry
-    values, integral = _numbers(arr, n_start, n_len)
-    if values is None:
-        return None
-    local = np.arange(len(n_start)) - np.repeat(np.cumsum(c_num) - c_num, c_num)
+    local = np.arange(len(offsets) - 1) - np.repeat(np.cumsum(c_num) - c_num, c_num)
     is_int = local < 3
-    is_xy = ~is_int & (local < 3 + 2 * np.repeat(n, c_num))
-    if not integral[is_int].all():
+    values, integral = _values(chars, offsets)
+    if values is None or not integral[is_int].all():
         return None
+    is_xy = ~is_int & (local < 3 + 2 * np.repeat(n, c_num))
     head = values[is_int].reshape(E, 3)
     if not (np.abs(head) < 2.0**53).all():
         return None  # (so the float is the integer)
@@ -232,82 +218,76 @@ def _entries(data: bytes, body, n_start, n_len, s_start, s_end, letters: int, br
 
 
 def _numbers(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
-    """The values of the number tokens ``arr[start : start + length]`` (JSON grammar, no
-    exponent) as Python's ``float`` reads them, and whether each is an integer (no ``.``);
-    ``(None, None)`` when one breaks the grammar or a limit."""
-    if not len(start):
-        return np.zeros(0), np.zeros(0, dtype=bool)
-    width = int(length.max())
-    if width > limits.MAX_JSON_NUMBER_CHARS:
-        return None, None
-    if width > _DIGITS + 2:
-        return _numbers_arrow(arr, start, length)
-    short = length <= _SHORT
-    if width <= _SHORT or short.all():
-        return _decimals(arr, start, length, min(width, _SHORT))
-    value, integral = np.empty(len(start)), np.empty(len(start), dtype=bool)
-    for group in (short, ~short):  # most numbers are short: the long ones are not padded for
-        v, i = _decimals(arr, start[group], length[group], _SHORT if group is short else width)
-        if v is None:
-            return v, i
-        value[group], integral[group] = v, i
-    return value, integral
-
-
-_SHORT = 8
-_POW10 = 10.0 ** np.arange(_DIGITS + 2)
-
-
-def _decimals(arr: np.ndarray, start: np.ndarray, length: np.ndarray, width: int):
-    """:func:`_numbers` for numbers of at most ``width`` characters, column by column
-    (Horner's rule over the digits)."""
-    if not len(start):
-        return np.zeros(0), np.zeros(0, dtype=bool)
-    last = len(arr) - 1
-    neg = arr[start] == 45  # '-'
-    m = np.zeros(len(start), dtype=np.int64)  # the digits as one integer
-    n_digits = np.zeros(len(start), dtype=np.int64)
-    k = np.zeros(len(start), dtype=np.int64)  # digits after the dot
-    seen_dot = np.zeros(len(start), dtype=bool)
-    bad = np.zeros(len(start), dtype=bool)
-    for j in range(width):
-        u = arr[np.minimum(start + j, last)] - np.uint8(48)  # a digit is < 10 (uint8 wraps)
-        active = j < length
-        digit = (u < 10) & active
-        dot = (u == 254) & active  # '.'
-        other = active & ~digit & ~dot
-        bad |= (other & (u != 253)) if j == 0 else other  # anything but a leading '-'
-        if j <= 1:
-            bad |= dot & (neg if j == 1 else True)  # a dot before any digit
-        bad |= dot & seen_dot
-        seen_dot |= dot
-        k += digit & seen_dot
-        m = np.where(digit, m * 10 + u, m)
-        n_digits += digit
-    if bad.any() or (seen_dot & (k == 0)).any() or (n_digits == 0).any():
-        return None, None  # a second dot, no digit after it, or none at all
-    if (n_digits > _DIGITS).any():
-        return _numbers_arrow(arr, start, length)
-    lead = start + neg  # the first digit
-    first, then = arr[np.minimum(lead, last)], arr[np.minimum(lead + 1, last)]
-    if ((first == 48) & (lead + 1 < start + length) & (then != 46)).any():
-        return None, None  # a leading zero
-    value = m / _POW10[k]
-    value = np.where(neg & (seen_dot | (m != 0)), -value, value)  # "-0" is the integer 0; "-0.0" is -0.0
-    return value, ~seen_dot
-
-
-def _numbers_arrow(arr: np.ndarray, start: np.ndarray, length: np.ndarray):
-    """:func:`_numbers` for long numbers, through Arrow (RE2, correctly rounded casts)."""
+    """The values of the number tokens ``arr[start : start + length]`` (characters from
+    ``0-9.+-`` only): :func:`_values` of their characters gathered back to back."""
     offsets = np.zeros(len(start) + 1, dtype=np.int64)
     np.cumsum(length, out=offsets[1:])
-    data = arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))]
-    text = pa.Array.from_buffers(pa.large_string(), len(start), [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-    if not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py():
+    return _values(arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))], offsets)
+
+
+def _values(chars: np.ndarray, offsets: np.ndarray):
+    """The values of the numbers ``chars[offsets[i] : offsets[i + 1]]`` as Python's ``float``
+    reads them, and whether each is an integer (no ``.``); ``(None, None)`` when one breaks
+    the JSON number grammar (no exponent) or a limit.
+
+    The grammar is checked in numpy (:func:`_integral`); then the numbers become one Arrow
+    string array (their characters and offsets, no copy), and Arrow's ``string → float64``
+    cast rounds correctly, as ``float`` does."""
+    n = len(offsets) - 1
+    if not n:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    if int(np.diff(offsets).max()) > limits.MAX_JSON_NUMBER_CHARS:
         return None, None
-    integral = ~np.asarray(pc.match_substring(text, ".").to_numpy(zero_copy_only=False), dtype=bool)
+    integral = _integral(chars, offsets)
+    if integral is None:
+        return None, None
+    text = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets.astype(np.int64)),
+                                                        pa.py_buffer(chars)])
     try:
         value = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
-    except pa.ArrowInvalid:
+    except pa.ArrowInvalid:  # pragma: no cover - the grammar admits only numbers Arrow reads
         return None, None
     return np.where(integral & (value == 0), 0.0, value), integral
+
+
+_DIGIT = np.uint8(9)  # a byte c is a digit when c - 48 (wrapping) is at most 9
+
+
+def _integral(chars: np.ndarray, offsets: np.ndarray) -> np.ndarray | None:
+    """Whether each number ``chars[offsets[i] : offsets[i + 1]]`` (of ``0-9.+-``, at least one
+    character) has no ``.``, or None when one breaks ``-?(0|[1-9][0-9]*)(\\.[0-9]+)?``: a digit
+    first (after an optional ``-``), no other digit after a leading ``0`` but a ``.``, ``-``
+    only first, no ``+``, each ``.`` between two digits of its number and one at most.
+
+    >>> c = np.frombuffer(b"-0.5" b"12" b"0", dtype=np.uint8)
+    >>> _integral(c, np.array([0, 4, 6, 7])).tolist()
+    [False, True, True]
+    >>> [_integral(np.frombuffer(t, dtype=np.uint8), np.array([0, len(t)])) for t in (b"01", b"1.", b"-", b"1.2.3")]
+    [None, None, None, None]
+    """
+    head, end = offsets[:-1], offsets[1:]
+    c = np.append(chars, np.zeros(2, dtype=np.uint8))  # (so one past a number's end can be read)
+    starts = np.zeros(len(c), dtype=bool)  # a number begins here (or the text has ended)
+    starts[head] = True
+    starts[len(chars):] = True
+    lead = head + (c[head] == 45)  # the first digit, after a '-'
+    first = c[lead]
+    if ((lead >= end) | (first - np.uint8(48) > _DIGIT)).any():
+        return None
+    if ((first == 48) & (lead + 1 < end) & (c[lead + 1] != 46)).any():
+        return None  # a leading zero
+    if (c == 43).any() or not starts[np.flatnonzero(c == 45)].all():
+        return None
+    dots = np.flatnonzero(c == 46)
+    integral = np.ones(len(head), dtype=bool)
+    if not len(dots):
+        return integral
+    if starts[dots].any() or starts[dots + 1].any():
+        return None  # a '.' first or last in its number
+    if ((c[dots - 1] - np.uint8(48) > _DIGIT) | (c[dots + 1] - np.uint8(48) > _DIGIT)).any():
+        return None
+    owner = np.cumsum(starts, dtype=np.int32)[dots] - 1  # each '.''s number
+    if (owner[1:] == owner[:-1]).any():
+        return None  # two in one number
+    integral[owner] = False
+    return integral

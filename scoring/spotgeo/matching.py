@@ -14,7 +14,9 @@ be matched independently (the objective is a sum over components):
 * a *star* — one point whose partners within τ have no other partner — can hold one pair
   only, so the shortest one is matched;
 
-both settled at once for the whole submission with ``bincount``. The pairs left form
+both found for every τ at once: :func:`settling` gives each pair, once per submission, the
+number of pairs within τ from which it needs a choice, so a τ settles them with one
+comparison (no degree counts per τ). The pairs left form
 components with a real choice (found with one ``connected_components`` call). The components
 are grouped — small ones by shape (rows × cols), larger ones by size class — and each group
 is scattered into one dense (components, rows, cols) block of costs (a component spans one
@@ -40,7 +42,6 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from ..core.arrays import unique_sorted
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
 
 #: components with at most this many full assignments (6 × 6, 5 × 6, 4 × 6, 3 × 8 …) are
@@ -76,13 +77,12 @@ def match_frame(pred_xy, gt_xy, *, tau: float, rules: RuleSet = SEED) -> tuple[n
 
 @dataclass
 class SolverStats:
-    """How a submission's matching was settled: pairs within τ; pairs settled as isolated
-    pairs or stars; frames and pairs left with a real choice; components of those solved by
-    enumeration; ``linear_sum_assignment`` calls; seconds spent on the choices."""
+    """How a submission's matching was settled: pairs within τ; pairs settled without a
+    choice (isolated pairs and stars); frames and pairs left with a real choice; components of
+    those solved by enumeration; ``linear_sum_assignment`` calls; seconds spent on the choices."""
 
     pairs: int = 0
-    isolated: int = 0
-    star: int = 0
+    settled: int = 0
     solver_frames: int = 0
     solver_pairs: int = 0
     enumerated: int = 0
@@ -94,31 +94,70 @@ class SolverStats:
             setattr(self, k, getattr(self, k) + getattr(other, k))
 
 
-def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float
+@dataclass(frozen=True)
+class Settling:
+    """What decides, at every τ at once, which candidate pairs (sorted by ``d``) need no
+    solver. A τ keeps the first ``n`` pairs; then pair ``x < n`` goes to the solver when
+    ``solver_from[x] < n``, and otherwise is matched when ``lone[x]`` (:func:`settling`)."""
+
+    solver_from: np.ndarray
+    lone: np.ndarray
+
+
+def settling(p, g, n_pred: int, n_gt: int) -> Settling:
+    """The :class:`Settling` of candidate pairs ``(p, g)`` sorted by distance.
+
+    Within τ (the first ``n`` pairs), a pair needs a choice only when its prediction has a
+    partner that has another partner, and so does its object; else it is an isolated pair
+    or in a star, and its star's shortest pair is matched. Each of these facts holds from
+    some ``n`` on, the same for every τ: a point's second pair is within τ when its position
+    is below ``n``; a prediction has a partner with another partner when ``min`` over its
+    pairs of ``max(pair, the object's second pair)`` is; hence ``solver_from``. A star's
+    shortest pair is the first pair of both its ends (``lone``); no other pair is the first
+    of both and outside the solver.
+
+    >>> s = settling(np.array([0, 0, 1]), np.array([0, 1, 1]), 2, 2)  # a chain p0-g0, p0-g1, p1-g1
+    >>> s.solver_from.tolist(), s.lone.tolist()
+    ([2, 2, 2], [True, False, False])
+    """
+    m = len(p)
+    pos = np.arange(m, dtype=np.int32 if m < 2**31 - 1 else np.int64)  # (small arrays gather faster)
+    first_p, second_p = _first_two(p, n_pred, pos)
+    first_g, second_g = _first_two(g, n_gt, pos)
+    crowd_p = np.full(n_pred, m, dtype=pos.dtype)  # from which n a partner has another partner
+    np.minimum.at(crowd_p, p, np.maximum(pos, second_g[g]))
+    crowd_g = np.full(n_gt, m, dtype=pos.dtype)
+    np.minimum.at(crowd_g, g, np.maximum(pos, second_p[p]))
+    return Settling(np.maximum(crowd_p[p], crowd_g[g]), (first_p[p] == pos) & (first_g[g] == pos))
+
+
+def _first_two(v: np.ndarray, size: int, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's first and second position in ``v`` (``len(v)`` where there is none)."""
+    first = np.full(size, len(v), dtype=pos.dtype)
+    np.minimum.at(first, v, pos)
+    later = first[v] != pos
+    second = np.full(size, len(v), dtype=pos.dtype)
+    np.minimum.at(second, v[later], pos[later])
+    return first, second
+
+
+def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float, settled: Settling | None = None
                      ) -> tuple[np.ndarray, np.ndarray, SolverStats]:
     """The matched pairs of a whole submission under both constants, as positions into the
     candidate pairs ``(p, g, d)`` (sorted by ``d``), ascending — so their distances are
-    ascending too: ``(seed, starter_kit, stats)``. ``pred_frame`` is each prediction's frame.
+    ascending too: ``(seed, starter_kit, stats)``. ``pred_frame`` is each prediction's frame
+    (predictions numbered frame by frame, as a submission holds them); ``settled`` the pairs'
+    :func:`settling`, when already computed (it holds for every τ).
     """
+    if settled is None:
+        settled = settling(p, g, n_pred, n_gt)
     n = int(np.searchsorted(d, tau, side="right"))
     p, g, d = p[:n], g[:n], d[:n]
-    stats = SolverStats(pairs=n)
-    degp = np.bincount(p, minlength=n_pred)
-    degg = np.bincount(g, minlength=n_gt)
-    single_p, single_g = degp[p] == 1, degg[g] == 1
-    iso = single_p & single_g
-    # a star: every partner of its centre has no other partner
-    star_p = ~single_p & (np.bincount(p[single_g], minlength=n_pred) == degp)[p]
-    star_g = ~single_g & (np.bincount(g[single_p], minlength=n_gt) == degg)[g]
-    base = iso.copy()  # the matched pairs settled here, as a mask over the pairs
-    for star, centre, n_centre in ((star_p, p, n_pred), (star_g, g, n_gt)):
-        idx = np.flatnonzero(star)
-        first = np.full(n_centre, n, dtype=np.int64)
-        np.minimum.at(first, centre[idx], idx)  # pairs are sorted by d: each centre's shortest
-        base[first[first < n]] = True
-    stats.isolated = int(iso.sum())
-    stats.star = int(star_p.sum() + star_g.sum())
-    rest = np.flatnonzero(~(iso | star_p | star_g))
+    to_solver = settled.solver_from[:n] < n
+    rest = np.flatnonzero(to_solver)
+    base = ~to_solver
+    base &= settled.lone[:n]  # the pairs matched without a choice, as a mask
+    stats = SolverStats(pairs=n, settled=n - len(rest))
     seed_extra, kit_extra = _solve(rest, p, g, d, pred_frame, tau, stats)
     seed = _union(base, seed_extra)
     kit = seed if kit_extra is None else _union(base, kit_extra)
@@ -216,7 +255,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     n_comp, lab = connected_components(graph, directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
-    stats.solver_frames += len(unique_sorted(pred_frame[up]))
+    frames = pred_frame[up]  # ascending, as the predictions are
+    stats.solver_frames += 1 + int(np.count_nonzero(frames[1:] != frames[:-1]))
     stats.solver_pairs += len(rest)
     lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
     n_assign = np.ones(n_comp)
@@ -233,8 +273,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     slot[comp_order] = np.arange(n_comp) - np.repeat(comp_bounds[:-1], np.diff(comp_bounds))
     comp = lab[pi]
     pair_order, pair_bounds = _groups(key[comp], 4096 + 64)
-    lr, lc, ids = local_p[pi][pair_order], local_g[gi][pair_order], rest[pair_order]
-    at, dd = slot[comp[pair_order]], d[ids]
+    pio, ids = pi[pair_order], rest[pair_order]
+    lr, lc, at, dd = local_p[pio], local_g[gi[pair_order]], slot[comp[pair_order]], d[ids]
     stats.enumerated += int(small.sum())
     seed_parts, kit_parts, kit_differs = [], [], False
     for (c0, c1), (e0, e1) in zip(zip(comp_bounds[:-1].tolist(), comp_bounds[1:].tolist(), strict=True),
@@ -243,10 +283,12 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
         e = slice(e0, e1)
         R, C = int(rn[members].max()), int(cn[members].max())
         lo_max = int(lo[members].max())
-        cost = np.full((c1 - c0, R, C), cost_constant(tau, lo_max))
-        pid = np.full((c1 - c0, R, C), -1, dtype=np.int64)
-        cost[at[e], lr[e], lc[e]] = dd[e]
-        pid[at[e], lr[e], lc[e]] = ids[e]
+        cell = (at[e] * R + lr[e]) * C + lc[e]  # in the group's (components, R, C) block
+        cost = np.full((c1 - c0) * R * C, cost_constant(tau, lo_max))
+        pid = np.full((c1 - c0) * R * C, -1, dtype=np.int64)
+        cost[cell] = dd[e]
+        pid[cell] = ids[e]
+        cost, pid = cost.reshape(c1 - c0, R, C), pid.reshape(c1 - c0, R, C)
         if small[members[0]]:
             got = _enumerate(cost, pid, tau)
             seed_parts.append(got)

@@ -26,7 +26,7 @@ from ..core.family import UnitStats
 from ..core.params_typed import given
 from ..core.ranking import rank_lex
 from .competition import Competition
-from .matching import SolverStats, match_submission
+from .matching import SolverStats, match_submission, settling
 from .params import LEADERBOARD_COLUMNS, PARAMS
 from .rules import SEED, STARTER_KIT, RuleSet, prf, ruleset
 
@@ -73,6 +73,7 @@ class Scorer:
                                 for s in competition.submissions], dtype=np.int64).reshape(self.S, self.K)
         self._pair_seq = [gt.frame_seq[gt.point_frame[s.g]].astype(np.int32) for s in competition.submissions]
         self._caches = {level: LRU(size) for level, size in CACHE_SIZES.items()}
+        self._settling: list = [None] * self.S  # each submission's, made at its first matching
 
     def cache_info(self) -> dict[str, dict[str, int]]:
         """Hits, misses and entries per cache level (``match``, ``counts``, ``prefix``)."""
@@ -92,8 +93,11 @@ class Scorer:
         gt = self.comp.gt
         seed, kit, stats = [], [], []
         t0 = time.perf_counter()
-        for s in self.comp.submissions:
-            a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau)
+        for i, s in enumerate(self.comp.submissions):
+            if self._settling[i] is None:
+                self._settling[i] = settling(s.p, s.g, s.n_points, gt.n_points)
+            a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau,
+                                        self._settling[i])
             seed.append(a)
             kit.append(b)
             stats.append(st)
@@ -137,10 +141,18 @@ class Scorer:
             w = None if pooled else self.sequence_weights(c.tp)
             out = []
             for i in range(self.S):
-                v = c.d[i] ** power
+                d = c.d[i]
+                run = np.empty(len(d) + 1)  # d^power, weighted, summed in place after a 0
+                run[0] = 0.0
+                v = run[1:]
+                if power == 2:
+                    np.multiply(d, d, out=v)
+                else:
+                    np.power(d, power, out=v)
                 if w is not None:
-                    v = v * w[i][c.seq[i]]
-                out.append(np.concatenate(([0.0], np.cumsum(v))))
+                    v *= w[i][c.seq[i]]
+                np.cumsum(v, out=v)
+                out.append(run)
             return out
         key = (float(tau), bool(constant), int(power), bool(pooled))
         return self._caches["prefix"].get(key, run)

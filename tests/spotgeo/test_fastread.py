@@ -190,7 +190,7 @@ def _convert(texts: list[str]):
 
 
 def test_numbers_in_numpy_are_pythons_floats():
-    """The numpy conversion (and Arrow's, for long numbers) against Python's float, bit for
+    """The conversion (one Arrow string array: RE2, then the cast) against Python's float, bit for
     bit — the sign of zero included — on random decimals of up to 20 digits."""
     rng = random.Random(1)
     texts = ["0", "-0", "0.0", "-0.0", "0.1", "0.30000000000000004", "639.4999999999999", "123456789012345",

@@ -127,7 +127,17 @@ BROKEN = {
     "truncated cost": lambda mp: mp.setattr(matching, "cost_constant", lambda tau, m, rules=None: tau),
     # a pair exactly τ apart left out
     "strict tau": lambda mp: mp.setattr(matching, "match_submission", _strict(matching.match_submission)),
+    # every pair outside the solver matched, not only each star's shortest (the settling at
+    # every τ is checked against the degrees in test_settling.py)
+    "whole stars matched": lambda mp: mp.setattr(matching, "settling", _settling(
+        matching.settling, lambda s: matching.Settling(s.solver_from, np.ones_like(s.lone)))),
 }
+
+
+def _settling(f, change):
+    def run(*args):
+        return change(f(*args))
+    return run
 
 
 def _strict(f):
