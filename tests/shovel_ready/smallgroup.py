@@ -36,3 +36,19 @@ GAMBLER_SEGMENT = 60 / 61
 def files() -> dict[str, str]:
     return {"ground_truth.csv": GT, "submissions/steady.csv": STEADY, "submissions/gambler.csv": GAMBLER,
             "demographics.csv": DEMO}
+
+
+def write(folder) -> None:
+    """Write the competition's files under ``folder`` (a ``pathlib.Path``)."""
+    for rel, text in files().items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+
+
+def scorer(folder):
+    """The Shovel-Ready scorer of the competition written under ``folder``."""
+    import scoring
+
+    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
+                                    demographics=folder / "demographics.csv")
+    return scoring.Scorer(comp)

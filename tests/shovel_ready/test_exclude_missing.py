@@ -18,17 +18,13 @@ from tests.shovel_ready import randomcomp, smallgroup
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     d = tmp_path_factory.mktemp("smallgroup")
-    for rel, text in smallgroup.files().items():
-        (d / rel).parent.mkdir(parents=True, exist_ok=True)
-        (d / rel).write_text(text)
+    smallgroup.write(d)
     return d
 
 
 @pytest.fixture(scope="module")
 def scorer(folder):
-    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
-                                    demographics=folder / "demographics.csv")
-    return scoring.Scorer(comp)
+    return smallgroup.scorer(folder)
 
 
 def _rows(lb):

@@ -10,7 +10,6 @@ import math
 import pandas as pd
 import pytest
 
-import scoring
 from scoring.core.robustness import bootstrap
 from scoring.shovel_ready.guardrails import HEAVY_SHARE, LIFT, letter_flags, letter_warnings, resting_groups
 from scoring.shovel_ready.scorer import Scorer as ShovelReadyScorer
@@ -21,17 +20,13 @@ from tests.shovel_ready import smallgroup
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     d = tmp_path_factory.mktemp("smallgroup")
-    for rel, text in smallgroup.files().items():
-        (d / rel).parent.mkdir(parents=True, exist_ok=True)
-        (d / rel).write_text(text)
+    smallgroup.write(d)
     return d
 
 
 @pytest.fixture(scope="module")
 def scorer(folder):
-    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
-                                    demographics=folder / "demographics.csv")
-    return scoring.Scorer(comp)
+    return smallgroup.scorer(folder)
 
 
 def test_resting_on_a_group_needs_a_third_of_the_weight_and_twice_the_groups_share_of_essays():
