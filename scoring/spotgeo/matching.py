@@ -222,7 +222,7 @@ def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     cf = cost.reshape(n, r * c)
     total = cf[:, flat[:, 0]]
     for j in range(1, r):
-        total = total + cf[:, flat[:, j]]
+        total += cf[:, flat[:, j]]
     best = flat[np.argmin(total, axis=1)]  # (n, r)
     got = np.take_along_axis(pid.reshape(n, r * c), best, axis=1).ravel()
     return got[got >= 0]
@@ -269,33 +269,39 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     size_class = np.ceil(np.log2(np.maximum(hi, 2))).astype(np.int64)
     key = np.where(small, rn * 64 + cn, 4096 + size_class)
     comp_order, comp_bounds = _groups(key, 4096 + 64)
-    slot = np.empty(n_comp, dtype=np.int64)  # each component's place in its group
-    slot[comp_order] = np.arange(n_comp) - np.repeat(comp_bounds[:-1], np.diff(comp_bounds))
-    comp = lab[pi]
-    pair_order, pair_bounds = _groups(key[comp], 4096 + 64)
-    pio, ids = pi[pair_order], rest[pair_order]
-    lr, lc, at, dd = local_p[pio], local_g[gi[pair_order]], slot[comp[pair_order]], d[ids]
+    first, count = comp_bounds[:-1], np.diff(comp_bounds)
+    group = np.repeat(np.arange(len(count)), count)  # each component's group, in comp_order
+    R = np.maximum.reduceat(rn[comp_order], first)  # each group's block: (count, R, C)
+    C = np.maximum.reduceat(cn[comp_order], first)
+    lo_max = np.maximum.reduceat(lo[comp_order], first)
+    size = count * R * C
+    off = np.concatenate(([0], np.cumsum(size)))  # the groups' blocks side by side in one array
+    # each component's first cell: its group's block, then its place in the group
+    base = np.empty(n_comp, dtype=np.int64)
+    base[comp_order] = off[group] + (np.arange(n_comp) - first[group]) * (R * C)[group]
+    width = np.empty(n_comp, dtype=np.int64)
+    width[comp_order] = C[group]
+    lab_p = lab[:n_p]
+    row = base[lab_p] + local_p * width[lab_p]  # each prediction's row in its block
+    cell = row[pi] + local_g[gi]  # each pair's cell
+    cost = np.repeat([cost_constant(tau, m) for m in lo_max.tolist()], size)
+    pid = np.full(int(off[-1]), -1, dtype=np.int64)
+    cost[cell] = d[rest]
+    pid[cell] = rest
     stats.enumerated += int(small.sum())
     seed_parts, kit_parts, kit_differs = [], [], False
-    for (c0, c1), (e0, e1) in zip(zip(comp_bounds[:-1].tolist(), comp_bounds[1:].tolist(), strict=True),
-                                  zip(pair_bounds[:-1].tolist(), pair_bounds[1:].tolist(), strict=True), strict=True):
-        members = comp_order[c0:c1]
-        e = slice(e0, e1)
-        R, C = int(rn[members].max()), int(cn[members].max())
-        lo_max = int(lo[members].max())
-        cell = (at[e] * R + lr[e]) * C + lc[e]  # in the group's (components, R, C) block
-        cost = np.full((c1 - c0) * R * C, cost_constant(tau, lo_max))
-        pid = np.full((c1 - c0) * R * C, -1, dtype=np.int64)
-        cost[cell] = dd[e]
-        pid[cell] = ids[e]
-        cost, pid = cost.reshape(c1 - c0, R, C), pid.reshape(c1 - c0, R, C)
-        if small[members[0]]:
-            got = _enumerate(cost, pid, tau)
+    for o0, o1, c0, c1, n_k, r_k, c_k in zip(off[:-1].tolist(), off[1:].tolist(), first.tolist(),
+                                             comp_bounds[1:].tolist(), count.tolist(), R.tolist(), C.tolist(),
+                                             strict=True):
+        block_cost, block_pid = cost[o0:o1].reshape(n_k, r_k, c_k), pid[o0:o1].reshape(n_k, r_k, c_k)
+        if key[comp_order[c0]] < 4096:  # small components: every assignment tried
+            got = _enumerate(block_cost, block_pid, tau)
             seed_parts.append(got)
             kit_parts.append(got)
             continue
+        members = comp_order[c0:c1]
         for j, (r, c, m) in enumerate(zip(rn[members].tolist(), cn[members].tolist(), lo[members].tolist(), strict=True)):
-            block, ids_k = cost[j, :r, :c], pid[j, :r, :c]
+            block, ids_k = block_cost[j, :r, :c], block_pid[j, :r, :c]
             rr, cc = linear_sum_assignment(block)
             got = ids_k[rr, cc]
             seed_parts.append(got[got >= 0])
