@@ -39,7 +39,7 @@ from itertools import permutations
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
+from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
@@ -228,6 +228,18 @@ def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     return got[got >= 0]
 
 
+def _graph(pi: np.ndarray, gi: np.ndarray, n_p: int, n_g: int) -> csr_matrix:
+    """The pairs as the edges of a graph on ``n_p`` predictions and then ``n_g`` objects, in
+    the compressed rows ``connected_components`` reads (built here: a COO matrix would also be
+    sorted and checked for duplicates, which distinct pairs do not need)."""
+    n = n_p + n_g
+    indptr = np.full(n + 1, len(pi), dtype=np.int32 if len(pi) < 2**31 and n < 2**31 else np.int64)
+    indptr[0] = 0
+    np.cumsum(np.bincount(pi, minlength=n_p), out=indptr[1:n_p + 1])
+    cols = (gi[_argsort_small(pi, n_p)] + n_p).astype(indptr.dtype)
+    return csr_matrix((np.ones(len(pi)), cols, indptr), shape=(n, n))
+
+
 def _groups(key: np.ndarray, n_values: int) -> tuple[np.ndarray, np.ndarray]:
     """``order`` (a stable sort of ``key``) and the group boundaries in it, ``[0, …, len]``."""
     order = _argsort_small(key, n_values)
@@ -251,8 +263,7 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     up, pi = _compact(p[rest], int(p.max()) + 1)
     _, gi = _compact(g[rest], int(g.max()) + 1)
     n_p, n_g = len(up), int(gi.max()) + 1
-    graph = coo_matrix((np.ones(len(rest)), (pi, n_p + gi)), shape=(n_p + n_g, n_p + n_g))
-    n_comp, lab = connected_components(graph, directed=False)
+    n_comp, lab = connected_components(_graph(pi, gi, n_p, n_g), directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
     frames = pred_frame[up]  # ascending, as the predictions are
@@ -260,7 +271,7 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     stats.solver_pairs += len(rest)
     lo, hi = np.minimum(rn, cn), np.maximum(rn, cn)
     n_assign = np.ones(n_comp)
-    for j in range(int(lo.max())):  # hi · (hi − 1) ⋯ (hi − lo + 1)
+    for j in range(min(int(lo.max()), 7)):  # hi · (hi − 1) ⋯ (hi − lo + 1), or a part > 7! > 720 of it
         n_assign *= np.where(j < lo, hi - j, 1)
     # small components (≤ 720 assignments, so ≤ 6 points on the smaller side: 6·50 < 1000)
     # cannot differ under the kit's constant; a star (1 × k) never reaches here, so small
