@@ -198,9 +198,22 @@ def _compact(ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     seen = np.zeros(n, dtype=bool)
     seen[ids] = True
     distinct = np.flatnonzero(seen)
-    pos = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)  # (a smaller array to fill and read)
     pos[distinct] = np.arange(len(distinct))
     return distinct, pos[ids]
+
+
+def _compact_sorted(ids: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_compact` from a stable sort ``order`` of ``ids``, and where each distinct id's
+    run starts in that order."""
+    s = ids[order]
+    new = np.empty(len(s), dtype=bool)
+    new[:1] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    pos = np.empty(len(s), dtype=np.int64)
+    pos[order] = np.cumsum(new) - 1
+    return s[starts], pos, starts
 
 
 @lru_cache(maxsize=64)
@@ -228,16 +241,18 @@ def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     return got[got >= 0]
 
 
-def _graph(pi: np.ndarray, gi: np.ndarray, n_p: int, n_g: int) -> csr_matrix:
-    """The pairs as the edges of a graph on ``n_p`` predictions and then ``n_g`` objects, in
-    the compressed rows ``connected_components`` reads (built here: a COO matrix would also be
-    sorted and checked for duplicates, which distinct pairs do not need)."""
+def _graph(order: np.ndarray, starts: np.ndarray, gi: np.ndarray, n_g: int) -> csr_matrix:
+    """The pairs as the edges of a graph on the predictions and then ``n_g`` objects, in the
+    compressed rows ``connected_components`` reads: ``order`` sorts the pairs by prediction,
+    ``starts`` (one per prediction) is where each prediction's pairs start in it (built here:
+    a COO matrix would also be sorted and checked for duplicates, which distinct pairs do not
+    need)."""
+    n_p = len(starts)
     n = n_p + n_g
-    indptr = np.full(n + 1, len(pi), dtype=np.int32 if len(pi) < 2**31 and n < 2**31 else np.int64)
-    indptr[0] = 0
-    np.cumsum(np.bincount(pi, minlength=n_p), out=indptr[1:n_p + 1])
-    cols = (gi[_argsort_small(pi, n_p)] + n_p).astype(indptr.dtype)
-    return csr_matrix((np.ones(len(pi)), cols, indptr), shape=(n, n))
+    indptr = np.full(n + 1, len(order), dtype=np.int32 if len(order) < 2**31 and n < 2**31 else np.int64)
+    indptr[:n_p] = starts
+    cols = (gi[order] + n_p).astype(indptr.dtype)
+    return csr_matrix((np.ones(len(order)), cols, indptr), shape=(n, n))
 
 
 def _groups(key: np.ndarray, n_values: int) -> tuple[np.ndarray, np.ndarray]:
@@ -260,10 +275,12 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     if len(rest) == 0:
         return empty, None
     t0 = time.perf_counter()
-    up, pi = _compact(p[rest], int(p.max()) + 1)
+    q = p[rest]
+    by_pred = _argsort_small(q, int(p.max()) + 1)
+    up, pi, starts = _compact_sorted(q, by_pred)
     _, gi = _compact(g[rest], int(g.max()) + 1)
     n_p, n_g = len(up), int(gi.max()) + 1
-    n_comp, lab = connected_components(_graph(pi, gi, n_p, n_g), directed=False)
+    n_comp, lab = connected_components(_graph(by_pred, starts, gi, n_g), directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
     frames = pred_frame[up]  # ascending, as the predictions are
