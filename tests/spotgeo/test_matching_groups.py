@@ -126,3 +126,56 @@ def test_more_than_65536_components_through_the_engine():
     for f in range(n):
         want = ref.match_definition(pred[f].tolist(), obj[f].tolist(), 10.0)
         assert got[f][0] == len(want) and math.isclose(got[f][1], sum(d for _, _, d in want), abs_tol=1e-9)
+
+
+def test_the_graph_and_compaction_built_from_the_sort_match_scipys_own():
+    """The pairs' graph built as compressed rows from the sort by prediction: the same
+    components, numbered the same, as SciPy's COO route; the compaction from the sort the
+    same as the one from a mask."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(11)
+    q = rng.integers(0, 90_000, 30_000)  # predictions (more than 65,536: the two-pass sort)
+    gi = rng.integers(0, 20_000, 30_000)
+    keep = np.unique(q * 20_000 + gi, return_index=True)[1]  # distinct pairs, in random order
+    keep = rng.permutation(keep)
+    q, gi = q[keep], gi[keep]
+    order = matching._argsort_small(q, 90_000)
+    up, pi, starts = matching._compact_sorted(q, order)
+    want_up, want_pi = matching._compact(q, 90_000)
+    assert np.array_equal(up, want_up) and np.array_equal(pi, want_pi)
+    n_p = len(up)
+    _, gi = matching._compact(gi, 20_000)
+    n_g = int(gi.max()) + 1
+    coo = coo_matrix((np.ones(len(pi)), (pi, n_p + gi)), shape=(n_p + n_g, n_p + n_g))
+    want = connected_components(coo, directed=False)
+    got = connected_components(matching._graph(order, starts, gi, n_g), directed=False)
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])
+
+
+def test_broken_graph_is_caught(monkeypatch):
+    """Each prediction's first pair left out of the graph (an off-by-one in its rows): its
+    components split, a pair's two ends fall in different blocks, and the comparison with
+    the reference must fail — with these frames, by an object left alone whose block has no
+    rows. (Edges to the wrong partners instead only merge components, which the blocks,
+    built from the pairs themselves, survive.)"""
+    from scipy.sparse import coo_matrix
+
+    def first_dropped(order, starts, gi, n_g):
+        n_p, n = len(starts), len(starts) + n_g
+        first = np.zeros(len(order), dtype=bool)
+        first[starts] = True
+        rows = np.cumsum(first) - 1
+        keep = ~first
+        return coo_matrix((np.ones(int(keep.sum())), (rows[keep], n_p + gi[order][keep])), shape=(n, n))
+
+    def caught(tau):
+        try:
+            return bool(disagreements(clustered_frames(np.random.default_rng(int(tau)), 160, tau), tau))
+        except ValueError:  # a block of a component left with no rows cannot even be shaped
+            return True
+
+    assert not caught(10.0) and not caught(50.0)  # (the comparison itself passes as it is)
+    monkeypatch.setattr(matching, "_graph", first_dropped)
+    assert caught(10.0) and caught(50.0)
