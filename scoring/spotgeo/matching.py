@@ -229,16 +229,22 @@ def _enumerate(cost: np.ndarray, pid: np.ndarray, tau: float) -> np.ndarray:
     """Solve many r × c components at once by trying every full assignment of the smaller
     side (what the solver searches): ``cost`` (n, r, c) distances, the cost constant off the
     pairs, ``pid`` (n, r, c) the pairs' positions (−1 off them). Positions of the matched
-    pairs."""
+    pairs.
+
+    The assignments are those of :func:`_assignments`, in its (lexicographic) order; their
+    sums are built row by row over the distinct first rows' choices (each shared by all the
+    assignments that begin with it: 1,956 sums for 6 × 6 instead of 6 · 720 terms), adding
+    in the same order as a plain row-by-row sum, so the same totals to the last bit."""
     n, r, c = cost.shape
     if r > c:  # the smaller side as rows
         cost, pid, r, c = cost.transpose(0, 2, 1), pid.transpose(0, 2, 1), c, r
     perm = _assignments(r, c)  # (m, r)
     flat = (np.arange(r)[None, :] * c + perm)  # positions in a flattened r × c block
     cf = cost.reshape(n, r * c)
-    total = cf[:, flat[:, 0]]
-    for j in range(1, r):
-        total += cf[:, flat[:, j]]
+    total = cf[:, _assignments(1, c)[:, 0]]  # (n, c): the first row's choices
+    for j in range(1, r):  # each choice of the rows before j, extended by row j's c − j free columns
+        cells = _assignments(j + 1, c)[:, j] + j * c
+        total = (total[:, :, None] + cf[:, cells].reshape(n, -1, c - j)).reshape(n, -1)
     best = flat[np.argmin(total, axis=1)]  # (n, r)
     got = np.take_along_axis(pid.reshape(n, r * c), best, axis=1).ravel()
     return got[got >= 0]

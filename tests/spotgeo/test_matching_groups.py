@@ -85,15 +85,36 @@ def test_the_frames_reach_every_path():
 
 
 def test_broken_enumeration_is_caught(monkeypatch):
-    """Half the assignments left out: the reference comparison must notice."""
+    """The assignments listed in a shuffled order: every row's choices are then added to the
+    sums of the wrong earlier choices (the sums are shared by prefix, which needs the
+    lexicographic order), and the reference comparison must notice."""
     full = matching._assignments
 
-    def half(rows, cols):
+    def shuffled(rows, cols):
         a = full(rows, cols)
-        return a[: max(1, len(a) // 2)]
+        return a[np.random.default_rng(len(a)).permutation(len(a))]
 
-    monkeypatch.setattr(matching, "_assignments", half)
+    monkeypatch.setattr(matching, "_assignments", shuffled)
     assert any(disagreements(clustered_frames(np.random.default_rng(int(t)), 160, t), t) for t in (10.0, 50.0))
+
+
+def test_enumeration_sums_every_assignment_to_the_last_bit():
+    """The prefix-shared sums equal a plain row-by-row sum of each assignment, bit for bit,
+    so the choice (the first smallest, in the assignments' order) is the same."""
+    rng = np.random.default_rng(3)
+    for r, c in [(2, 2), (2, 5), (3, 3), (4, 5), (5, 6), (6, 6), (6, 4)]:
+        cost = rng.uniform(0, 50, (40, r, c))
+        cost[::3] = np.round(cost[::3])  # whole numbers: ties between assignments
+        pid = np.arange(40 * r * c).reshape(40, r, c)
+        got = matching._enumerate(cost, pid, 50.0).reshape(40, -1)
+        rows, cols = (r, c) if r <= c else (c, r)
+        t = cost if r <= c else cost.transpose(0, 2, 1)
+        q = pid if r <= c else pid.transpose(0, 2, 1)
+        perm = matching._assignments(rows, cols)
+        for k in range(40):
+            sums = [sum(t[k, i, a[i]] for i in range(rows)) for a in perm.tolist()]  # left to right
+            a = perm[int(np.argmin(sums))]
+            assert got[k].tolist() == q[k, np.arange(rows), a].tolist(), (r, c, k)
 
 
 def _swapped_passes(x, n_values):
