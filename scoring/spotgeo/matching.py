@@ -98,9 +98,7 @@ class SolverStats:
 class Settling:
     """What decides, at every τ at once, which candidate pairs (sorted by ``d``) need no
     solver. A τ keeps the first ``n`` pairs; then pair ``x < n`` goes to the solver when
-    ``solver_from[x] < n``, and otherwise is matched when ``lone[x]`` (:func:`settling`).
-    Made from the first ``k`` pairs only, it says the same for every ``n ≤ k``: a fact that
-    holds from some ``n ≥ k`` on reads ``k`` instead, which no ``n ≤ k`` passes."""
+    ``solver_from[x] < n``, and otherwise is matched when ``lone[x]`` (:func:`settling`)."""
 
     solver_from: np.ndarray
     lone: np.ndarray
@@ -149,12 +147,11 @@ def match_submission(p, g, d, pred_frame, n_pred: int, n_gt: int, tau: float, se
     candidate pairs ``(p, g, d)`` (sorted by ``d``), ascending — so their distances are
     ascending too: ``(seed, starter_kit, stats)``. ``pred_frame`` is each prediction's frame
     (predictions numbered frame by frame, as a submission holds them); ``settled`` the pairs'
-    :func:`settling`, when already computed (it holds for every τ; one of only the first
-    pairs, for every τ within them — else it is made afresh).
+    :func:`settling`, when already computed (it holds for every τ).
     """
-    n = int(np.searchsorted(d, tau, side="right"))
-    if settled is None or len(settled.lone) < n:
+    if settled is None:
         settled = settling(p, g, n_pred, n_gt)
+    n = int(np.searchsorted(d, tau, side="right"))
     p, g, d = p[:n], g[:n], d[:n]
     to_solver = settled.solver_from[:n] < n
     rest = np.flatnonzero(to_solver)

@@ -73,7 +73,7 @@ class Scorer:
                                 for s in competition.submissions], dtype=np.int64).reshape(self.S, self.K)
         self._pair_seq = [gt.frame_seq[gt.point_frame[s.g]].astype(np.int32) for s in competition.submissions]
         self._caches = {level: LRU(size) for level, size in CACHE_SIZES.items()}
-        self._settling: list = [None] * self.S  # each submission's (see _match)
+        self._settling: list = [None] * self.S  # each submission's, made at its first matching
 
     def cache_info(self) -> dict[str, dict[str, int]]:
         """Hits, misses and entries per cache level (``match``, ``counts``, ``prefix``)."""
@@ -94,12 +94,8 @@ class Scorer:
         seed, kit, stats = [], [], []
         t0 = time.perf_counter()
         for i, s in enumerate(self.comp.submissions):
-            n = int(np.searchsorted(s.d, tau, side="right"))  # the pairs within τ
-            if self._settling[i] is None or len(self._settling[i].lone) < n:
-                # the first τ settles only its own pairs (what every smaller τ needs); a larger
-                # one later settles them all, once
-                k = n if self._settling[i] is None else len(s.d)
-                self._settling[i] = settling(s.p[:k], s.g[:k], s.n_points, gt.n_points)
+            if self._settling[i] is None:
+                self._settling[i] = settling(s.p, s.g, s.n_points, gt.n_points)
             a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau,
                                         self._settling[i])
             seed.append(a)
