@@ -21,8 +21,9 @@ components with a real choice (found with one ``connected_components`` call). Th
 are grouped — small ones by shape (rows × cols), larger ones by size class — and each group
 is scattered into one dense (components, rows, cols) block of costs (a component spans one
 frame, so at most 30 points a side): a small component — at most :data:`MAX_ENUMERATED`
-full assignments of its smaller side — is solved by trying every one of those assignments, a whole shape in one
-numpy reduction (the same search the solver does); a larger one by ``linear_sum_assignment``
+full assignments of its smaller side — is solved by trying every one of those assignments, a whole shape at
+once (the same search the solver does; the sums shared by assignments with the same first
+rows); a larger one by ``linear_sum_assignment``
 on its slice of the block. Under the starter kit's fixed constant 1000 the same holds, and
 the answer can only differ where ``min(rows, cols)·τ ≥ 1000``; those components are solved a
 second time with 1000. ``tests/spotgeo/test_matching.py``, ``test_matching_crowded.py`` and
@@ -274,7 +275,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
 
     Components are grouped — small ones by shape (rows, cols), large ones by size (the larger
     side rounded up to a power of two) — and each group's components are scattered into one
-    dense (components, rows, cols) block of costs: no per-component Python work except one
+    dense (components, rows, cols) block of costs — the blocks side by side in one array, every
+    pair placed in its cell in one scatter: no per-component Python work except one
     ``linear_sum_assignment`` call for each large component. Frames hold at most 30 points a
     side (spec §1), so a block holds at most 32 × 32 cells per component."""
     empty = np.zeros(0, dtype=np.int64)
