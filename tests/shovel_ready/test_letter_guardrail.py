@@ -14,19 +14,6 @@ from scoring.core.robustness import bootstrap
 from scoring.shovel_ready.guardrails import HEAVY_SHARE, LIFT, letter_flags, letter_warnings, resting_groups
 from scoring.shovel_ready.scorer import Scorer as ShovelReadyScorer
 from tests.cli import run_cli
-from tests.shovel_ready import smallgroup
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    d = tmp_path_factory.mktemp("smallgroup")
-    smallgroup.write(d)
-    return d
-
-
-@pytest.fixture(scope="module")
-def scorer(folder):
-    return smallgroup.scorer(folder)
 
 
 def test_resting_on_a_group_needs_a_third_of_the_weight_and_twice_the_groups_share_of_essays():
@@ -58,26 +45,26 @@ def test_only_the_close_calls_of_a_team_resting_on_a_group_are_flagged():
     assert letter_flags(calls, groups, sizes, 0.0) == []
 
 
-def test_the_warning_names_the_group_the_teams_and_the_gaps(scorer):
+def test_the_warning_names_the_group_the_teams_and_the_gaps(sg_scorer):
     # smallgroup: gambler gives its whole softmin weight to the 2 essays without demographics (by hand in
     # test_exclude_missing: 2 / (2 + 60 e^-50)); steady gives them 2/62
     iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
-    (warning,) = letter_warnings(scorer, iv, attributes=("ell_status",))
+    (warning,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",))
     assert warning.startswith("the group ell_status=(missing) (2 essays) carries 100% of the softmin weight of gambler, "
                               "and these pairs share a letter although the first is 2 or more paired standard errors "
                               "ahead: gambler over steady (2.5 SE); a bad draw")
     # the same close call the other way round: steady rests on no group
     iv = pd.DataFrame({"close_calls": [[], [("gambler", 2.53)]]}, index=pd.Index(["gambler", "steady"], name="submission"))
-    assert letter_warnings(scorer, iv, attributes=("ell_status",)) == []
+    assert letter_warnings(sg_scorer, iv, attributes=("ell_status",)) == []
     # no attributes, no groups: nothing to rest on
-    assert letter_warnings(scorer, iv) == []
+    assert letter_warnings(sg_scorer, iv) == []
     # left out of the groups, gambler's 2 essays no longer carry its weight
     iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
-    assert letter_warnings(scorer, iv, attributes=("ell_status",), exclude_missing=True) == []
+    assert letter_warnings(sg_scorer, iv, attributes=("ell_status",), exclude_missing=True) == []
 
 
-def test_the_bootstrap_frame_carries_the_close_calls_the_guardrail_reads(scorer):
-    iv = bootstrap(scorer.unit_stats(attributes=("ell_status",)), b=200, seed=1)
+def test_the_bootstrap_frame_carries_the_close_calls_the_guardrail_reads(sg_scorer):
+    iv = bootstrap(sg_scorer.unit_stats(attributes=("ell_status",)), b=200, seed=1)
     # two teams: steady ahead; a close call exactly when they share a letter and steady is >= 2 SEs ahead
     assert iv.loc["gambler", "close_calls"] == []  # gambler is behind: it is never the better one of a call
     calls = iv.loc["steady", "close_calls"]
@@ -86,9 +73,9 @@ def test_the_bootstrap_frame_carries_the_close_calls_the_guardrail_reads(scorer)
     assert shared or calls == []
 
 
-def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(folder, monkeypatch):
-    args = ["leaderboard", "--ground-truth", folder / "ground_truth.csv", "--submissions", folder / "submissions",
-            "--demographics", folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "100",
+def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(sg_folder, monkeypatch):
+    args = ["leaderboard", "--ground-truth", sg_folder / "ground_truth.csv", "--submissions", sg_folder / "submissions",
+            "--demographics", sg_folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "100",
             "--format", "json"]
     # on smallgroup the team resting on a group (gambler) is the worse one: no warning, an empty list
     run = run_cli(*args)
@@ -111,7 +98,7 @@ def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(folder, 
     assert "close_calls" in seen["columns"]  # it is given bootstrap's frame
 
 
-def test_one_warning_per_group_listing_its_pairs_largest_gap_first(scorer, monkeypatch):
+def test_one_warning_per_group_listing_its_pairs_largest_gap_first(sg_scorer, monkeypatch):
     # hand-built: three teams on two groups of 90 and 10 essays (alpha 50); weights by hand in
     # test_resting_on_a_group...: team a (0.70, 0.66) puts 0.4509 on the small group, team c (0.70, 0.65):
     # 10 / (10 + 90 e^-2.5) = 10 / 17.388 = 0.5751; team b (0.70, 0.72) 0.0393
@@ -122,14 +109,14 @@ def test_one_warning_per_group_listing_its_pairs_largest_gap_first(scorer, monke
     gs = GroupScores(pd.DataFrame([[0.70, 0.66], [0.70, 0.72], [0.70, 0.65]], index=pd.Index(["a", "b", "c"]),
                                   columns=["g=big", "g=small"]), pd.Series([90, 10], index=["g=big", "g=small"]),
                      ["g=big", "g=small"])
-    monkeypatch.setattr(type(scorer), "group_scores", lambda self, p=None, /, **kw: gs)
+    monkeypatch.setattr(type(sg_scorer), "group_scores", lambda self, p=None, /, **kw: gs)
     iv = pd.DataFrame({"close_calls": [[("b", 2.2)], [("x", 5.0)], [("b", 3.1), ("a", 2.0)]]},
                       index=pd.Index(["a", "b", "c"], name="submission"))
     assert 10 / (10 + 90 * math.exp(-2.5)) == pytest.approx(0.5751, abs=1e-4)
-    (warning,) = letter_warnings(scorer, iv, attributes=("ell_status",))
+    (warning,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",))
     assert warning.startswith("the group g=small (10 essays) carries 45–58% of the softmin weight of c, a, and these "
                               "pairs share a letter")
     assert warning.count(" over ") == 3 and "c over b (3.1 SE), a over b (2.2 SE), c over a (2.0 SE);" in warning
     assert "x" not in warning  # b rests on no group: its close call is not flagged
-    (short,) = letter_warnings(scorer, iv, attributes=("ell_status",), most=1)
+    (short,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",), most=1)
     assert "c over b (3.1 SE) and 2 more;" in short
