@@ -24,7 +24,6 @@ from tests.browser import (
     assert_no_exception,
     full_screenshot,
     go,
-    launch_browser,
     open_page,
     record_timing,
     serve,
@@ -33,10 +32,6 @@ from tests.browser import (
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 # (title in the navigation, file stem for the screenshot)
 PAGES = [

@@ -24,7 +24,6 @@ from tests.browser import (
     assert_no_exception,
     first_control,
     go,
-    launch_browser,
     serve,
     wait_idle,
 )
@@ -37,17 +36,6 @@ ADDRESSES = [p.url_path for fam in registry.families() for p in ui(fam).pages] +
     [p.url_path for p in (*ROBUSTNESS_PAGES, *SHARED_PAGES)]
 #: each family's first page (where its section opens)
 FIRST_PAGES = [ui(fam).pages[0].url_path for fam in registry.families() if ui(fam).pages]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with serve() as base:
-        yield base
 
 
 def _open(browser, url: str, size: tuple[int, int] = (1440, 900), counter: bool = False):

@@ -13,7 +13,6 @@ from tests.browser import (
     assert_no_exception,
     full_screenshot,
     go,
-    launch_browser,
     serve,
     wait_idle,
 )
@@ -21,11 +20,6 @@ from tests.browser import (
 pytestmark = pytest.mark.browser
 
 PAGES = [("custom_leaderboard", "Leaderboard"), ("custom_recipe", "Recipe")]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 def test_custom_pages_open_in_a_browser(browser):

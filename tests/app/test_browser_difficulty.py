@@ -21,7 +21,6 @@ from tests.browser import (
     assert_no_exception,
     full_screenshot,
     go,
-    launch_browser,
     serve,
     wait_idle,
 )
@@ -34,11 +33,6 @@ PAGES = [("difficulty_leaderboard", "Leaderboard", ".js-plotly-plot"),
          ("difficulty_weights", "Weights", ".js-plotly-plot g.heatmaplayer")]
 SIDEBAR = '[data-testid="stSidebar"]'
 MAIN = '[data-testid="stMain"]'
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 def _bert_base(page) -> float:

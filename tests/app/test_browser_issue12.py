@@ -24,9 +24,7 @@ from tests.browser import (
     TABLE,
     assert_no_exception,
     go,
-    launch_browser,
     record_timing,
-    serve,
     wait_idle,
 )
 from tests.shovel_ready import smallgroup
@@ -36,18 +34,6 @@ pytestmark = pytest.mark.browser
 
 VIEW = {"width": 1440, "height": 900}
 FIRST_TABLE_TARGET_S = 2.0  # the target, reported beside the measurement
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    uploads = tmp_path_factory.mktemp("uploads")
-    with serve(env_extra={"LAB_UPLOAD_DIR": str(uploads)}) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

@@ -7,22 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import SHOTS, TABLE, assert_no_exception, launch_browser, serve, wait_idle
+from tests.browser import SHOTS, TABLE, assert_no_exception, wait_idle
 
 pytestmark = pytest.mark.browser
 
 VIEW = {"width": 1024, "height": 768}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serve(env_extra={"LAB_UPLOAD_DIR": str(tmp_path_factory.mktemp("uploads"))}) as base:
-        yield base
 
 
 def test_the_leaderboard_fits_a_1024_by_768_window(browser, server):

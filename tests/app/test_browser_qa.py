@@ -17,7 +17,6 @@ from tests.browser import (
     assert_no_exception,
     full_screenshot,
     go,
-    launch_browser,
     serve,
     wait_idle,
 )
@@ -27,11 +26,6 @@ pytestmark = pytest.mark.browser
 PAGES = [("qa_leaderboard", "Leaderboard"), ("qa_hidden_weights", "Hidden weights"),
          ("qa_speed", "Speed penalty"), ("qa_questions", "Questions")]
 SIDEBAR = '[data-testid="stSidebar"]'
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 def _opening(page) -> str:

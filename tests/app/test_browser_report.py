@@ -11,7 +11,6 @@ import pytest
 
 from scoring import get
 from tests.app.helpers import SUB_A, SUB_B, SUB_C, write_competition
-from tests.browser import launch_browser
 from tests.cli import run_cli
 
 pytestmark = pytest.mark.browser
@@ -19,11 +18,6 @@ pytestmark = pytest.mark.browser
 FAMILIES = ["shovel-ready", "spotgeo", "qa", "difficulty"]
 IMG = "<img src=x onerror=alert(1)>"
 MD = "[x](javascript:alert(1))"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 def _sample_args(name: str) -> list[str]:

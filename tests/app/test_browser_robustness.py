@@ -7,20 +7,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser import TABLE, assert_no_exception, launch_browser, serve, wait_idle
+from tests.browser import TABLE, assert_no_exception, wait_idle
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with serve() as base:
-        yield base
 
 
 def _slider(page, label: str):

@@ -20,7 +20,6 @@ from tests.browser import (
     assert_no_exception,
     full_screenshot,
     go,
-    launch_browser,
     serve,
     wait_idle,
 )
@@ -30,11 +29,6 @@ pytestmark = pytest.mark.browser
 PAGES = [("spotgeo_leaderboard", "spotGEO leaderboard"), ("spotgeo_frames", "Frames"),
          ("spotgeo_errors", "Errors"), ("spotgeo_rules", "Rules")]
 TAU = '[data-testid="stSidebar"] input[type="range"][aria-label="Border radius τ (px)"]'
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 @pytest.fixture(scope="module")

@@ -8,25 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import assert_no_exception, launch_browser, serve, wait_idle
+from tests.browser import assert_no_exception, wait_idle
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
 
 pytestmark = pytest.mark.browser
 
 VIEW = {"width": 1440, "height": 900}
 MAIN = '[data-testid="stMain"]'
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    uploads = tmp_path_factory.mktemp("uploads")
-    with serve(env_extra={"LAB_UPLOAD_DIR": str(uploads)}) as base:
-        yield base
 
 
 def _box(page, label: str):

@@ -14,16 +14,11 @@ import urllib.parse
 import pytest
 
 from tests.app.helpers import write_competition
-from tests.browser import assert_no_exception, launch_browser, serve, wait_idle
+from tests.browser import assert_no_exception, serve, wait_idle
 
 pytestmark = pytest.mark.browser
 
 VIEW = {"width": 1440, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch_browser()
 
 
 @pytest.fixture(scope="module")
