@@ -21,6 +21,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_healthy(proc: subprocess.Popen, base: str, timeout: float, log: str = "") -> None:
+    """Wait until the Streamlit server ``proc`` answers its health check at ``base`` (raises
+    ``RuntimeError`` when it exits first or does not answer within ``timeout`` seconds; ``log``
+    names where its output went). The browser tests start their servers with it too."""
+    deadline = time.monotonic() + timeout
+    see = f"; see {log}" if log else ""
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}{see}")
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"streamlit did not answer in {timeout:.0f} s{see}")
+        time.sleep(0.25)
+
+
 class Server:
     """``streamlit run <script>`` on a free loopback port, its process tree's RSS sampled each second."""
 
@@ -43,19 +63,7 @@ class Server:
         self.t0 = time.monotonic()
 
     def wait_healthy(self, timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer in {timeout:.0f} s")
-            time.sleep(0.25)
+        wait_healthy(self.proc, self.base, timeout)
         threading.Thread(target=self._sample, daemon=True).start()
 
     def _sample(self) -> None:

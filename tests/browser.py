@@ -9,14 +9,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from benchmarks._load_server import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium")
@@ -40,12 +39,6 @@ def cannot_run(reason: str):
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"browser test cannot run in CI: {reason}")
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager
@@ -72,19 +65,7 @@ def serve(data_dir: str | None = None, timeout: float = 90.0, env_extra: dict | 
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s")
-            time.sleep(0.25)
+        wait_healthy(proc, base, timeout, log.name)
         yield base
     finally:
         proc.terminate()
