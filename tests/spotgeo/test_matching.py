@@ -9,9 +9,9 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import scoring.spotgeo as sg
-from scoring.spotgeo.competition import candidate_pairs
 from scoring.spotgeo.explain import kit_constant_example
 from scoring.spotgeo.matching import distances, match_frame, match_submission
+from tests.spotgeo.flat import flatten
 
 
 def plain(pred, obj, tau, constant):
@@ -51,13 +51,9 @@ def random_frames(rng, n_frames):
 
 def engine_pairs(frames, tau):
     """match_submission over all frames at once: {frame: set of (pred, obj)} for both constants."""
-    pred_xy = np.concatenate([p for p, _ in frames]).reshape(-1, 2)
-    obj_xy = np.concatenate([o for _, o in frames]).reshape(-1, 2)
-    pf = np.repeat(np.arange(len(frames)), [len(p) for p, _ in frames])
-    of = np.repeat(np.arange(len(frames)), [len(o) for _, o in frames])
+    pred_xy, obj_xy, pf, of, p, g, d = flatten(frames)
     p0 = np.concatenate(([0], np.cumsum([len(p) for p, _ in frames])))
     o0 = np.concatenate(([0], np.cumsum([len(o) for _, o in frames])))
-    p, g, d = candidate_pairs(pred_xy, pf, obj_xy, of)
     seed, kit, stats = match_submission(p, g, d, pf, len(pred_xy), len(obj_xy), tau)
     out = []
     for ids in (seed, kit):
@@ -139,11 +135,7 @@ def test_kit_constant_in_a_competition():
 def test_pairs_within_max_tau_only_and_sorted():
     rng = np.random.default_rng(5)
     frames = random_frames(rng, 400)
-    pred_xy = np.concatenate([p for p, _ in frames])
-    obj_xy = np.concatenate([o for _, o in frames])
-    pf = np.repeat(np.arange(len(frames)), [len(p) for p, _ in frames])
-    of = np.repeat(np.arange(len(frames)), [len(o) for _, o in frames])
-    p, g, d = candidate_pairs(pred_xy, pf, obj_xy, of)
+    pred_xy, obj_xy, pf, of, p, g, d = flatten(frames)
     assert (np.diff(d) >= 0).all() and (d <= 50).all() and (pf[p] == of[g]).all()
     D = np.hypot(pred_xy[:, None, 0] - obj_xy[None, :, 0], pred_xy[:, None, 1] - obj_xy[None, :, 1])
     want = {(i, j) for i, j in zip(*np.nonzero((D <= 50) & (pf[:, None] == of[None, :])), strict=True)}

@@ -18,9 +18,9 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import scoring.spotgeo.matching as matching
-from scoring.spotgeo.competition import candidate_pairs
 from scoring.spotgeo.explain import kit_constant_example
 from scoring.spotgeo.rules import KIT_CONSTANT
+from tests.spotgeo.flat import flatten
 
 
 def plain(pred, obj, tau, constant):
@@ -65,11 +65,7 @@ def hard_frames(rng, n_frames, tau):
 
 def engine(frames, tau):
     """Per frame (pairs, distance sum) for the definition's constant and the kit's."""
-    pred_xy = np.concatenate([p for p, _ in frames]).reshape(-1, 2)
-    obj_xy = np.concatenate([o for _, o in frames]).reshape(-1, 2)
-    pf = np.repeat(np.arange(len(frames)), [len(p) for p, _ in frames])
-    of = np.repeat(np.arange(len(frames)), [len(o) for _, o in frames])
-    p, g, d = candidate_pairs(pred_xy, pf, obj_xy, of)
+    pred_xy, obj_xy, pf, of, p, g, d = flatten(frames)
     seed, kit, _ = matching.match_submission(p, g, d, pf, len(pred_xy), len(obj_xy), tau)
     out = []
     for ids in (seed, kit):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import scoring.spotgeo.matching as matching
-from scoring.spotgeo.competition import candidate_pairs
+from tests.spotgeo.flat import flatten
 
 from . import reference as ref
 
@@ -35,11 +35,7 @@ def clustered_frames(rng, n_frames, tau):
 
 def engine(frames, tau):
     """Per frame (pairs within τ, their distance sum) from match_submission over all frames."""
-    pred_xy = np.concatenate([p for p, _ in frames])
-    obj_xy = np.concatenate([o for _, o in frames])
-    pf = np.repeat(np.arange(len(frames)), [len(p) for p, _ in frames])
-    of = np.repeat(np.arange(len(frames)), [len(o) for _, o in frames])
-    p, g, d = candidate_pairs(pred_xy, pf, obj_xy, of)
+    pred_xy, obj_xy, pf, of, p, g, d = flatten(frames)
     seed, _, stats = matching.match_submission(p, g, d, pf, len(pred_xy), len(obj_xy), tau)
     cnt = np.bincount(pf[p[seed]], minlength=len(frames))
     tot = np.bincount(pf[p[seed]], weights=d[seed], minlength=len(frames))
