@@ -23,7 +23,6 @@ empty one. Messages call a file that is not comma-separated a "text file", not a
 
 from __future__ import annotations
 
-import csv
 import re
 
 import numpy as np
@@ -84,25 +83,12 @@ def checked_bytes(src, name: str, *, delimiter: str = ",", quoting: bool = True)
         raise InputError(name, None, "the file is empty (nothing but a byte-order mark and white space)")
     if not quoting:
         return plaintext.checked_lines(data, name, sep)
-    header = header_of(data, name) if sep == b"," else _header(data, name, sep)
+    header = header_of(data, name, sep)
     if not header:
         raise InputError(name, 1, "not a CSV file: its first line holds no column names that can be read")
     check_header(header, name)
     check_cell_sizes(data, name, delimiter=sep)
     return data, header
-
-
-def _header(data: bytes, name: str, sep: bytes) -> list[str]:
-    """The first line's names, quoted cells read as CSV (another delimiter than a comma)."""
-    cut = data.find(b"\n")
-    line = data if cut < 0 else data[:cut]
-    if line.count(sep) >= limits.MAX_COLUMNS:  # decided before anything is built from the line
-        raise InputError(name, 1, f"the header has {line.count(sep) + 1:,} columns, over the limit of "
-                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
-    try:
-        return next(csv.reader([line.decode("utf-8", "replace").rstrip("\r")], delimiter=sep.decode()))
-    except (csv.Error, StopIteration):
-        return []
 
 
 def parse(data: bytes, header: list[str], name: str, *, types=None, keep=None, delimiter: str = ",",

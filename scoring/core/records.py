@@ -95,15 +95,21 @@ def _field_error(name: str, row: int, got: int, expected: int, delimiter: bytes 
                                 f"(a stray or missing {what}?)")
 
 
-def header_of(data: bytes, name: str) -> list[str]:
+def header_of(data: bytes, name: str, sep: bytes = b",") -> list[str]:
+    """The first line's names, quoted cells read as CSV with the one-byte delimiter ``sep``
+    (``[]`` when it cannot be read); a line with ``MAX_COLUMNS`` or more delimiters is an
+    ``InputError`` before anything is built from it.
+
+    >>> header_of(b'a,"b,c"\\n1,2\\n', "f.csv"), header_of(b"a\\tb\\n", "f.tsv", b"\\t")
+    (['a', 'b,c'], ['a', 'b'])
+    """
     cut = data.find(b"\n")
     line = data if cut < 0 else data[:cut]
-    if line.count(b",") >= limits.MAX_COLUMNS:  # decided before anything is built from the line
-        raise InputError(name, 1, f"the header has {line.count(b',') + 1:,} columns, over the limit of "
+    if line.count(sep) >= limits.MAX_COLUMNS:  # decided before anything is built from the line
+        raise InputError(name, 1, f"the header has {line.count(sep) + 1:,} columns, over the limit of "
                                   f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
-    first = line.decode("utf-8", "replace").rstrip("\r")
     try:
-        return next(csv.reader([first]))
+        return next(csv.reader([line.decode("utf-8", "replace").rstrip("\r")], delimiter=sep.decode()))
     except (csv.Error, StopIteration):
         return []
 

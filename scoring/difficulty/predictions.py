@@ -94,7 +94,7 @@ def _require(header: list[str], samples: Samples, name: str) -> list[str]:
 
 
 def _fast(data: bytes, name: str, samples: Samples) -> _Rows | None:
-    header = header_of(data)
+    header = header_of(data, name)
     if not {"model", "sample_id", "predicted"} <= set(header):
         return None  # read_table words the problem
     probs = _require(header, samples, name)

@@ -13,31 +13,27 @@ Cells keep ``read_table``'s meaning: text as written (stripped), only an empty c
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core import records
 from ..core.csvread import checked_bytes, parse, rows_of
 from ..core.errors import InputError
 
 BOM = b"\xef\xbb\xbf"
 
 
-def header_of(data: bytes) -> list[str]:
-    """The header's column names, stripped (``[]`` when it cannot be read).
+def header_of(data: bytes, name: str) -> list[str]:
+    """The header's column names, stripped (``scoring.core.records.header_of`` after a byte-order
+    mark: ``[]`` when it cannot be read; too many columns is an ``InputError``).
 
-    >>> header_of(b"model, sample_id ,p0\\nbert,1,0.5\\n")
+    >>> header_of(b"model, sample_id ,p0\\nbert,1,0.5\\n", "p.csv")
     ['model', 'sample_id', 'p0']
     """
-    cut = data.find(b"\n")
-    first = (data if cut < 0 else data[:cut]).removeprefix(BOM).decode("utf-8", "replace").rstrip("\r")
-    try:
-        return [c.strip() for c in next(csv.reader([first]))]
-    except (csv.Error, StopIteration):
-        return []
+    return [c.strip() for c in records.header_of(data.removeprefix(BOM), name)]
 
 
 def arrow_read(data: bytes, types: dict[str, pa.DataType], name: str) -> pa.Table | None:

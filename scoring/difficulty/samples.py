@@ -122,7 +122,7 @@ def _columns(src, name: str) -> tuple[dict[str, pa.Array], np.ndarray | None, by
     """Every column as stripped text; the rows (or None: computed from the bytes on demand)."""
     if not isinstance(src, pd.DataFrame):
         data = source_bytes(src, name)
-        header = header_of(data)
+        header = header_of(data, name)
         table = arrow_read(data, {}, name)
         if table is not None:
             return {c: text_column(table[c]) for c in header}, None, data, len(header)
