@@ -11,9 +11,8 @@ import re
 import numpy as np
 import pyarrow as pa
 
-from . import limits
 from .errors import InputError
-from .records import check_cell_sizes, check_header, record_rows
+from .records import check_cell_sizes, check_header, check_width, record_rows
 
 #: bytes that are white space to ``str.strip`` (ASCII); other white space is not ASCII
 _ASCII_SPACE = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32)
@@ -34,9 +33,7 @@ def checked_lines(data: bytes, name: str, sep: bytes) -> tuple[bytes, list[str]]
         data = re.sub(rb"\r\n?", b"\n", data)  # one copy
     cut = data.find(b"\n")
     first = data if cut < 0 else data[:cut]
-    if first.count(sep) >= limits.MAX_COLUMNS:  # decided before the line is split
-        raise InputError(name, 1, f"the header has {first.count(sep) + 1:,} columns, over the limit of "
-                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+    check_width(first, name, sep)  # before the line is split
     check_cell_sizes(data, name, delimiter=sep)
     check_utf8(data, name)
     if not first:  # a file opening with an empty line: no names, every row names its own width

@@ -95,6 +95,14 @@ def _field_error(name: str, row: int, got: int, expected: int, delimiter: bytes 
                                 f"(a stray or missing {what}?)")
 
 
+def check_width(line: bytes, name: str, sep: bytes) -> None:
+    """A header ``line`` with ``MAX_COLUMNS`` or more delimiters ``sep`` is an ``InputError``,
+    decided before anything is built from the line."""
+    if line.count(sep) >= limits.MAX_COLUMNS:
+        raise InputError(name, 1, f"the header has {line.count(sep) + 1:,} columns, over the limit of "
+                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+
+
 def header_of(data: bytes, name: str, sep: bytes = b",") -> list[str]:
     """The first line's names, quoted cells read as CSV with the one-byte delimiter ``sep``
     (``[]`` when it cannot be read); a line with ``MAX_COLUMNS`` or more delimiters is an
@@ -105,9 +113,7 @@ def header_of(data: bytes, name: str, sep: bytes = b",") -> list[str]:
     """
     cut = data.find(b"\n")
     line = data if cut < 0 else data[:cut]
-    if line.count(sep) >= limits.MAX_COLUMNS:  # decided before anything is built from the line
-        raise InputError(name, 1, f"the header has {line.count(sep) + 1:,} columns, over the limit of "
-                                  f"{limits.MAX_COLUMNS:,} (LAB_MAX_COLUMNS raises it)")
+    check_width(line, name, sep)
     try:
         return next(csv.reader([line.decode("utf-8", "replace").rstrip("\r")], delimiter=sep.decode()))
     except (csv.Error, StopIteration):
