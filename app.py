@@ -8,8 +8,9 @@ the sample; ``LAB_DATA_DIR_<FAMILY>`` does the same for another family.
 
 import streamlit as st
 
-from lab import current, guard, nav, sidebar, store
-from lab.text import md
+from lab.data import store
+from lab.view import current, guard, nav, sidebar
+from lab.words.text import md
 from scoring import InputError
 
 store.begin_run()  # the data is resolved (at most) once per run

@@ -7,12 +7,14 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from lab import current, glossary, tables
-from lab import shovel_ready as sr
-from lab import shovel_ready_story as words
 from lab.charts import shovel_ready as charts
-from lab.story import count
-from lab.text import md
+from lab.charts import tables
+from lab.families import shovel_ready as sr
+from lab.view import current
+from lab.words import glossary
+from lab.words import shovel_ready as words
+from lab.words.story import count
+from lab.words.text import md
 
 FAM = sr.FAM
 TITLE = "Demographics"

@@ -248,7 +248,7 @@ def _main(args: argparse.Namespace) -> int:
         else:
             fam = get(args.family)
             if args.command == "report":
-                from lab.report_cli import run as run_report  # the UI package's builder; no Streamlit
+                from lab.report.cli import run as run_report  # the UI package's builder; no Streamlit
 
                 print(run_report(fam, args, _BAR), file=sys.stderr)
                 return 0

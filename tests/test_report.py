@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from lab import report
-from lab.report_html import markdown_text
+from lab.report.html import markdown_text
 from scoring import get
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, write_competition
 
@@ -119,7 +119,7 @@ def test_hostile_team_names_are_text(setup):
 
 
 def test_markdown_sentences_become_escaped_html():
-    from lab.story import names
+    from lab.words.story import names
 
     assert markdown_text(names([SCRIPT, LINK])) == \
         "<strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong> and <strong>[x](http://e)</strong>"

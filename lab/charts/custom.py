@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
 
 #: at most this many teams are drawn (the top of the leaderboard); the table has them all

@@ -17,9 +17,9 @@ import plotly.colors
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..tables import rank_arrow
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
+from .tables import rank_arrow
 
 RIGHT, WRONG = "#9BD6A4", "#F2A6A6"  # the paper's light green / light red
 SAME, MOVED = "#E8B923", "#D62728"  # its yellow and red dots

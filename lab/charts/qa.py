@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..tables import rank_arrow
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, log_ticks
+from .tables import rank_arrow
 
 #: The AIT axis turns logarithmic above this max/min ratio of the times shown.
 LOG_TIME_RATIO = 20.0

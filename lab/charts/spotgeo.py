@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, wrapped_ticks
 
 WIDTH, HEIGHT = 640, 480

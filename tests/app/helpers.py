@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import tables
+from lab.charts import tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120

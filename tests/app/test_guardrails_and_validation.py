@@ -10,10 +10,11 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab import state, tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import segments as seg_charts
+from lab.charts import tables
 from lab.charts.common import waterfall_bars, waterfall_domain
+from lab.view import state
 from scoring.core.validate import MAX_ERRORS
 from scoring.shovel_ready import FAMILY
 from tests.app.helpers import DATA, SR, app, error_report, open_page, plain, rerun, stage_table, upload

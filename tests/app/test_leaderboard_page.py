@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab import shovel_ready as sr
-from lab import tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import shovel_ready as charts
-from lab.colors import team_colors
+from lab.charts import tables
+from lab.charts.colors import team_colors
+from lab.families import shovel_ready as sr
 from scoring.shovel_ready import STAGES
 from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, plain, rerun, stage_table, table_with, vega
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lab import families, glossary, nav
+from lab import families
+from lab.view import nav
+from lab.words import glossary
 from scoring import registry
 from tests.app.helpers import app
 

@@ -1,10 +1,10 @@
-"""lab.progress.progress_bar: one bar for the engine's progress callbacks."""
+"""lab.view.progress.progress_bar: one bar for the engine's progress callbacks."""
 
 from __future__ import annotations
 
 import pytest
 
-from lab import progress as bars
+from lab.view import progress as bars
 
 
 class _Bar:

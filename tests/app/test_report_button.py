@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from lab import report_button
+from lab.view import report_button
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, app
 from tests.test_report import Page
 

@@ -23,7 +23,8 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
-from lab import families, nav
+from lab import families
+from lab.view import nav
 from scoring import registry
 from tests.app.helpers import APP, TIMEOUT
 

@@ -13,7 +13,8 @@ from unittest import mock
 
 import pytest
 
-from lab import families, state
+from lab import families
+from lab.view import state
 from scoring.core import params as params_mod
 from scoring.shovel_ready import FAMILY as SR
 from tests.app.helpers import SEG_B, app, rerun, stage_table
@@ -121,7 +122,7 @@ def test_an_off_step_link_value_is_shown_exactly_and_scored(core_dir):
 def test_only_the_box_drawn_for_the_sliders_value_moves_it(monkeypatch):
     # a fast slider: the browser still sends the box drawn at w = 0.5 while the slider is at 0.57
     # (its callback fires: to a run that dropped it, the box is new); it must not set w back
-    from lab import sidebar
+    from lab.view import sidebar
 
     ss = {"sr_w": 0.57, sidebar.exact_key("sr_w", 0.5): 0.5}
     monkeypatch.setattr(sidebar.st, "session_state", ss)

@@ -60,7 +60,7 @@ def test_a_hostile_compare_option_exits_2_naming_it(tmp_path, kind):
 
 
 def test_a_hostile_recipe_in_the_app_is_a_message(samples):
-    from lab import custom
+    from lab.families import custom
 
     for text in HOSTILE.values():
         problem = custom.apply_recipe(text)

@@ -21,10 +21,11 @@ from scoring.core.params import Params
 from scoring.core.robustness import stage_intervals
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
-from . import current, state, tables
-from .charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
-from .families import FamilyUI, PageSpec
-from .shovel_ready_story import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
+from ..charts import tables
+from ..charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
+from ..view import current, state
+from ..words.shovel_ready import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
+from . import FamilyUI, PageSpec
 
 FAM = FAMILY
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))

@@ -21,9 +21,11 @@ from scoring.core.export import to_json
 from scoring.core.jsonsafe import loads_bounded
 from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
 
-from . import current, state, store, tables
-from .families import FamilyUI, PageSpec
-from .text import md
+from ..charts import tables
+from ..data import store
+from ..view import current, state
+from ..words.text import md
+from . import FamilyUI, PageSpec
 
 FAM = FAMILY
 DATASET_KEY = "cu_dataset"

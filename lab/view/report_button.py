@@ -13,9 +13,10 @@ import streamlit as st
 
 from scoring.core.family import Family
 
-from . import current, store, uploads
+from ..data import store, uploads
+from . import current
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _relative(path: Path) -> str:
@@ -30,7 +31,7 @@ def _link(page: str) -> str:
     """The address of this view: the app's base, the page, and every query value the app keeps
     (the parameters, the pinned ``pin=``, the page's own picks) — never ``data=``, the key to an
     upload: a report is made to be passed around, and whoever holds that key can open the files."""
-    from .report import DEFAULT_BASE
+    from ..report import DEFAULT_BASE
 
     url = (st.context.url or DEFAULT_BASE).split("?")[0].rstrip("/")  # this page's address, or the app's
     if not url.endswith(f"/{page}"):
@@ -44,7 +45,7 @@ def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,
     """A no-argument function writing the report of this session's view. What needs the session
     (data, parameters, link) is read now; the report itself (file digests, figures) is built
     when the function is called — on a click, in Streamlit's download thread."""
-    from . import report
+    from .. import report
 
     e = current.entry(fam)
     comp, scorer = e.comp, e.scorer

@@ -40,7 +40,7 @@ def altair_chart(chart: Any, **kwargs: Any) -> Any:
 
 def memo(build: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``build(*args, **kwargs)``, built once for the same content of the inputs."""
-    from .. import shared
+    from ..data import shared
 
     code = getattr(build, "__code__", None)  # a page's own builder: its module is __main__, its file names it
     name = f"{build.__module__}.{build.__qualname__}@{code.co_filename if code else ''}"

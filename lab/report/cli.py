@@ -36,7 +36,7 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
     """Load, score and write the report; returns the line to print (to stderr)."""
     from scoring.core.robustness import bootstrap
 
-    from . import report
+    from .. import report
 
     out = Path(args.out)
     if out.is_dir():

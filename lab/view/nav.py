@@ -38,9 +38,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from scoring import registry
 from scoring.core.family import Family
 
-from .families import ROBUSTNESS_PAGES, SHARED_PAGES, PageSpec, ui
+from ..families import ROBUSTNESS_PAGES, SHARED_PAGES, PageSpec, ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _FAMILY = "lab_family"  # the family of the last family page visited (the Data page follows it)
 #: the query parameter naming the family of a shared page (robustness pages, Data)
 LINK_FAMILY = "family"

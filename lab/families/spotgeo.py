@@ -19,9 +19,10 @@ from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_doc
 from scoring.spotgeo import explain as ex
 from scoring.spotgeo.rules import ruleset
 
-from . import current, links, tables
-from .families import FamilyUI, PageSpec
-from .text import md
+from ..charts import tables
+from ..view import current, links
+from ..words.text import md
+from . import FamilyUI, PageSpec
 
 FAM = FAMILY
 RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit code"}

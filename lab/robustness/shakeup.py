@@ -21,7 +21,9 @@ from scoring.core.shakeup import FRACTIONS, Shakeup, shakeup
 from scoring.core.shakeup_selection import selection, teams_by_separator
 from scoring.core.shakeup_sweep import SIZES, advice_from, advice_runs, nested_shakeups, sweep_table
 
-from . import current, families, nav, shared
+from .. import families
+from ..data import shared
+from ..view import current, nav
 
 SPLITS = (200, 500, 1000, 2000)
 DEFAULT_SPLITS = 1000

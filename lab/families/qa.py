@@ -30,11 +30,12 @@ from scoring.core.errors import InputError
 from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
 
-from . import current, state, tables
-from .charts.qa import METRIC_LABELS
-from .colors import class_colours
-from .families import FamilyUI, PageSpec
-from .text import md
+from ..charts import tables
+from ..charts.colors import class_colours
+from ..charts.qa import METRIC_LABELS
+from ..view import current, state
+from ..words.text import md
+from . import FamilyUI, PageSpec
 
 FAM = FAMILY
 WEIGHTS = FAM.params["weights"]

@@ -19,8 +19,10 @@ from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
 from scoring.core.stability import Axis, axis, stability_map
 
-from . import current, families, nav, shared, state
-from .text import md
+from .. import families
+from ..data import shared
+from ..view import current, nav, state
+from ..words.text import md
 
 DEFAULT_B = 1000
 

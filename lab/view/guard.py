@@ -15,8 +15,9 @@ import streamlit as st
 from scoring import InputError
 from scoring.core.family import Family
 
-from . import state, store
-from .text import md
+from ..data import store
+from ..words.text import md
+from . import state
 
 log = logging.getLogger("leaderboard_lab")
 

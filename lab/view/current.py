@@ -17,10 +17,13 @@ from scoring import InputError, registry
 from scoring.core.family import Family
 from scoring.core.params import Params
 
-from . import families, nav, state, store, story
-from .colors import team_colors
+from .. import families
+from ..charts.colors import team_colors
+from ..data import store
+from ..words import story
+from ..words.text import md
+from . import nav, state
 from .progress import progress_bar
-from .text import md
 
 TAKEAWAY_ICON = ":material/lightbulb:"
 #: where this run's views live (``store.begin_run`` clears every ``_run_`` key at a run's start)

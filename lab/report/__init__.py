@@ -30,17 +30,17 @@ import plotly.graph_objects as go
 from scoring.core.family import Family
 from scoring.core.stability import compare
 
-from . import tables
-from .charts.common import bump_chart
-from .colors import team_colors
-from .report_families import Section, family_report
-from .report_html import cell, esc, frame_table, markdown_text, page, table
-from .report_html import figure as figure_html
+from ..charts import tables
+from ..charts.colors import team_colors
+from ..charts.common import bump_chart
+from .families import Section, family_report
+from .html import cell, esc, frame_table, markdown_text, page, table
+from .html import figure as figure_html
 
 PRODUCT = "Leaderboard Lab"
 #: the app's address when started with ``streamlit run app.py`` (README)
 DEFAULT_BASE = "http://localhost:8501"
-_APP_ROOT = Path(__file__).resolve().parent.parent
+_APP_ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,7 @@ def compare_section(fam: Family, lb_a: pd.DataFrame, lb_b: pd.DataFrame, a: Mapp
                     b: Mapping[str, Any], labels: Sequence[str], colors: Mapping[str, str]) -> Section:
     """Configuration B beside A: what differs, every team's rank and score under both, the
     places it moved and the first stage at which its rank changed; B's stage table."""
-    from .charts.robustness import slope_figure
+    from ..charts.robustness import slope_figure
 
     la, lb_ = labels
     sec = Section(f"Two configurations: {la} and {lb_}")

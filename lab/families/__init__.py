@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.core.family import Family, InputSpec
 
-from .text import md
+from ..words.text import md
 
 
 @dataclass(frozen=True)
@@ -77,11 +77,11 @@ class FamilyUI:
 #: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a
 #: family's pages appear once its module is listed here. Imported on first use.
 MODULES = {
-    "shovel-ready": "lab.shovel_ready",
-    "spotgeo": "lab.spotgeo",
-    "qa": "lab.qa",
-    "difficulty": "lab.difficulty",
-    "custom": "lab.custom",
+    "shovel-ready": "lab.families.shovel_ready",
+    "spotgeo": "lab.families.spotgeo",
+    "qa": "lab.families.qa",
+    "difficulty": "lab.families.difficulty",
+    "custom": "lab.families.custom",
 }
 
 

@@ -34,9 +34,11 @@ from scoring.core.cache import LRU, nbytes
 from scoring.core.family import Family
 from scoring.core.sources import submission_name
 
-from . import datalinks, families, nav, uploads
-from .progress import progress_bar
-from .text import md
+from .. import families
+from ..view import nav
+from ..view.progress import progress_bar
+from ..words.text import md
+from . import datalinks, uploads
 
 STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
 
@@ -271,8 +273,8 @@ def _warm(fam: Family, entry: Entry) -> None:
     """The default view, computed once per server (every visitor's first page is then served
     from the scorer's caches): the leaderboard and the guardrail warnings at the app's default
     parameters, and what the family's UI asks for (``FamilyUI.warm``)."""
-    from .families import ui
-    from .state import defaults
+    from ..families import ui
+    from ..view.state import defaults
 
     p = defaults(fam, fam.context(entry.comp), entry.comp)
     with st.spinner("Preparing the default view…"):
@@ -281,7 +283,7 @@ def _warm(fam: Family, entry: Entry) -> None:
         if callable(check):
             check(**p)
         ui(fam).warm(entry, p)
-    from .robustness import warm as warm_intervals
+    from ..robustness import warm as warm_intervals
 
     warm_intervals(fam, entry, p)  # in the background: the Rank intervals page's default answer
 

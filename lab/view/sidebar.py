@@ -19,8 +19,9 @@ import streamlit as st
 from scoring.core.family import Family
 from scoring.core.params import Param
 
-from . import families, nav, state
-from .text import md
+from .. import families
+from ..words.text import md
+from . import nav, state
 
 
 def decimals(value: float, step: float) -> int:

@@ -22,8 +22,8 @@ import plotly.graph_objects as go
 from scoring.core.family import Family
 from scoring.core.robustness import stage_intervals
 
-from . import story
-from .report_html import esc, frame_table, markdown_text, number
+from ..words import story
+from .html import esc, frame_table, markdown_text, number
 
 #: A section's content, in order: HTML (already escaped) or a Plotly figure.
 Part = str | go.Figure
@@ -47,7 +47,7 @@ GROUP_INTERVAL_B = 500
 
 
 def _sr_takeaway(fam: Family, lb: pd.DataFrame, p: Mapping[str, Any]) -> str:
-    from .shovel_ready_story import STAGE_WORDS
+    from ..words.shovel_ready import STAGE_WORDS
 
     skip = () if p.get("overlap_removal", True) else ("overlap_removed",)
     return story.winner_takeaway(lb, [s for s in fam.stages if s.id not in skip], STAGE_WORDS)
@@ -63,9 +63,9 @@ def _sr_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
     import scoring
     from scoring.shovel_ready import softmin_weights
 
-    from .charts.efficiency import efficiency_figure, efficiency_frame
-    from .charts.shovel_ready import group_heatmap
-    from .shovel_ready_story import boost_summary
+    from ..charts.efficiency import efficiency_figure, efficiency_frame
+    from ..charts.shovel_ready import group_heatmap
+    from ..words.shovel_ready import boost_summary
 
     order = [str(t) for t in lb["submission"]]
     groups = Section("Demographic groups")
@@ -103,7 +103,7 @@ _RULES = {"seed": "Published rules", "starter-kit": "Starter-kit code"}
 
 def _sg_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: pd.DataFrame,
                  colors: Mapping[str, str]) -> list[Section]:
-    from .charts.spotgeo import rank_slope
+    from ..charts.spotgeo import rank_slope
 
     rules = p["rules"]
     other = "starter-kit" if rules == "seed" else "seed"
@@ -132,8 +132,8 @@ def _qa_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
                  colors: Mapping[str, str]) -> list[Section]:
     from scoring.core.family import Stage
 
-    from .charts.common import bump_chart
-    from .charts.qa import chance_first, rank_range
+    from ..charts.common import bump_chart
+    from ..charts.qa import chance_first, rank_range
 
     moves = Section("Weights against equal weights")
     moves.parts.append(_p("▲/▼: places gained or lost under the weights used against equal weights."))
@@ -168,7 +168,7 @@ def _qa_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
 
 # ---- difficulty --------------------------------------------------------------------------------
 def _df_takeaway(fam: Family, lb: pd.DataFrame, p: Mapping[str, Any]) -> str:
-    from .difficulty_text import leaderboard_takeaway
+    from ..words.difficulty import leaderboard_takeaway
 
     return leaderboard_takeaway(lb)
 
@@ -177,7 +177,7 @@ def _df_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
                  colors: Mapping[str, str]) -> list[Section]:
     from scoring.difficulty import split_columns
 
-    from .charts.difficulty import multi_line, parallel
+    from ..charts.difficulty import multi_line, parallel
 
     metric = fam.params["metric"].choice_label(p["metric"])
     sec = Section("Splits")

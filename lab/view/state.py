@@ -21,7 +21,7 @@ from streamlit.errors import StreamlitAPIException
 from scoring.core.family import Family
 from scoring.core.params import Param
 
-from . import families
+from .. import families
 
 _INIT, _PENDING, _PROBLEMS, _DATA = "init", "pending", "query_problems", "data_key"
 

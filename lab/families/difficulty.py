@@ -28,10 +28,11 @@ from scoring.core.errors import InputError
 from scoring.difficulty import FAMILY, PRESET_LABELS, PRESETS, SAMPLE_DATASETS, sample_datasets
 from scoring.difficulty.params import WEIGHT_LABELS
 
-from . import current, state, store
-from .difficulty_text import HELP, WMPROB_DIRECTION, wood_fallback
-from .families import FamilyUI, PageSpec
-from .text import md
+from ..data import store
+from ..view import current, state
+from ..words.difficulty import HELP, WMPROB_DIRECTION, wood_fallback
+from ..words.text import md
+from . import FamilyUI, PageSpec
 
 FAM = FAMILY
 DATASET_KEY, CASE_KEY = "df_dataset", "df_case"
