@@ -9,7 +9,7 @@ import pytest
 
 from scoring import get
 from tests.app.helpers import write_competition
-from tests.cli import run_cli
+from tests.cli import run_report
 
 
 def _sample_args(name: str) -> list[str]:
@@ -25,7 +25,7 @@ def _sample_args(name: str) -> list[str]:
 @pytest.mark.parametrize("family", ["shovel-ready", "spotgeo", "qa", "difficulty"])
 def test_every_familys_sample_writes_a_report(family, tmp_path):
     out = tmp_path / "report.html"
-    res = run_cli(family, "report", "--out", out, *_sample_args(family))
+    res = run_report(family, "--out", out, *_sample_args(family))
     assert res.returncode == 0, res.stderr
     assert res.stdout == "" and f"wrote {out}" in res.stderr
     html = out.read_text(encoding="utf-8")
@@ -40,8 +40,8 @@ def test_every_familys_sample_writes_a_report(family, tmp_path):
 def test_bootstrap_adds_the_rank_intervals(tmp_path):
     d = write_competition(tmp_path / "c")
     out = tmp_path / "r.html"
-    res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
-                  d / "submissions", "--bootstrap", "30", "--seed", "4")
+    res = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                     d / "submissions", "--bootstrap", "30", "--seed", "4")
     assert res.returncode == 0, res.stderr
     html = out.read_text(encoding="utf-8")
     assert "<h2>Rank confidence sets</h2>" in html and "30 resamples, seed 4" in html
@@ -52,14 +52,14 @@ def test_bootstrap_adds_the_rank_intervals(tmp_path):
 def test_simultaneous_sets_and_top_k_as_the_leaderboard_command_takes_them(tmp_path):
     d = write_competition(tmp_path / "c")
     out = tmp_path / "r.html"
-    res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
-                  d / "submissions", "--bootstrap", "30", "--simultaneous", "--top-k", "2")
+    res = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                     d / "submissions", "--bootstrap", "30", "--simultaneous", "--top-k", "2")
     assert res.returncode == 0, res.stderr
     html = out.read_text(encoding="utf-8").split("Rank confidence sets")[1]
     assert 'data-key="rank_low_all"' in html and "Who could be in the top 2?" in html
     assert "--simultaneous --top-k 2" in out.read_text(encoding="utf-8")
-    bad = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
-                  d / "submissions", "--top-k", "2")
+    bad = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                     d / "submissions", "--top-k", "2")
     assert bad.returncode == 2 and "--top-k: needs --bootstrap B" in bad.stderr
 
 
@@ -73,8 +73,8 @@ def test_simultaneous_sets_and_top_k_as_the_leaderboard_command_takes_them(tmp_p
 def test_bad_input_is_one_line_and_exit_2(extra, problem, tmp_path):
     d = write_competition(tmp_path / "c")
     out = tmp_path / "r.html"
-    res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
-                  d / "submissions", *extra)
+    res = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                     d / "submissions", *extra)
     errors = [line for line in res.stderr.splitlines() if line.startswith("error:")]
     assert res.returncode == 2 and len(errors) == 1 and problem in errors[0], res.stderr
     assert "Traceback" not in res.stderr and not out.exists()
@@ -82,12 +82,25 @@ def test_bad_input_is_one_line_and_exit_2(extra, problem, tmp_path):
 
 def test_a_missing_file_and_a_bad_destination_exit_2(tmp_path):
     d = write_competition(tmp_path / "c")
-    res = run_cli("shovel-ready", "report", "--out", tmp_path / "r.html", "--ground-truth", tmp_path / "none.csv",
-                  "--submissions", d / "submissions")
+    res = run_report("shovel-ready", "--out", tmp_path / "r.html", "--ground-truth", tmp_path / "none.csv",
+                     "--submissions", d / "submissions")
     assert res.returncode == 2 and "none.csv" in res.stderr and "Traceback" not in res.stderr
     for out, problem in ((tmp_path, "is a folder"), (tmp_path / "no" / "r.html", "no folder")):
-        res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv",
-                      "--submissions", d / "submissions")
+        res = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv",
+                         "--submissions", d / "submissions")
         assert res.returncode == 2 and problem in res.stderr, res.stderr
-    res = run_cli("shovel-ready", "report", "--ground-truth", d / "ground_truth.csv", "--submissions", d / "submissions")
+    res = run_report("shovel-ready", "--ground-truth", d / "ground_truth.csv", "--submissions", d / "submissions")
     assert res.returncode == 2 and "--out" in res.stderr  # required
+
+
+@pytest.mark.parametrize("argv", [["qa", "report", "--out", "r.html"], ["report", "--out", "r.html", "--x"],
+                                  ["spotgeo", "report", "--help"]])
+def test_the_engines_old_report_command_points_at_the_new_one(argv):
+    """``python -m scoring <family> report``: one line naming ``python -m lab.report <family>``, exit 2."""
+    from tests.cli import run_cli
+
+    family = argv[0] if argv[0] != "report" else "shovel-ready"
+    res = run_cli(*argv)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.strip().splitlines() == [
+        f"error: the report is written by python -m lab.report {family} --out FILE ... (same options)"]

@@ -1,13 +1,13 @@
 """A report a stakeholder can open anywhere: one family's data, parameters and leaderboard as
 ONE self-contained HTML file — no server, no network (Plotly's script inline, once).
 
-:func:`build_report` is the one function behind both ``python -m scoring <family> report``
+:func:`build_report` is the one function behind both ``python -m lab.report <family>``
 and the app's *Download report* button. It holds a header (product, family, the data's names
 and SHA-256 digests, every parameter with its value and default, the command line and the
 link that reproduce the view, the version and the date), the takeaway, the stage table with
-▲▼ moves, the stage (bump) chart, the family's main charts (``lab.report_families``), the rank
+▲▼ moves, the stage (bump) chart, the family's main charts (``lab.report.families``), the rank
 intervals when computed, and optionally a second configuration beside the first with what
-moved each team. Every user string is escaped (``lab.report_html.esc``).
+moved each team. Every user string is escaped (``lab.report.html.esc``).
 
 This module and the ones it imports never import Streamlit.
 """

@@ -1,5 +1,5 @@
 """The *Download report* button of the leaderboard pages and of Compare settings: the same
-report as ``python -m scoring <family> report`` (``lab.report.build_report``), built only when
+report as ``python -m lab.report <family>`` (``lab.report.build_report``), built only when
 the button is clicked (``st.download_button`` with a callable: a rerun does not build it)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from tests.app.helpers import GROUP_B_YES, SEG_A, SEG_B, TIMEOUT, app, rerun, st
 
 APPLY_SCRIPT = """
 import streamlit as st
-from lab import current, sidebar, state
+from lab.view import current, sidebar, state
 from scoring.shovel_ready import FAMILY as fam
 entry = current.entry(fam)
 sidebar.draw(fam, entry.comp, entry.digest)
