@@ -4,10 +4,9 @@ recipe's choices in words, the published aggregate beside ours, downloads, and t
 import streamlit as st
 
 from lab.charts import custom as charts
-from lab.charts import tables
 from lab.charts.common import rank_chart
 from lab.families import custom as cu
-from lab.view import current, report_button
+from lab.view import current, report_button, tables
 from lab.view.draw import altair_chart, memo
 from lab.words.text import md
 from scoring.custom import STAGES

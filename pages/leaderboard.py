@@ -3,10 +3,9 @@
 import streamlit as st
 
 from lab.charts import shovel_ready as charts
-from lab.charts import tables
 from lab.charts.common import rank_chart
 from lab.families import shovel_ready as sr
-from lab.view import current, links, report_button
+from lab.view import current, links, report_button, tables
 from lab.view.draw import altair_chart, memo
 from lab.words import glossary
 from lab.words.text import md

@@ -5,9 +5,8 @@ intervals, the warnings where a conclusion is fragile, and who moves when one te
 import streamlit as st
 
 from lab import robustness as rb
-from lab.charts import tables
 from lab.charts.robustness import interval_figure
-from lab.view import current
+from lab.view import current, tables
 from lab.view.draw import memo
 from lab.words.text import md
 from scoring.core.ranksets import max_letters

@@ -3,10 +3,9 @@ public split must be, and how much choosing by the public board overstates a sub
 
 import streamlit as st
 
-from lab.charts import tables
 from lab.charts.shakeup import advice_figure, rank_heatmap, selection_figure, sweep_figure
 from lab.robustness import shakeup as sk
-from lab.view import current
+from lab.view import current, tables
 from lab.view.draw import memo
 from lab.words.text import md
 from scoring.core.shakeup_selection import selection_sentence

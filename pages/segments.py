@@ -6,10 +6,9 @@ import streamlit as st
 
 import scoring
 from lab.charts import segments as seg_charts
-from lab.charts import tables
 from lab.charts.colors import class_colours
 from lab.families import shovel_ready as sr
-from lab.view import current, links
+from lab.view import current, links, tables
 from lab.words import glossary
 from lab.words import shovel_ready as words_
 from lab.words.text import html, md

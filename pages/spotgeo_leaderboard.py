@@ -3,9 +3,8 @@
 import streamlit as st
 
 from lab.charts import spotgeo as charts
-from lab.charts import tables
 from lab.families import spotgeo as sg
-from lab.view import current, report_button
+from lab.view import current, report_button, tables
 from lab.words.text import md
 
 FAM = sg.FAM

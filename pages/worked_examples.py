@@ -9,9 +9,8 @@ import streamlit as st
 
 import scoring
 from lab.charts import segments as seg_charts
-from lab.charts import tables
 from lab.families import shovel_ready as sr
-from lab.view import current
+from lab.view import current, tables
 from lab.words import glossary
 from lab.words import shovel_ready as words
 from scoring.shovel_ready import memo

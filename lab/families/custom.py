@@ -21,9 +21,8 @@ from scoring.core.export import to_json
 from scoring.core.jsonsafe import loads_bounded
 from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
 
-from ..charts import tables
 from ..data import store
-from ..view import current, state
+from ..view import current, state, tables
 from ..words.text import md
 from . import FamilyUI, PageSpec
 

@@ -30,10 +30,9 @@ from scoring.core.errors import InputError
 from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
 
-from ..charts import tables
 from ..charts.colors import class_colours
 from ..charts.qa import METRIC_LABELS
-from ..view import current, state
+from ..view import current, state, tables
 from ..words.text import md
 from . import FamilyUI, PageSpec
 

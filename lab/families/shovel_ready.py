@@ -21,9 +21,9 @@ from scoring.core.params import Params
 from scoring.core.robustness import stage_intervals
 from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboard_document
 
-from ..charts import tables
+from ..charts import tables as frames
 from ..charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
-from ..view import current, state
+from ..view import current, state, tables
 from ..words.shovel_ready import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
 from . import FamilyUI, PageSpec
 
@@ -35,11 +35,11 @@ _GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal", "exclu
 EXTRAS = {"final_score": lambda lb: {"Boost": lb["boost"].astype(float).to_numpy() * 100.0,
                                      "Eligible": np.where(lb["eligible"].astype(bool), "yes", "no")}}
 EXTRA_CONFIG = {
-    (tables.FINAL_GROUP, "Boost"): st.column_config.NumberColumn(
+    (frames.FINAL_GROUP, "Boost"): st.column_config.NumberColumn(
         "Boost", format="%.2f %%", width=tables.SCORE_WIDTH,
         help="The efficiency boost: the fastest team within the eligibility band of the best bias-aware score "
              "gets the maximum boost, slower ones less, down to none at the end of the slowdown window"),
-    (tables.FINAL_GROUP, "Eligible"): st.column_config.TextColumn(
+    (frames.FINAL_GROUP, "Eligible"): st.column_config.TextColumn(
         "Eligible", width=tables.RANK_WIDTH, help="Within the eligibility band of the best bias-aware score, with a runtime: "
                                         "only eligible teams can earn a boost"),
 }
@@ -47,7 +47,7 @@ EXTRA_CONFIG = {
 
 def stage_table(lb: pd.DataFrame) -> pd.DataFrame:
     """The five stages grouped, the final result (rank, score, boost, eligible) first."""
-    return tables.stage_table(lb, STAGES, EXTRAS)
+    return frames.stage_table(lb, STAGES, EXTRAS)
 
 
 def show_stage_table(lb: pd.DataFrame, key: str = "lb_table") -> pd.DataFrame:

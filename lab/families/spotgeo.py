@@ -19,8 +19,8 @@ from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_doc
 from scoring.spotgeo import explain as ex
 from scoring.spotgeo.rules import ruleset
 
-from ..charts import tables
-from ..view import current, links
+from ..charts.tables import rank_arrow
+from ..view import current, links, tables
 from ..words.text import md
 from . import FamilyUI, PageSpec
 
@@ -297,8 +297,8 @@ def ranks_table(ranks: pd.DataFrame, diffs: list[dict]) -> pd.DataFrame:
     (▲/▼ against the published rules); under the starter-kit code."""
     out = pd.DataFrame({"Team": ranks["submission"].astype(str), "Published": ranks["seed"].astype(int)})
     for n, d in enumerate(diffs, start=1):
-        out[f"Only no. {n}"] = [tables.rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks[d["key"]], strict=True)]
-    out["Starter kit"] = [tables.rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks["starter-kit"], strict=True)]
+        out[f"Only no. {n}"] = [rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks[d["key"]], strict=True)]
+    out["Starter kit"] = [rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks["starter-kit"], strict=True)]
     return out
 
 

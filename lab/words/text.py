@@ -43,13 +43,3 @@ def html(text: object) -> str:
     """
     return _html.escape(str(text), quote=True)
 
-
-def page_header(title: str, explanation: str, *, note: str | None = None) -> None:
-    """Page title plus one short paragraph (both the app's own words) and an optional note
-    about the data being shown (escaped)."""
-    import streamlit as st  # here, not at the top: the report (``lab.report``) uses this module without Streamlit
-
-    st.title(title)
-    st.markdown(explanation)
-    if note:
-        st.caption(md(note))

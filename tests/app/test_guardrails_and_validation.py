@@ -12,9 +12,8 @@ import pytest
 import scoring
 from lab.charts import efficiency as eff_charts
 from lab.charts import segments as seg_charts
-from lab.charts import tables
 from lab.charts.common import waterfall_bars, waterfall_domain
-from lab.view import state
+from lab.view import state, tables
 from scoring.core.validate import MAX_ERRORS
 from scoring.shovel_ready import FAMILY
 from tests.app.helpers import DATA, SR, app, error_report, open_page, plain, rerun, stage_table, upload
