@@ -30,7 +30,7 @@ import streamlit as st
 
 from scoring.core.cache import LRU, nbytes
 
-from ..view.progress import Label, progress_bar
+from .progress import Label, progress_bar
 
 SHARED_BYTES = int(os.environ.get("LAB_SHARED_BYTES", 256 << 20))
 SHARED_ENTRIES = 64

@@ -36,9 +36,9 @@ from scoring.core.sources import submission_name
 
 from .. import families
 from ..view import nav
-from ..view.progress import progress_bar
 from ..words.text import md
 from . import datalinks, uploads
+from .progress import progress_bar
 
 STORE_BYTES = int(os.environ.get("LAB_STORE_BYTES", 2 << 30))
 

@@ -20,10 +20,10 @@ from scoring.core.params import Params
 from .. import families
 from ..charts.colors import team_colors
 from ..data import store
+from ..data.progress import progress_bar
 from ..words import story
 from ..words.text import md
 from . import nav, state
-from .progress import progress_bar
 
 TAKEAWAY_ICON = ":material/lightbulb:"
 #: where this run's views live (``store.begin_run`` clears every ``_run_`` key at a run's start)

@@ -1,10 +1,10 @@
-"""lab.view.progress.progress_bar: one bar for the engine's progress callbacks."""
+"""lab.data.progress.progress_bar: one bar for the engine's progress callbacks."""
 
 from __future__ import annotations
 
 import pytest
 
-from lab.view import progress as bars
+from lab.data import progress as bars
 
 
 class _Bar:

@@ -128,7 +128,7 @@ def test_the_doctests_of_lab_shared():
 
 def test_a_map_reports_its_progress_a_few_times_not_once_per_cell(tiny, monkeypatch):
     """A 21 × 21 map reported each of its 441 cells to the browser; now at most every 0.1 s."""
-    from lab.view import progress
+    from lab.data import progress
 
     bars = []
     real = progress._bar

@@ -192,8 +192,8 @@ def test_a_threshold_change_shows_a_progress_bar_counting_the_files(core_dir, mo
     """A threshold change re-matches every submission: a bar counts the files while it does
     (three here, with the size floor lowered from 50 to 1), and is gone afterwards. A slider
     that only re-aggregates (w) shows no bar at all."""
+    from lab.data import progress as bars
     from lab.view import current
-    from lab.view import progress as bars
 
     seen: list = []
 
