@@ -2,7 +2,8 @@
 sessions that hold the same bytes.
 
 * A **default** competition (a family's sample, or ``LAB_DATA_DIR`` for Shovel-Ready) is
-  loaded once per server and pinned: every new visitor gets its scorer, already warm.
+  loaded once per server and pinned: every new visitor gets its scorer, already warm (``app.py``
+  computes its default view once: ``warm``).
 * An **upload** is hashed once (SHA-256 over roles, file names and bytes); the digest is its
   only key. Its entry lives while a session holds it (a weak map) or while it is among the
   most recently used within a memory budget (``LAB_STORE_BYTES``, default 2 GiB); so a
@@ -13,6 +14,11 @@ sessions that hold the same bytes.
   session holding it).
 
 One mechanism throughout: ``scoring.core.cache.LRU``, inside one process-wide object.
+
+Which entry a run shows is decided in one step, :func:`choose` (the session's entry, the link's
+digest -> the entry), which only calls down: the uploads on disk, this store, the engine's
+loader. :func:`active` reads the session and the link, calls it once per run and writes the
+answer back.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +42,6 @@ from scoring.core.family import Family
 from scoring.core.sources import submission_name
 
 from .. import families
-from ..view import nav
 from ..words.text import md
 from . import datalinks, uploads
 from .progress import progress_bar
@@ -58,6 +64,8 @@ class Entry:
         self._lock = threading.Lock()
         self.deleted = False  # an upload deleted by its user: every session holding it lets go
         self.on_disk = False  # an upload whose files are kept on disk (uploads.py)
+        self.warm_lock = threading.Lock()  # the default view is computed once (app.py)
+        self.warmed = False
 
     @property
     def is_default(self) -> bool:
@@ -239,15 +247,15 @@ def _dir_digest(signature: tuple) -> str:
 
 
 def default_entry(fam: Family) -> Entry:
-    """The family's default competition, loaded once per server, its scorer built and its
-    default leaderboard computed (so the first table of every later visitor is instant)."""
+    """The family's default competition, loaded once per server (``app.py`` then computes its
+    default view once: the first table of every later visitor is instant)."""
     return folder_entry(fam, data_dir(fam))
 
 
 def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
     """The competition in ``folder`` (laid out as the family's inputs say: its sample, its
     ``LAB_DATA_DIR``, or another data set shipped with the app), found by its content: loaded
-    once per server and pinned, its scorer built and its default leaderboard computed.
+    once per server and pinned.
     ``label`` names it on the pages (default: "sample data" for the sample, else the folder)."""
     folder = Path(folder)
     sources = folder_sources(fam, folder)
@@ -264,28 +272,8 @@ def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
                 sample = families.ui(fam).sample_label
                 entry = Entry(fam, digest, comp, folder=folder,
                               label=label or (sample if "sample" in what else f"data in {folder}"))
-                _warm(fam, entry)
                 store.add(key, entry, pin=True)
     return entry
-
-
-def _warm(fam: Family, entry: Entry) -> None:
-    """The default view, computed once per server (every visitor's first page is then served
-    from the scorer's caches): the leaderboard and the guardrail warnings at the app's default
-    parameters, and what the family's UI asks for (``FamilyUI.warm``)."""
-    from ..families import ui
-    from ..view.state import defaults
-
-    p = defaults(fam, fam.context(entry.comp), entry.comp)
-    with st.spinner("Preparing the default view…"):
-        entry.scorer.leaderboard(**p)
-        check = getattr(entry.scorer, "warnings", None)
-        if callable(check):
-            check(**p)
-        ui(fam).warm(entry, p)
-    from ..robustness import warm as warm_intervals
-
-    warm_intervals(fam, entry, p)  # in the background: the Rank intervals page's default answer
 
 
 # ---- this session's data --------------------------------------------------------------------
@@ -369,55 +357,64 @@ def upload_link(fam: Family) -> tuple[str, float | None] | None:
     return _link(fam, entry.digest), uploads.kept_until(fam.name, entry.digest)
 
 
-def _from_link(fam: Family) -> Entry | None:
-    """The upload a link names (``data=<digest>``), from memory or from disk; None (and a
-    notice for the page: "deleted" or "unknown") when this server does not have it."""
-    digest = datalinks.held().get(fam.key)
-    if digest is None:
-        return None  # no link, or only other families' data
-    entry = _store().find((fam.name, digest))
-    if entry is not None and entry.on_disk and not uploads.touch(fam.name, digest):
-        _store().remove((fam.name, digest))  # expired on disk: a link no longer opens it
+@dataclass(frozen=True)
+class Choice:
+    """What :func:`choose` decided for one family."""
+
+    #: the data to show
+    entry: Entry
+    #: what the session keeps as its data of the family (None: nothing, the default then)
+    keep: Entry | None
+    #: the family's digest to name in the link (None: none)
+    link: str | None
+    #: why the data the session or the link named is not shown: "deleted" or "unknown" (None: it is)
+    missing: str | None = None
+
+
+def choose(fam: Family, *, held: Entry | None, link: str | None) -> Choice:
+    """The data to show of ``fam``, decided in one step that only calls down — the uploads on
+    disk (``uploads``), this store, the engine's loader: the session's entry ``held`` unless
+    its user deleted it; else the upload the link names (``link``, a digest) from memory or
+    from disk, unless it expired or was deleted; else the default data (:func:`default_entry`).
+    Nothing is written to the session or the link: :func:`active` does that."""
+    if held is not None and held.deleted:  # deleted by someone holding it (in another session too)
+        return Choice(default_entry(fam), None, None if link == held.digest else link, "deleted")
+    if held is not None:
+        return Choice(held, held, link if held.is_default else held.digest)
+    if link is None:  # no link, or only other families' data
+        return Choice(default_entry(fam), None, None)
+    entry = _store().find((fam.name, link))
+    if entry is not None and entry.on_disk and not uploads.touch(fam.name, link):
+        _store().remove((fam.name, link))  # expired on disk: a link no longer opens it
         entry = None
     elif entry is None:
-        bundle = uploads.load(fam.name, digest)
+        bundle = uploads.load(fam.name, link)
         if bundle is not None:
-            entry = load_bundle(fam, bundle, digest)
+            entry = load_bundle(fam, bundle, link)
             entry.on_disk = True
     if entry is None:
-        st.session_state[f"_{fam.key}_missing_link"] = "deleted" if uploads.deleted(fam.name, digest) else "unknown"
-        datalinks.set_link(fam, None)
-    return entry
+        return Choice(default_entry(fam), None, None, "deleted" if uploads.deleted(fam.name, link) else "unknown")
+    return Choice(entry, entry, entry.digest if not entry.is_default else link)
 
 
 def active(fam: Family) -> Entry:
     """This session's data for ``fam``: its upload (also one named by the link), else the
-    default; resolved once per run."""
-    nav.ensure_app_entry()  # a page that ran alone (a fresh server's first deep link) goes through app.py
+    default; resolved once per run (:func:`choose`), the session and the link written back —
+    the link keeps the other families' uploads, so a reload on any family's page keeps them."""
     ss = st.session_state
     memo = ss.get(f"_run_{fam.key}")
     if memo is not None:
         return memo
-    entry = ss.get(_slot(fam))
-    if entry is not None and entry.deleted:  # deleted by someone holding it (in another session too)
-        del ss[_slot(fam)]
-        ss[f"_{fam.key}_missing_link"] = "deleted"
-        if datalinks.held().get(fam.key) == entry.digest:
-            datalinks.set_link(fam, None)
-        entry = None
-    elif entry is None:
-        entry = _from_link(fam)
-        if entry is not None:
-            ss[_slot(fam)] = entry
-    if entry is None:
-        entry = default_entry(fam)
-        datalinks.write(datalinks.held())  # the other families' uploads stay in the link
-    elif not entry.is_default:
-        datalinks.set_link(fam, entry.digest)  # a reload keeps the upload — on any family's page
+    choice = choose(fam, held=ss.get(_slot(fam)), link=datalinks.held().get(fam.key))
+    if choice.keep is None:
+        ss.pop(_slot(fam), None)
     else:
-        datalinks.write(datalinks.held())
-    ss[f"_run_{fam.key}"] = entry
-    return entry
+        ss[_slot(fam)] = choice.keep
+    if choice.missing:
+        ss[f"_{fam.key}_missing_link"] = choice.missing
+    datalinks.set_link(fam, choice.link)
+    ss[f"_run_{fam.key}"] = choice.entry
+    return choice.entry
 
 
 def missing_link(fam: Family) -> str | None:

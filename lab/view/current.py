@@ -92,6 +92,7 @@ def build(fam: Family) -> View:
     """This run's view of ``fam`` (the sidebar's state in place): validated once, kept for the
     rest of the run — built again only if the data or the sidebar's values changed since (data
     switched on the Data page; a script that does not start with ``app.py``)."""
+    nav.ensure_app_entry()  # a page that ran alone (a fresh server's first deep link) goes through app.py
     views = st.session_state.setdefault(_VIEWS, {})
     v = views.get(fam.name)
     e, values = store.active(fam), state.values(fam)
