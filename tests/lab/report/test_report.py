@@ -19,7 +19,7 @@ from lab.report.html import markdown_text
 from scoring import get
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, write_competition
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPT, LINK = "<script>alert(1)</script>", "[x](http://e)"
 
 
