@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-#: the navigation, at the top of the page (``lab/nav.py``): a section per family, each a menu
+#: the navigation, at the top of the page (``lab/view/nav.py``): a section per family, each a menu
 NAV = '[data-testid="stTopNav"]'
 TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
 

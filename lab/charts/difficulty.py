@@ -3,7 +3,7 @@
 rank changes marked), the parallel coordinates of split-wise scores, a sunburst per model, the
 beeswarm of samples, each split's weight and share, and Table 1's cases side by side.
 
-Every model name, label, sample text and prediction goes through :func:`lab.text.html`
+Every model name, label, sample text and prediction goes through :func:`lab.words.text.html`
 (Plotly renders a few HTML tags in labels and hover text); figure data are plain lists."""
 
 from __future__ import annotations

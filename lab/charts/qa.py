@@ -3,7 +3,7 @@ team's final score, the chance of being first and the rank range under unknown w
 map of the winner over the weight simplex (3 themes) or along a segment (2 themes), average
 inference times against the threshold, and what 10 ms saved would gain.
 
-Every team and theme name goes through :func:`lab.text.html` (Plotly renders a few HTML tags
+Every team and theme name goes through :func:`lab.words.text.html` (Plotly renders a few HTML tags
 in labels and hover text)."""
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from .progress import Label, progress_bar
 
 SHARED_BYTES = int(os.environ.get("LAB_SHARED_BYTES", 256 << 20))
 SHARED_ENTRIES = 64
-#: built figures (``lab.charts.draw.memo``) are kept apart, by count only: a figure holds its data as
+#: built figures (``lab.view.draw.memo``) are kept apart, by count only: a figure holds its data as
 #: Python lists, which :func:`scoring.core.cache.nbytes` does not weigh
 CHART_ENTRIES = 32
 _MISSING = object()
@@ -65,7 +65,7 @@ def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *
             label: Label | None = None, lazy: bool = False, min_total: int = 0, chart: bool = False) -> Any:
     """The result for ``key`` — ``(what, family, data digest, parameters…)``, every part
     hashable — from the cache, else ``run(progress)`` under a progress bar (``label``; see
-    ``lab.progress.progress_bar`` for ``lazy`` and ``min_total``; no bar without a label),
+    ``lab.data.progress.progress_bar`` for ``lazy`` and ``min_total``; no bar without a label),
     kept for every session (``chart``: among the built figures). Concurrent askers of one key
     wait for one computation."""
     shared = _shared()

@@ -22,7 +22,7 @@ from ..words.text import md
 @dataclass(frozen=True)
 class PageSpec:
     """One page: its file (``pages/<family>_<page>.py``, relative to the app folder), title and
-    icon. Its address is the file stem (see ``lab.nav`` for why)."""
+    icon. Its address is the file stem (see ``lab.view.nav`` for why)."""
 
     path: str
     title: str
@@ -61,7 +61,7 @@ class FamilyUI:
     #: a few words on the loaded data: competition -> "9 submissions, 500 essays"
     describe: Callable[[Any], str] = lambda comp: f"{len(comp.submission_names)} submissions"
     #: stage id -> (short name, what moves a team into the stage), for the takeaways
-    #: (``lab.story``): ``{"final_score": ("the final score", "the efficiency boost")}``
+    #: (``lab.words.story``): ``{"final_score": ("the final score", "the efficiency boost")}``
     stage_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: extra work done once per server on the default data, so every first visit is served
     #: warm: (store entry, the app's default parameters) -> None (the leaderboard and the

@@ -1,7 +1,7 @@
 """What the difficulty-weighted pages share: the built-in dataset choice (SST-2 / IMDb) in the
 sidebar, the parameters as the engine takes them, Table 1's reward/penalty cases, the settings
 strip that opens each page (with plain-word help), the link keys of the page picks
-(``lab.links``), and the family's ``UI``. The words and takeaways are in :mod:`lab.difficulty_text`.
+(``lab.view.links``), and the family's ``UI``. The words and takeaways are in :mod:`lab.words.difficulty`.
 
 **Parameters.** The shared sidebar shows one widget per parameter, so the number of splits and
 the weight scheme always hold a value (7, linear), while the engine reads "not given" in

@@ -1,6 +1,6 @@
 """What the QA pages share: the family and its current parameters (with the theme weights'
 starting point and shares, and why parameters cannot be scored, in words), the engine's views
-the pages show, the link keys of the page's own picks (``lab.links``), one-sentence takeaways
+the pages show, the link keys of the page's own picks (``lab.view.links``), one-sentence takeaways
 computed from the current numbers, the paragraph texts of the data shown, and the app's
 declaration of the family (``UI``).
 

@@ -4,7 +4,7 @@ address, the error breakdowns of one team, the Rules page's texts, and the famil
 ``UI = FamilyUI(...)``.
 
 Sentences are built here from the current numbers; every team name in them goes through
-:func:`~lab.text.md` (they are shown as markdown)."""
+:func:`~lab.words.text.md` (they are shown as markdown)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def tie_note(lb: pd.DataFrame) -> str | None:
 
 # ---- the picked team / sequence / frame, kept in the address ---------------------------------
 def linked(param: str, key: str, options: Sequence, default, parse: Callable[[str], Any] = str):
-    """The pick of widget ``key`` (``lab.links.choice``: the address's ``param`` when it is one of
+    """The pick of widget ``key`` (``lab.view.links.choice``: the address's ``param`` when it is one of
     ``options``, else ``default``), written back into the address so that a shared link
     reproduces the view. Pair the widget with ``on_change=links.keep, args=(key, param)``."""
     value = links.choice(key, param, options, default, follow_default=True, parse=parse)

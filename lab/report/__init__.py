@@ -196,7 +196,7 @@ def data_table(files: Sequence[DataFile]) -> str:
 
 
 def stage_table(fam: Family, lb: pd.DataFrame) -> str:
-    """The stage table as the app draws it (``lab.tables.stage_table``: the final result first,
+    """The stage table as the app draws it (``lab.charts.tables.stage_table``: the final result first,
     ▲▼ moves), each score and rank cell naming its leaderboard column in ``data-key`` with the
     exact value in ``data-value`` (a rank cell shows ``"3 ▲2"``; its value is the rank)."""
     extras = family_report(fam).extras

@@ -40,7 +40,7 @@ def _p(text: str) -> str:
 
 
 # ---- Shovel-Ready ------------------------------------------------------------------------------
-#: the parameters the group scores depend on (as ``lab.shovel_ready``)
+#: the parameters the group scores depend on (as ``lab.families.shovel_ready``)
 _GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal", "exclude_missing")
 #: replicates behind the heat map's per-group intervals (as the Demographics page)
 GROUP_INTERVAL_B = 500
@@ -198,7 +198,7 @@ def _df_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
 
 @dataclass(frozen=True)
 class FamilyReport:
-    #: (family, leaderboard, parameters) -> the takeaway, as ``lab.story`` markdown
+    #: (family, leaderboard, parameters) -> the takeaway, as ``lab.words.story`` markdown
     takeaway: Callable[[Family, pd.DataFrame, Mapping[str, Any]], str] = (
         lambda fam, lb, p: story.winner_takeaway(lb, list(fam.stages)))
     #: columns added to the final result's group of the stage table

@@ -32,7 +32,7 @@ def esc(text: object) -> str:
 
 
 def markdown_text(md: str) -> str:
-    """A sentence written for Streamlit's markdown (``lab.story``: names escaped with ``md``,
+    """A sentence written for Streamlit's markdown (``lab.words.story``: names escaped with ``md``,
     bold as ``**…**``) as safe HTML: a backslash escape becomes its character, ``**`` toggles
     ``<strong>``, a backtick pair ``<code>``; the word joiners ``md`` puts into URL patterns go;
     everything else is escaped text. Any markup a name carried stays text.

@@ -1,5 +1,5 @@
 """What the "How sure is the ranking?" pages share, for any family: bootstrap intervals, rank
-sets and letters (shared by every session, keyed by content and parameters: ``lab.shared``), the
+sets and letters (shared by every session, keyed by content and parameters: ``lab.data.shared``), the
 warnings where a conclusion is fragile, leave one team out, stability maps with a progress
 bar, and the pinned configuration A."""
 
@@ -46,7 +46,7 @@ def intervals(fam: Family, *, b: int = DEFAULT_B, seed: int = 0, confidence: flo
               params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Score intervals, rank sets, letters and who could have won (``scoring.core.robustness.
     bootstrap``) of the active data at the current (or given) parameters, computed once for every
-    session that asks (``lab.shared``: keyed by the data's digest and the parameters); the
+    session that asks (``lab.data.shared``: keyed by the data's digest and the parameters); the
     session that computes sees a progress bar while the paired comparisons of a big field run
     (a field small enough for one block of work draws none)."""
     p = dict(current.params(fam) if params is None else params)
@@ -72,7 +72,7 @@ def warm(fam: Family, entry: Any, values: Mapping[str, Any], *, wait: bool = Fal
     ``entry`` — a family's default data, loaded once per server — at the app's default
     parameters ``values``, in a background thread, into the cache every session shares: a fresh
     visitor's Rank intervals page, Stability map and its "could have won" toggle then find them
-    ready. A visitor who asks while it runs waits for it (``lab.shared.compute``). ``wait``: return
+    ready. A visitor who asks while it runs waits for it (``lab.data.shared.compute``). ``wait``: return
     once it is done (tests). Parameters the family cannot score start nothing."""
     fui = families.ui(fam)
     try:
@@ -154,7 +154,7 @@ def show_warnings(lines: list[str]) -> None:
 
 def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     """A stability map of the active data around the current parameters, computed once for
-    every session that asks (``lab.shared``); while it computes, a progress bar counts the
+    every session that asks (``lab.data.shared``); while it computes, a progress bar counts the
     cells (the cells of a costly parameter take longer: they re-match)."""
     p = current.params(fam)
     e = current.entry(fam)

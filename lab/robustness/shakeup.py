@@ -1,7 +1,7 @@
 """What the shake-up page needs, for any family: its header with the one-sentence answer, the
 simulations (kept per session, drawn with a progress bar), and the tables it shows.
 
-The simulations are computed once for every session that asks (``lab.shared``), keyed by the
+The simulations are computed once for every session that asks (``lab.data.shared``), keyed by the
 data's digest, the parameters, the public fraction, the number of splits and the seed; the
 session that computes one sees its progress bar (``st.cache_data`` would replay the bar on a hit).
 """

@@ -45,7 +45,7 @@ class View:
     family: Family
     #: the app's settings for it (``lab.families.FamilyUI``), looked up once
     ui: families.FamilyUI
-    #: the data shown (``lab.store.Entry``: competition, scorer, digest, label)
+    #: the data shown (``lab.data.store.Entry``: competition, scorer, digest, label)
     entry: store.Entry
     #: the sidebar's values as the widgets hold them
     values: dict[str, Any]
@@ -112,7 +112,7 @@ def view(fam: Family | None = None) -> View:
     views = st.session_state.get(_VIEWS) or {}
     if fam is None:
         if len(views) != 1:
-            raise RuntimeError("no view of this run: app.py builds it (lab.current.build)")
+            raise RuntimeError("no view of this run: app.py builds it (lab.view.current.build)")
         return next(iter(views.values()))
     return build(fam)
 
@@ -189,7 +189,7 @@ def colors(fam: Family) -> dict[str, str]:
 
 
 def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[str, ...] = ()) -> str:
-    """The family's one-sentence takeaway on its leaderboard (``lab.story.winner_takeaway``);
+    """The family's one-sentence takeaway on its leaderboard (``lab.words.story.winner_takeaway``);
     the stages of ``skip`` (ids) are left out of the story — e.g. a stage shown for reference
     that the current parameters do not apply."""
     stages = [s for s in fam.stages if s.id not in skip]
@@ -228,7 +228,7 @@ def notices(fam: Family) -> None:
 def header(fam: Family, title: str, explanation: str = "", *, takeaway: str | None = None,
            about_data: bool = True) -> DeltaGenerator:
     """The one page header of every family: the title, the takeaway in a callout (markdown,
-    names escaped: ``lab.story``), the one-paragraph explanation (the app's words), the note on
+    names escaped: ``lab.words.story``), the one-paragraph explanation (the app's words), the note on
     repaired parameters, the notices and the guardrail warnings; then what data is shown. A
     page that does not show the loaded data (``about_data=False``: the memo's worked examples)
     gets neither the guardrail warnings nor the data line. Returns the takeaway's slot, for a

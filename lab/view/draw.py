@@ -9,7 +9,7 @@ encodings, and the tests check each builder's output against the schema
 (``tests/app/test_chart_drawing.py``), so the app draws them with ``validate=False`` — the
 only difference.
 
-:func:`memo` keeps a built chart — Altair or Plotly — for every session (``lab.shared``,
+:func:`memo` keeps a built chart — Altair or Plotly — for every session (``lab.data.shared``,
 keyed by the builder and the content of its inputs): a rerun whose inputs did not change — a
 value visited before, by this visitor or another — draws the chart without building it again.
 Only for a chart the page draws as it is: drawing (``st.altair_chart``, ``st.plotly_chart``)

@@ -6,7 +6,7 @@ Before its widget is drawn, :func:`choice` / :func:`number` put the widget's sta
 the link's value when it is a valid one (an invalid one is dropped from the address, silently),
 else the session's current value, else the default. The widget's ``on_change`` is
 :func:`keep` (or a callback that calls it), which writes the new value into the address. The
-sidebar's parameters follow the same idea through ``lab.state``; these keys are listed in the
+sidebar's parameters follow the same idea through ``lab.view.state``; these keys are listed in the
 family's ``FamilyUI.link_keys`` so that the reset button clears them too.
 """
 

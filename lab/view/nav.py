@@ -16,7 +16,7 @@ mode, in two forms:
   mode off from then on) and runs the page — one run, nothing to do;
 * at a page's address it runs that page file *alone*, without ``app.py``, its sidebar and
   parameters. A page's first call into the app's state calls :func:`ensure_app_entry`
-  (``lab.store.active``, ``lab.current.header``, the families' ``begin``, :func:`pick_family`;
+  (``lab.view.current.build``, ``lab.view.current.header``, the families' ``begin``, :func:`pick_family`;
   the Data and Questions pages call it themselves): when this session has not been through the
   app's navigation yet, it runs ``app.py`` in place — its ``st.navigation`` finds the page the
   address names and runs it — and stops the page that ran alone, which has drawn nothing yet.
@@ -50,7 +50,7 @@ ROBUSTNESS_SECTION = "Robustness"
 
 
 #: per family, the page that takes its numbers apart step by step: the sidebar's "About these
-#: numbers" link (``lab.sidebar``)
+#: numbers" link (``lab.view.sidebar``)
 ABOUT = {"shovel-ready": "worked_examples", "spotgeo": "spotgeo_rules", "qa": "qa_questions",
          "difficulty": "difficulty_weights", "custom": "custom_recipe"}
 

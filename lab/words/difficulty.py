@@ -3,7 +3,7 @@ WMProb, ease, splits, the weight schemes, Table 1's cases) and the one-sentence 
 opens each page, computed from the current numbers.
 
 The takeaways are pure functions of the engine's frames; every model name in them goes through
-:func:`~lab.text.md` (they are shown as markdown). A split can be empty (thresholds no sample
+:func:`~lab.words.text.md` (they are shown as markdown). A split can be empty (thresholds no sample
 reaches): the sentences then speak of the easiest and hardest splits *with samples*.
 """
 

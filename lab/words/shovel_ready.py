@@ -16,7 +16,7 @@ from scoring.shovel_ready import eligibility_threshold, softmin_weights
 from .story import count, margin, names, ordinal
 from .text import md
 
-#: stage id -> (short name, what moves a team into it), for ``lab.story.winner_takeaway``
+#: stage id -> (short name, what moves a team into it), for ``lab.words.story.winner_takeaway``
 STAGE_WORDS = {
     "fp1": ("FP1", ""),
     "overlap_removed": ("FP1 after overlap removal", "overlap removal"),

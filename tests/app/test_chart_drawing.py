@@ -1,5 +1,5 @@
 """Issue 29, "less work per rerun": the app draws its Vega-Lite charts without Altair's
-per-rerun schema check (``lab.charts.draw``) — so the check is made here, once, on what the
+per-rerun schema check (``lab.view.draw``) — so the check is made here, once, on what the
 builders return, and the unchecked drawing must give the very same specification."""
 
 from __future__ import annotations

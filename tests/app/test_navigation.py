@@ -1,4 +1,4 @@
-"""The navigation's declarations (``lab/nav.py``) and the landing page's words (issue 23, items 1 and 7)."""
+"""The navigation's declarations (``lab/view/nav.py``) and the landing page's words (issue 23, items 1 and 7)."""
 
 from __future__ import annotations
 

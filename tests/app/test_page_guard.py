@@ -1,4 +1,4 @@
-"""The guard around every page body (lab/guard.py): links that carry bad or contradictory
+"""The guard around every page body (lab/view/guard.py): links that carry bad or contradictory
 parameters get the page's own error message and the way back, never Streamlit's red exception
 box (issue 28's reproducers)."""
 

@@ -1,5 +1,5 @@
 """Issue 29, "share what is shareable": a result keyed by the data's digest and the parameters
-is computed once for every session that asks (``lab.shared``) — and an upload's results reach
+is computed once for every session that asks (``lab.data.shared``) — and an upload's results reach
 only the sessions that hold its digest."""
 
 from __future__ import annotations

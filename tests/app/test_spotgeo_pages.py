@@ -92,7 +92,7 @@ def arr(v) -> list:
 
 
 def takeaway(at: AppTest) -> str:
-    """The page's takeaway: the header's callout (lab.current.header)."""
+    """The page's takeaway: the header's callout (lab.view.current.header)."""
     return plain(at.info[0].value)
 
 

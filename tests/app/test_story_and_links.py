@@ -1,5 +1,5 @@
-"""Issue 12, shared mechanisms: the takeaway each page opens with (``lab.story``), a page's own
-picks in the address (``lab.links``), the unknown-page and unknown-data notices, and the
+"""Issue 12, shared mechanisms: the takeaway each page opens with (``lab.words.story``), a page's own
+picks in the address (``lab.view.links``), the unknown-page and unknown-data notices, and the
 doctests of the UI helpers (``lab`` is not on pytest's doctest path)."""
 
 from __future__ import annotations

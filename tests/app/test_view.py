@@ -1,6 +1,6 @@
 """One view per rerun (issue 23, item 5) and what is shown is what is scored (item 2).
 
-A slider move validates the family's parameters once — app.py's ``lab.current.build`` — and
+A slider move validates the family's parameters once — app.py's ``lab.view.current.build`` — and
 every page, the leaderboard, the warnings and the takeaway reuse that checked ``Params``.
 A link's off-step value is shown exactly (slider and number box) and scored as shown; the α
 an ∞ switch hides stays in the link.
@@ -87,7 +87,7 @@ def test_the_page_shows_the_views_parameters(core_dir):
 # ---- what is shown is what is scored ------------------------------------------------------------------
 def exact_box(at, key: str):
     """The one number box beside slider ``key`` (its key names the slider's value: see
-    ``lab.sidebar.exact_key``)."""
+    ``lab.view.sidebar.exact_key``)."""
     boxes = [n for n in at.number_input if str(n.key).startswith(key + "__exact__")]
     assert len(boxes) == 1, [n.key for n in boxes]
     return boxes[0]
