@@ -11,7 +11,7 @@ import pytest
 
 from lab.view import report_button
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, app
-from tests.test_report import Page
+from tests.lab.report.test_report import Page
 
 PAGES = {"pages/leaderboard.py": "lb_report", "pages/spotgeo_leaderboard.py": "sg_lb_report",
          "pages/qa_leaderboard.py": "qa_lb_report", "pages/difficulty_leaderboard.py": "df_lb_report",
