@@ -2,7 +2,7 @@
 
 The engine's registry (``scoring.registry``) declares what a family computes; this module
 declares how the app shows it. The navigation, the sidebar and the data page are built
-from both. A family's UI module (``lab/<family>.py``) holds its ``UI = FamilyUI(...)``;
+from both. A family's UI module (``lab/families/<family>.py``) holds its ``UI = FamilyUI(...)``;
 adding a family's pages is one line in :data:`MODULES`.
 """
 

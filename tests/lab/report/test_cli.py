@@ -1,4 +1,4 @@
-"""``python -m scoring <family> report --out FILE``: every family's sample writes a report; bad
+"""``python -m lab.report <family> --out FILE``: every family's sample writes a report; bad
 input is one line and exit 2, as with the other commands."""
 
 from __future__ import annotations
