@@ -5,7 +5,7 @@ plus its own extra commands (Shovel-Ready: ``boost``). ``python -m scoring leade
 are the Shovel-Ready family's (SPEC §8). Output goes to stdout (or ``--output``), warnings and
 progress to stderr; exit 0, or 2 with one line naming the file, row and problem for bad input,
 or 1 with one line for an internal error. The HTML report has its own command in the layer
-above the engine, ``python -m lab.report <family>`` (``lab/report/cli.py``, built from
+above the engine, ``python -m lab.report <family>`` (``lab/report/__main__.py``, built from
 :func:`scoring_arguments` and :func:`guarded`): nothing here imports ``lab``.
 """
 
@@ -29,7 +29,9 @@ from .registry import families, get
 DEFAULT_FAMILY = "shovel-ready"
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line, exit 2, no traceback (every command line of the product)."""
+
     def error(self, message):  # one line, exit 2, no traceback
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -150,13 +152,13 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
 def build_parser() -> argparse.ArgumentParser:
     fams = families()
     listing = "; ".join(f"{f.name}: {f.title}" for f in fams)
-    p = _Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
+    p = Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
                 "'leaderboard' and 'boost' without a family are the shovel-ready family's.")
-    sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=_Parser,
+    sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=Parser,
                            metavar="{" + ",".join(f.name for f in fams) + "} | leaderboard | boost | docs")
     for fam in fams:
         fp = sub.add_parser(fam.name, help=f"{fam.title}: {fam.summary}", description=fam.summary)
-        _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=_Parser), fam)
+        _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=Parser), fam)
     # SPEC §8: the Shovel-Ready commands without the family word
     _add_family_commands(sub, get(DEFAULT_FAMILY))
     d = sub.add_parser("docs", help="print the families' reference (inputs, parameters, stages, columns) as markdown",

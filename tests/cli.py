@@ -24,7 +24,7 @@ def run_cli(*args: str) -> Result:
 
 def run_report(*args: str) -> Result:
     """``python -m lab.report *args``, in this process."""
-    from lab.report.cli import main as report_main
+    from lab.report.__main__ import main as report_main
 
     return _run(report_main, args)
 

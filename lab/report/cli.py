@@ -1,22 +1,18 @@
 """``python -m lab.report <family> --out report.html [inputs and parameters as for
-python -m scoring <family> leaderboard]``: the stakeholder report (``lab.report``) from the
-command line. The options are the leaderboard's (``scoring.cli.scoring_arguments``) plus
-``--out`` and ``--compare``; errors end as the engine's do (``scoring.cli.guarded``: one line,
-exit 2 for bad input). Nothing here imports Streamlit."""
+leaderboard]``: the stakeholder report (``lab.report``) from the command line. ``__main__.py``
+declares the options (the leaderboard's, plus ``--out`` and ``--compare``) and calls :func:`run`;
+nothing here imports Streamlit."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from scoring import cli_load
-from scoring.cli import ProgressBar, guarded, scoring_arguments
 from scoring.core.errors import InputError
 from scoring.core.family import Family
 from scoring.core.jsonsafe import loads_bounded
-from scoring.registry import families, get
 
 
 def _compare_params(fam: Family, given: str, base: dict[str, Any], context) -> dict[str, Any]:
@@ -76,40 +72,3 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
         params_b=params_b, intervals=iv, interval_info=info)
     out.write_text(html, encoding="utf-8")
     return f"wrote {out} ({len(html.encode('utf-8')) / 1e6:.2f} MB)"
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, no traceback
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """One sub-command per family: its inputs and parameters as for its leaderboard, ``--out``, ``--compare``."""
-    fams = families()
-    p = _Parser(prog="python -m lab.report", description="Write a family's view (data, parameters, leaderboard, "
-                "charts) as one self-contained HTML file: no server, no network.")
-    sub = p.add_subparsers(dest="family", required=True, parser_class=_Parser,
-                           metavar="{" + ",".join(f.name for f in fams) + "}")
-    for fam in fams:
-        rp = sub.add_parser(fam.name, help=f"write the {fam.title} view as one HTML file",
-                            description=f"Score submissions with {fam.summary}; write a self-contained HTML report "
-                                        "(no server, no network) of the data, the parameters, the leaderboard and "
-                                        "charts.")
-        scoring_arguments(rp, fam)
-        rp.add_argument("--out", required=True, metavar="FILE", help="write the report (one HTML file) here")
-        rp.add_argument("--compare", metavar="JSON", help="a second configuration B shown beside this one: a JSON "
-                        "file (or text) of the parameter values that differ, e.g. '{\"alpha\": 10}' (default: none)")
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m lab.report``: exit 0 (the line naming the file on stderr), 2 for bad input, 1 for a bug."""
-    args = build_parser().parse_args(argv)
-    bar = ProgressBar()
-
-    def write() -> int:
-        print(run(get(args.family), args, bar), file=sys.stderr)
-        return 0
-
-    return guarded(write, bar=bar)

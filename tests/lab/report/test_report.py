@@ -248,7 +248,7 @@ def test_command_line_and_link_reproduce_the_parameters(setup):
 def test_building_the_report_does_not_import_streamlit(comp_dir, tmp_path):
     """The command in a fresh interpreter: exit 0, the file written, and Streamlit never imported."""
     out = tmp_path / "r.html"
-    code = ("import sys; from lab.report.cli import main; rc = main(sys.argv[1:]); "
+    code = ("import sys; from lab.report.__main__ import main; rc = main(sys.argv[1:]); "
             "print(json.dumps({'rc': rc, 'streamlit': 'streamlit' in sys.modules}))")
     args = ["shovel-ready", "--out", str(out), "--ground-truth", str(comp_dir / "ground_truth.csv"),
             "--submissions", str(comp_dir / "submissions"), "--demographics", str(comp_dir / "demographics.csv"),
