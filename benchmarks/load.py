@@ -77,8 +77,8 @@ async def table_text(page) -> str:
 def nav_pages() -> list[tuple[str, str | None]]:
     """Every page of the app's navigation as (address, its section at the top or None for a
     link of its own), in the navigation's order (the default page's address is "")."""
-    from lab import nav
     from lab.families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
+    from lab.view import nav
     from scoring import registry
 
     default = nav.default_path()

@@ -4,7 +4,7 @@ Prints, for each family's sample and beside the targets (the Shovel-Ready sample
 ≤ 5 MB, generated in ≤ 3 s): the report's size, the median (and slowest) time of
 ``lab.report.build_report`` on a loaded scorer — the work the app's *Download report* button
 does — with a fresh scorer each run (so no leaderboard comes from an earlier run's cache),
-and the wall time of the whole command ``python -m scoring <family> report`` (a new
+and the wall time of the whole command ``python -m lab.report <family>`` (a new
 interpreter: imports, loading the files, scoring, writing).
 """
 
@@ -64,7 +64,7 @@ def _build(name: str, runs: int, b: int | None) -> tuple[list[float], int]:
 def _command(name: str, b: int | None) -> float:
     _, args = _sources(name)
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "scoring", name, "report", "--out", str(Path(tmp) / "r.html"), *args]
+        cmd = [sys.executable, "-m", "lab.report", name, "--out", str(Path(tmp) / "r.html"), *args]
         cmd += ["--bootstrap", str(b)] if b else []
         t = time.perf_counter()
         subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,12 +3,12 @@ recipe's choices in words, the published aggregate beside ours, downloads, and t
 
 import streamlit as st
 
-from lab import current, report_button, tables
-from lab import custom as cu
 from lab.charts import custom as charts
 from lab.charts.common import rank_chart
-from lab.charts.draw import altair_chart, memo
-from lab.text import md
+from lab.families import custom as cu
+from lab.view import current, report_button, tables
+from lab.view.draw import altair_chart, memo
+from lab.words.text import md
 from scoring.custom import STAGES
 
 FAM = cu.FAM

@@ -3,9 +3,9 @@ JSON document — saved, edited and loaded back — and the shipped recipes with
 
 import streamlit as st
 
-from lab import current
-from lab import custom as cu
-from lab.text import md
+from lab.families import custom as cu
+from lab.view import current
+from lab.words.text import md
 
 FAM = cu.FAM
 TITLE = "Recipe"

@@ -9,8 +9,10 @@ import time
 import streamlit as st
 
 import scoring
-from lab import current, families, links, nav, state, store, uploads
-from lab.text import md
+from lab import families
+from lab.data import store, uploads
+from lab.view import current, links, nav, state
+from lab.words.text import md
 from scoring import registry
 from scoring.core import limits
 from scoring.core.jsonsafe import loads_bounded

@@ -7,12 +7,14 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from lab import current, glossary, tables
-from lab import shovel_ready as sr
-from lab import shovel_ready_story as words
 from lab.charts import shovel_ready as charts
-from lab.story import count
-from lab.text import md
+from lab.charts.tables import groups_as_rows
+from lab.families import shovel_ready as sr
+from lab.view import current, tables
+from lab.words import glossary
+from lab.words import shovel_ready as words
+from lab.words.story import count
+from lab.words.text import md
 
 FAM = sr.FAM
 TITLE = "Demographics"
@@ -58,7 +60,7 @@ st.plotly_chart(charts.group_heatmap(gs, order, intervals=sr.group_intervals(p))
 st.caption(f"Hover a cell for its 95 % interval: the group's essays resampled {sr.GROUP_INTERVAL_B} times "
            "within the group (a small group has a wide one).")
 
-many = tables.groups_as_rows(len(gs.labels), len(order))
+many = groups_as_rows(len(gs.labels), len(order))
 betas = scoring.softmin_weights(gs.scores.loc[order, gs.labels], gs.sizes.reindex(gs.labels), alpha) * 100.0
 beta_table, beta_config = tables.team_group_table(betas, "%.1f %%", help=glossary.BETA)
 total = int(gs.sizes.sum())

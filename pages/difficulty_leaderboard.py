@@ -3,12 +3,12 @@ the current settings in words, Table 1's reward/penalty cases, and the paper's m
 
 import streamlit as st
 
-from lab import current, report_button, tables
-from lab import difficulty as dw
-from lab import difficulty_text as words
 from lab.charts import difficulty as charts
 from lab.charts.common import bump_chart
-from lab.text import md
+from lab.families import difficulty as dw
+from lab.view import current, report_button, tables
+from lab.words import difficulty as words
+from lab.words.text import md
 from scoring.difficulty import STAGES, csv_columns, leaderboard_document, split_columns
 
 FAM = dw.FAM

@@ -5,12 +5,12 @@ models miss, and one sample in full."""
 import numpy as np
 import streamlit as st
 
-from lab import current, links
-from lab import difficulty as dw
-from lab import difficulty_text as words
 from lab.charts import difficulty as charts
-from lab.charts.draw import memo
-from lab.text import md
+from lab.families import difficulty as dw
+from lab.view import current, links
+from lab.view.draw import memo
+from lab.words import difficulty as words
+from lab.words.text import md
 from scoring.difficulty import views
 
 FAM = dw.FAM

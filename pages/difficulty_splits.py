@@ -5,11 +5,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lab import current
-from lab import difficulty as dw
-from lab import difficulty_text as words
 from lab.charts import difficulty as charts
-from lab.charts.draw import memo
+from lab.families import difficulty as dw
+from lab.view import current
+from lab.view.draw import memo
+from lab.words import difficulty as words
 from scoring.difficulty import split_columns, views
 
 FAM = dw.FAM

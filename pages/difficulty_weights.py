@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lab import current
-from lab import difficulty as dw
-from lab import difficulty_text as words
 from lab.charts import difficulty as charts
+from lab.families import difficulty as dw
+from lab.view import current
+from lab.words import difficulty as words
 from scoring.difficulty import WEIGHT_SCHEMES, scheme_weights, views
 
 FAM = dw.FAM

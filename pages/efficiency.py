@@ -5,12 +5,12 @@ import math
 import streamlit as st
 
 import scoring
-from lab import current, links
-from lab import shovel_ready as sr
-from lab import shovel_ready_story as words
 from lab.charts import efficiency as eff_charts
-from lab.story import count, names, upper_bound
-from lab.text import md
+from lab.families import shovel_ready as sr
+from lab.view import current, links
+from lab.words import shovel_ready as words
+from lab.words.story import count, names, upper_bound
+from lab.words.text import md
 
 FAM = sr.FAM
 

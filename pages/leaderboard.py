@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from lab import current, glossary, links, report_button, tables
-from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
-from lab.charts.draw import altair_chart, memo
-from lab.text import md
+from lab.families import shovel_ready as sr
+from lab.view import current, links, report_button, tables
+from lab.view.draw import altair_chart, memo
+from lab.words import glossary
+from lab.words.text import md
 from scoring.shovel_ready import STAGES
 
 FAM = sr.FAM

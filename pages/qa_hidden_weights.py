@@ -4,9 +4,10 @@ weights are unknown, and a map of the winner over the weights of two or three th
 import pandas as pd
 import streamlit as st
 
-from lab import current, links, qa
 from lab.charts import qa as charts
-from lab.text import md
+from lab.families import qa
+from lab.view import current, links
+from lab.words.text import md
 
 FAM = qa.FAM
 TITLE = "Hidden weights"

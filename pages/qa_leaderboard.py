@@ -3,9 +3,10 @@ each theme adds, and how the weights move the ranks against equal weights."""
 
 import streamlit as st
 
-from lab import current, qa, report_button, tables
 from lab.charts import qa as charts
 from lab.charts.common import bump_chart
+from lab.families import qa
+from lab.view import current, report_button, tables
 from scoring.core.family import Stage
 
 FAM = qa.FAM

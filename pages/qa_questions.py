@@ -3,9 +3,10 @@ answer, the tokens after normalisation and the answer F1."""
 
 import streamlit as st
 
-from lab import current, links, qa
 from lab.charts import qa as charts
-from lab.text import md
+from lab.families import qa
+from lab.view import current, links
+from lab.words.text import md
 
 FAM = qa.FAM
 TITLE = "Questions"

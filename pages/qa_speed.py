@@ -4,8 +4,9 @@ what 10 ms saved per question would add to its final score."""
 import pandas as pd
 import streamlit as st
 
-from lab import current, qa
 from lab.charts import qa as charts
+from lab.families import qa
+from lab.view import current
 
 FAM = qa.FAM
 TITLE = "Speed penalty"

@@ -3,11 +3,11 @@ side — both rankings, the places each team moved, and the stage where it moved
 
 import streamlit as st
 
-from lab import current, report_button, state, tables
 from lab import robustness as rb
-from lab.charts.draw import memo
 from lab.charts.robustness import slope_figure
-from lab.text import md
+from lab.view import current, report_button, state, tables
+from lab.view.draw import memo
+from lab.words.text import md
 from scoring.core.stability import compare
 
 fam = rb.begin(

@@ -4,11 +4,11 @@ intervals, the warnings where a conclusion is fragile, and who moves when one te
 
 import streamlit as st
 
-from lab import current, tables
 from lab import robustness as rb
-from lab.charts.draw import memo
 from lab.charts.robustness import interval_figure
-from lab.text import md
+from lab.view import current, tables
+from lab.view.draw import memo
+from lab.words.text import md
 from scoring.core.ranksets import max_letters
 from scoring.core.robustness import top_set
 

@@ -3,11 +3,11 @@ public split must be, and how much choosing by the public board overstates a sub
 
 import streamlit as st
 
-from lab import current, tables
-from lab import shakeup as sk
-from lab.charts.draw import memo
 from lab.charts.shakeup import advice_figure, rank_heatmap, selection_figure, sweep_figure
-from lab.text import md
+from lab.robustness import shakeup as sk
+from lab.view import current, tables
+from lab.view.draw import memo
+from lab.words.text import md
 from scoring.core.shakeup_selection import selection_sentence
 
 fam, slot = sk.begin(

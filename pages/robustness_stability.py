@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from lab import current, state
 from lab import robustness as rb
-from lab.charts.draw import memo
 from lab.charts.robustness import stability_figure
-from lab.text import md
+from lab.view import current, state
+from lab.view.draw import memo
+from lab.words.text import md
 from scoring.core.stability import axis
 
 fam = rb.begin(

@@ -5,12 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 import scoring
-from lab import current, glossary, links, tables
-from lab import shovel_ready as sr
-from lab import shovel_ready_story as words_
 from lab.charts import segments as seg_charts
-from lab.colors import class_colours
-from lab.text import html, md
+from lab.charts.colors import class_colours
+from lab.families import shovel_ready as sr
+from lab.view import current, links, tables
+from lab.words import glossary
+from lab.words import shovel_ready as words_
+from lab.words.text import html, md
 from scoring.shovel_ready import QUALITY_LABELS
 
 FAM = sr.FAM

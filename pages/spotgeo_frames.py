@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from lab import current, links
-from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
+from lab.families import spotgeo as sg
+from lab.view import current, links
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from lab import current, report_button, tables
-from lab import spotgeo as sg
 from lab.charts import spotgeo as charts
-from lab.text import md
+from lab.families import spotgeo as sg
+from lab.view import current, report_button, tables
+from lab.words.text import md
 
 FAM = sg.FAM
 view = current.begin(FAM, "spotGEO leaderboard")

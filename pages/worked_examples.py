@@ -8,10 +8,11 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from lab import current, glossary, tables
-from lab import shovel_ready as sr
-from lab import shovel_ready_story as words
 from lab.charts import segments as seg_charts
+from lab.families import shovel_ready as sr
+from lab.view import current, tables
+from lab.words import glossary
+from lab.words import shovel_ready as words
 from scoring.shovel_ready import memo
 
 FAM = sr.FAM

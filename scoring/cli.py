@@ -4,7 +4,9 @@ Every family gets ``leaderboard`` (its inputs and parameters as options, CSV or 
 plus its own extra commands (Shovel-Ready: ``boost``). ``python -m scoring leaderboard|boost``
 are the Shovel-Ready family's (SPEC §8). Output goes to stdout (or ``--output``), warnings and
 progress to stderr; exit 0, or 2 with one line naming the file, row and problem for bad input,
-or 1 with one line for an internal error.
+or 1 with one line for an internal error. The HTML report has its own command in the layer
+above the engine, ``python -m lab.report <family>`` (``lab/report/__main__.py``, built from
+:func:`scoring_arguments` and :func:`guarded`): nothing here imports ``lab``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from . import cli_load, shakeup_cli
@@ -26,7 +29,9 @@ from .registry import families, get
 DEFAULT_FAMILY = "shovel-ready"
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line, exit 2, no traceback (every command line of the product)."""
+
     def error(self, message):  # one line, exit 2, no traceback
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -79,10 +84,9 @@ def output_args(p: argparse.ArgumentParser, *, names: bool = True) -> None:
                             "leading ' so that no spreadsheet runs it as a formula)")
 
 
-def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
-    lb = sub.add_parser("leaderboard", help=f"score submissions into the {fam.title} leaderboard",
-                        description=f"Score submissions with {fam.summary}; print the leaderboard.")
-    lb.set_defaults(family=fam.name, command="leaderboard")
+def scoring_arguments(lb: argparse.ArgumentParser, fam: Family) -> None:
+    """The options of a scoring run: the family's inputs and parameters, the workers, the rank sets
+    (``leaderboard`` and the report's command, ``python -m lab.report``, share them)."""
     for inp in fam.inputs:
         kw = dict(required=inp.required, metavar="PATH" if inp.many else inp.kind.upper(), help=inp.help)
         if inp.many:
@@ -120,15 +124,20 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
                     "are built to hold for all teams at once with the confidence (wider)")
     rb.add_argument("--top-k", metavar="K", default=None, help="also in_top_K: whether the team could be among "
                     "the best K (the set is built to hold every true top-K team with the confidence)")
-    # the report: the leaderboard's inputs and parameters (copied from its parser), written as one HTML file
-    rp = sub.add_parser("report", parents=[lb], add_help=False, help=f"write the {fam.title} view as one HTML file",
-                        description=f"Score submissions with {fam.summary}; write a self-contained HTML report "
-                                    "(no server, no network) of the data, the parameters, the leaderboard and charts.")
-    rp.set_defaults(family=fam.name, command="report")
-    rp.add_argument("--out", required=True, metavar="FILE", help="write the report (one HTML file) here")
-    rp.add_argument("--compare", metavar="JSON", help="a second configuration B shown beside this one: a JSON "
-                    "file (or text) of the parameter values that differ, e.g. '{\"alpha\": 10}' (default: none)")
+
+
+#: the report has its own entry point in the layer above the engine (docs/architecture.md)
+REPORT_MOVED = "the report is written by python -m lab.report {family} --out FILE ... (same options)"
+
+
+def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
+    lb = sub.add_parser("leaderboard", help=f"score submissions into the {fam.title} leaderboard",
+                        description=f"Score submissions with {fam.summary}; print the leaderboard.")
+    lb.set_defaults(family=fam.name, command="leaderboard")
+    scoring_arguments(lb, fam)
     output_args(lb)
+    rp = sub.add_parser("report", add_help=False, help=f"moved: python -m lab.report {fam.name} --out FILE ...")
+    rp.set_defaults(family=fam.name, command="report")
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
@@ -143,13 +152,13 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
 def build_parser() -> argparse.ArgumentParser:
     fams = families()
     listing = "; ".join(f"{f.name}: {f.title}" for f in fams)
-    p = _Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
+    p = Parser(prog="python -m scoring", description=f"Leaderboard Lab scoring engine. Families — {listing}. "
                 "'leaderboard' and 'boost' without a family are the shovel-ready family's.")
-    sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=_Parser,
+    sub = p.add_subparsers(dest="family_or_command", required=True, parser_class=Parser,
                            metavar="{" + ",".join(f.name for f in fams) + "} | leaderboard | boost | docs")
     for fam in fams:
         fp = sub.add_parser(fam.name, help=f"{fam.title}: {fam.summary}", description=fam.summary)
-        _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=_Parser), fam)
+        _add_family_commands(fp.add_subparsers(dest="command", required=True, parser_class=Parser), fam)
     # SPEC §8: the Shovel-Ready commands without the family word
     _add_family_commands(sub, get(DEFAULT_FAMILY))
     d = sub.add_parser("docs", help="print the families' reference (inputs, parameters, stages, columns) as markdown",
@@ -222,7 +231,19 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if getattr(args, "command", None) == "report":  # whatever its options were
+        print(f"error: {REPORT_MOVED.format(family=args.family)}", file=sys.stderr)
+        return 2
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return guarded(lambda: _main(args))
+
+
+def guarded(command: Callable[[], int], *, bar: ProgressBar = _BAR) -> int:
+    """Run one command as every entry point does: warnings as single lines on stderr; bad input
+    (``InputError``, ``OSError``) one line and exit 2; a bug one line and exit 1."""
     shown: set[str] = set()
 
     def one_line(message, category, filename, lineno, file=None, line=None) -> None:
@@ -231,43 +252,38 @@ def main(argv=None) -> int:
         text = " ".join(str(message).split())
         if text not in shown:
             shown.add(text)
-            _BAR.close()
+            bar.close()
             print(f"warning: {text}", file=sys.stderr if file is None else file)
 
     with warnings.catch_warnings():  # restored on return: an in-process caller keeps its own
         warnings.showwarning = one_line
-        return _main(args)
+        try:
+            return command()
+        except InputError as e:
+            bar.close()
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        except OSError as e:
+            bar.close()
+            print(f"error: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        except Exception as e:  # a bug, not bad input: still one line, and a distinct exit code
+            bar.close()
+            print(f"error: internal error ({type(e).__name__}: {e}); please report it with the input files",
+                  file=sys.stderr)
+            return 1
 
 
 def _main(args: argparse.Namespace) -> int:
-    try:
-        if args.command == "shakeup":
-            text = shakeup_cli.run(get(args.family), args, progress=_BAR)
-        elif args.command == "docs":
-            text = families_markdown(families())
-        else:
-            fam = get(args.family)
-            if args.command == "report":
-                from lab.report_cli import run as run_report  # the UI package's builder; no Streamlit
-
-                print(run_report(fam, args, _BAR), file=sys.stderr)
-                return 0
-            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
-        if getattr(args, "output", None):
-            Path(args.output).write_text(text, encoding="utf-8")
-        else:
-            sys.stdout.write(text)
-    except InputError as e:
-        _BAR.close()
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        _BAR.close()
-        print(f"error: {getattr(e, 'filename', '') or ''}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    except Exception as e:  # a bug, not bad input: still one line, and a distinct exit code
-        _BAR.close()
-        print(f"error: internal error ({type(e).__name__}: {e}); please report it with the input files",
-              file=sys.stderr)
-        return 1
+    if args.command == "shakeup":
+        text = shakeup_cli.run(get(args.family), args, progress=_BAR)
+    elif args.command == "docs":
+        text = families_markdown(families())
+    else:
+        fam = get(args.family)
+        text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+    if getattr(args, "output", None):
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
     return 0

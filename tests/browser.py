@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-#: the navigation, at the top of the page (``lab/nav.py``): a section per family, each a menu
+#: the navigation, at the top of the page (``lab/view/nav.py``): a section per family, each a menu
 NAV = '[data-testid="stTopNav"]'
 TABLE = '[data-testid="stMain"] [data-testid="stDataFrame"] table'
 
@@ -115,8 +115,8 @@ def wait_idle(page, timeout: float = 60_000) -> None:
 def nav_section(stem: str) -> str | None:
     """The top navigation's section that lists the page at address ``stem`` (None: a link of its
     own, the Data page)."""
-    from lab import nav
     from lab.families import ROBUSTNESS_PAGES, ui
+    from lab.view import nav
     from scoring import registry
 
     for fam in registry.families():
@@ -132,7 +132,7 @@ def go(page, stem: str, title: str | None = None) -> None:
     navigation at the top, in the same session, as a visitor does — its section's menu, then the
     page — and wait for its run (and for its title, when given). The one place the browser tests
     know how the navigation is drawn."""
-    from lab import nav
+    from lab.view import nav
 
     href = "/" if stem == nav.default_path() else f"/{stem}"
     section = nav_section(stem)

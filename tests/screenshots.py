@@ -26,8 +26,8 @@ from tests.browser import ROOT, assert_no_exception, first_control, launch_brows
 SIZES = ((1440, 900), (1024, 768))
 def addresses() -> list[str]:
     """Every page's address, in the navigation's order (the default page's is ``""``)."""
-    from lab import nav
     from lab.families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
+    from lab.view import nav
     from scoring import registry
 
     paths = [p.url_path for fam in registry.families() for p in ui(fam).pages]
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = addresses()
     if args.pages:
         wanted = [p.strip().strip("/") for p in args.pages.split(",")]
-        from lab import nav
+        from lab.view import nav
 
         paths = ["" if p == nav.default_path() else p for p in wanted]
     sizes = [tuple(int(n) for n in s.lower().split("x")) for s in args.sizes.split(",")]

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from scoring.core.family import Stage
 
-from ..text import html
+from ..words.text import html
 
 LAYOUT = dict(margin=dict(l=10, r=10, t=50, b=10), legend_title_text="Team", hovermode="closest")
 

@@ -1,6 +1,6 @@
 """The Custom pages' figures: the item values behind the aggregate, team × item, as a heatmap.
 
-Every team and item name goes through :func:`lab.text.html` (Plotly renders a few HTML tags
+Every team and item name goes through :func:`lab.words.text.html` (Plotly renders a few HTML tags
 in labels and hover text)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
 
 #: at most this many teams are drawn (the top of the leaderboard); the table has them all

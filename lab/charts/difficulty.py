@@ -3,7 +3,7 @@
 rank changes marked), the parallel coordinates of split-wise scores, a sunburst per model, the
 beeswarm of samples, each split's weight and share, and Table 1's cases side by side.
 
-Every model name, label, sample text and prediction goes through :func:`lab.text.html`
+Every model name, label, sample text and prediction goes through :func:`lab.words.text.html`
 (Plotly renders a few HTML tags in labels and hover text); figure data are plain lists."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import plotly.colors
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..tables import rank_arrow
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
+from .tables import rank_arrow
 
 RIGHT, WRONG = "#9BD6A4", "#F2A6A6"  # the paper's light green / light red
 SAME, MOVED = "#E8B923", "#D62728"  # its yellow and red dots

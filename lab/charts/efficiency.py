@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from scoring.shovel_ready import eligibility_threshold
 from scoring.shovel_ready.efficiency import boost_window
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, log_ticks
 
 

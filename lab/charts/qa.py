@@ -3,7 +3,7 @@ team's final score, the chance of being first and the rank range under unknown w
 map of the winner over the weight simplex (3 themes) or along a segment (2 themes), average
 inference times against the threshold, and what 10 ms saved would gain.
 
-Every team and theme name goes through :func:`lab.text.html` (Plotly renders a few HTML tags
+Every team and theme name goes through :func:`lab.words.text.html` (Plotly renders a few HTML tags
 in labels and hover text)."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..tables import rank_arrow
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, log_ticks
+from .tables import rank_arrow
 
 #: The AIT axis turns logarithmic above this max/min ratio of the times shown.
 LOG_TIME_RATIO = 20.0

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from scoring.core.stability import flip_edges
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
 
 WINNER_SHADE = "rgba(245,190,60,0.18)"

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from ..text import html
+from ..words.text import html
 
 
 def word_indices(predictionstring: str) -> list[int]:

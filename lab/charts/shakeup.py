@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT
 
 #: the rank heatmap writes each cell's share up to this many teams (beyond, the cells are too small to read)

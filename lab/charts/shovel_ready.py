@@ -13,9 +13,9 @@ import plotly.graph_objects as go
 
 from scoring.shovel_ready import STAGES
 
-from ..tables import MAX_GROUP_COLUMNS, groups_as_rows, short_group_labels  # noqa: F401  (re-exported)
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, waterfall_chart
+from .tables import MAX_GROUP_COLUMNS, groups_as_rows, short_group_labels  # noqa: F401  (re-exported)
 
 STAGE_NAMES = [s.label for s in STAGES]
 

@@ -1,7 +1,7 @@
 """The spotGEO pages' figures, pure functions of frames: one 640 × 480 frame drawn to scale
 (objects, predictions, τ and ε circles, match lines), the ranks under both rule sets, the
 misses by brightness, the errors by position, what each MSE is made of, and the costliest
-sequences. Every user string (team names) goes through :func:`~lab.text.html`."""
+sequences. Every user string (team names) goes through :func:`~lab.words.text.html`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..text import html
+from ..words.text import html
 from .common import LAYOUT, wrapped_ticks
 
 WIDTH, HEIGHT = 640, 480

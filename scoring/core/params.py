@@ -341,7 +341,7 @@ class ParamSpec:
         if isinstance(values, Params) and not kwargs and values.spec is self and values.fits(context):
             return values
         return Params(self._validate({**(values or {}), **kwargs}, context), spec=self,
-                      context=self._context_key(context))
+                      context=self.context_key(context))
 
     def _validate(self, given: Mapping[str, Any], context: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
         """The work of :meth:`validate` (each value coerced, then the rules between them)."""
@@ -378,7 +378,7 @@ class ParamSpec:
                 raise InputError(name, None, str(e)) from None
         return tuple(out)
 
-    def _context_key(self, context: Mapping[str, Sequence[str]] | None) -> tuple | None:
+    def context_key(self, context: Mapping[str, Sequence[str]] | None) -> tuple | None:
         """The data values a validation checked against (only the keys a parameter uses)."""
         if context is None:
             return None

@@ -1,14 +1,23 @@
 """A family's parameters once validated: :class:`Params`, a read-only ``dict`` that remembers
 the :class:`~scoring.core.params.ParamSpec` that checked it (so passing it on does not check
-it again), and :func:`given`, the one mapping of ``f(p, **named)``."""
+it again), and :func:`given`, the one mapping of ``f(p, **named)``.
+
+The split is one-way: ``scoring.core.params`` imports this module, never the reverse; what a
+``Params`` needs of its spec is the :class:`Checker` protocol (``ParamSpec`` has it)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .params import ParamSpec
+
+class Checker(Protocol):
+    """What :class:`Params` asks of the spec that checked it (``scoring.core.params.ParamSpec``)."""
+
+    def validate(self, values: Mapping[str, Any] | None = None, *,
+                 context: Mapping[str, Sequence[str]] | None = None) -> Params: ...
+
+    def context_key(self, context: Mapping[str, Sequence[str]] | None) -> tuple | None: ...
 
 
 def given(values: Mapping[str, Any] | None, named: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -31,7 +40,7 @@ class Params(dict):
 
     __slots__ = ("spec", "context")
 
-    def __init__(self, values: Mapping[str, Any], *, spec: ParamSpec, context: tuple | None = None):
+    def __init__(self, values: Mapping[str, Any], *, spec: Checker, context: tuple | None = None):
         super().__init__(values)
         self.spec = spec
         self.context = context
@@ -59,7 +68,7 @@ class Params(dict):
     def fits(self, context: Mapping[str, Sequence[str]] | None) -> bool:
         """Whether these values were checked against the data values of ``context`` (None:
         nothing to check against)."""
-        return context is None or self.context == self.spec._context_key(context)
+        return context is None or self.context == self.spec.context_key(context)
 
     def replace(self, **changes) -> Params:
         """These parameters with ``changes``, validated (against the same data values)."""

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import tables
+from lab.charts import tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
@@ -102,7 +102,7 @@ def table_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 def stage_table(at: AppTest) -> pd.DataFrame:
-    """The leaderboard's grouped table with one-level names (``lab.tables.flat_columns``):
+    """The leaderboard's grouped table with one-level names (``lab.charts.tables.flat_columns``):
     ``"FP1 (original)"`` (a stage's score), ``"FP1 (original) · rank"``, ``"Final result"``
     (the final score), ``"Final result · rank"``, ``"Final result · Boost"``, indexed by team."""
     for df in at.dataframe:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from lab import nav
 from lab.families import ROBUSTNESS_PAGES, SHARED_PAGES, ui
+from lab.view import nav
 from scoring import registry
 from tests.browser import (
     NAV,

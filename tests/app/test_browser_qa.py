@@ -29,7 +29,7 @@ SIDEBAR = '[data-testid="stSidebar"]'
 
 
 def _opening(page) -> str:
-    """The page's takeaway: the header's callout (lab.current.header)."""
+    """The page's takeaway: the header's callout (lab.view.current.header)."""
     callout = '[data-testid="stMain"] [data-testid="stAlert"] [data-testid="stMarkdownContainer"]'
     return page.locator(callout).first.inner_text().strip()
 

@@ -11,7 +11,7 @@ import pytest
 
 from scoring import get
 from tests.app.helpers import SUB_A, SUB_B, SUB_C, write_competition
-from tests.cli import run_cli
+from tests.cli import run_cli, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def _stage_cells(page) -> list[dict]:
 def test_the_report_opens_offline_draws_and_shows_the_clis_numbers(family, browser, tmp_path):
     out = tmp_path / "report.html"
     args = _sample_args(family)
-    res = run_cli(family, "report", "--out", out, *args)
+    res = run_report(family, "--out", out, *args)
     assert res.returncode == 0, res.stderr
     doc = json.loads(run_cli(family, "leaderboard", *args, "--format", "json").stdout)
     page, seen = _open_offline(browser, out)
@@ -113,8 +113,8 @@ def test_hostile_team_names_stay_text_in_the_browser(browser, tmp_path):
     d = write_competition(tmp_path / "c", runtimes=False,
                           subs={IMG: SUB_A, MD: SUB_B, "C": SUB_C})
     out = tmp_path / "hostile.html"
-    res = run_cli("shovel-ready", "report", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
-                  d / "submissions", "--demographics", d / "demographics.csv", "--attributes", "ell_status")
+    res = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
+                     d / "submissions", "--demographics", d / "demographics.csv", "--attributes", "ell_status")
     assert res.returncode == 0, res.stderr
     page, seen = _open_offline(browser, out)
     try:

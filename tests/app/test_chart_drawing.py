@@ -1,5 +1,5 @@
 """Issue 29, "less work per rerun": the app draws its Vega-Lite charts without Altair's
-per-rerun schema check (``lab.charts.draw``) — so the check is made here, once, on what the
+per-rerun schema check (``lab.view.draw``) — so the check is made here, once, on what the
 builders return, and the unchecked drawing must give the very same specification."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab.charts import draw
 from lab.charts import shovel_ready as sr_charts
+from lab.charts.colors import team_colors
 from lab.charts.common import rank_chart
-from lab.colors import team_colors
+from lab.view import draw
 from scoring.shovel_ready import STAGES
 
 
@@ -43,7 +43,7 @@ def test_unvalidated_really_skips_the_check_and_leaves_the_chart_alone():
 
 
 def test_a_chart_is_built_once_for_the_same_inputs_and_again_when_they_change(lb):
-    from lab import shared
+    from lab.data import shared
 
     shared._shared.clear()
     built = []
@@ -64,8 +64,8 @@ def test_a_chart_is_built_once_for_the_same_inputs_and_again_when_they_change(lb
 
 
 def test_a_second_visitor_of_the_leaderboard_does_not_rebuild_its_charts(tiny, monkeypatch):
-    from lab import shared
     from lab.charts import common
+    from lab.data import shared
     from tests.app.helpers import app
 
     shared._shared.clear()
@@ -79,7 +79,7 @@ def test_a_second_visitor_of_the_leaderboard_does_not_rebuild_its_charts(tiny, m
 
 
 def test_built_charts_are_kept_apart_and_bounded_by_count():
-    from lab import shared
+    from lab.data import shared
 
     shared._shared.clear()
     for i in range(shared.CHART_ENTRIES + 8):

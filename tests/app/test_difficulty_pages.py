@@ -105,7 +105,7 @@ def figure(at: AppTest, key: str) -> dict:
 
 
 def takeaway(at: AppTest) -> str:
-    """The page's takeaway: the header's callout (lab.current.header); on a page whose settings
+    """The page's takeaway: the header's callout (lab.view.current.header); on a page whose settings
     cannot be scored, the header's sentence that says why."""
     return plain((at.info or at.markdown)[0].value).replace("**", "")
 

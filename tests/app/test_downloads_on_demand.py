@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from lab import custom, qa, spotgeo, tables
-from lab import shovel_ready as sr
+from lab.families import custom, qa, spotgeo
+from lab.families import shovel_ready as sr
+from lab.view import tables
 from tests.app.helpers import app
 
 PAGES = {

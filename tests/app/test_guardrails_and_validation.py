@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab import state, tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import segments as seg_charts
 from lab.charts.common import waterfall_bars, waterfall_domain
+from lab.view import state, tables
 from scoring.core.validate import MAX_ERRORS
 from scoring.shovel_ready import FAMILY
 from tests.app.helpers import DATA, SR, app, error_report, open_page, plain, rerun, stage_table, upload

@@ -8,11 +8,12 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab import shovel_ready as sr
-from lab import tables
 from lab.charts import efficiency as eff_charts
 from lab.charts import shovel_ready as charts
-from lab.colors import team_colors
+from lab.charts import tables
+from lab.charts.colors import team_colors
+from lab.families import shovel_ready as sr
+from lab.view.tables import stage_column_config
 from scoring.shovel_ready import STAGES
 from tests.app.helpers import SEG_A, SEG_B, SR, app, figure, plain, rerun, stage_table, table_with, vega
 
@@ -86,12 +87,12 @@ def test_stage_table_groups_columns_by_stage_with_the_final_result_first_in_full
     for _, row in t.iterrows():
         ranks = [str(row[(s.label, "Rank")]).split(" ")[0] for s in STAGES[:-1]] + [row[("Final result", "Rank")].split(" ")[0]]
         assert row[tables.PATH] == " → ".join(ranks)
-    cfg = tables.stage_column_config(t, STAGES, sr.EXTRA_CONFIG)  # by position; 0 is the hidden index
+    cfg = stage_column_config(t, STAGES, sr.EXTRA_CONFIG)  # by position; 0 is the hidden index
     assert cfg[1]["pinned"] is True                               # the team stays in view
     assert all(not cfg[i].get("pinned") for i in range(2, 6))     # the answer is never drawn faded
     assert cfg[3]["type_config"]["format"] == "%.4f" and "Final score" in cfg[3]["help"]
     assert cfg[6] is None and cfg[8]["help"].startswith("Rank on “FP1 (original)”")  # every score: no path
-    compact = tables.stage_column_config(t, STAGES, sr.EXTRA_CONFIG, every_score=False)
+    compact = stage_column_config(t, STAGES, sr.EXTRA_CONFIG, every_score=False)
     assert all(compact[i] is None for i in range(7, 15)) and compact[6]["help"].startswith("The team's rank at each")
     assert all(compact[i] is not None for i in range(1, 7))
 

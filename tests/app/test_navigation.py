@@ -1,8 +1,10 @@
-"""The navigation's declarations (``lab/nav.py``) and the landing page's words (issue 23, items 1 and 7)."""
+"""The navigation's declarations (``lab/view/nav.py``) and the landing page's words (issue 23, items 1 and 7)."""
 
 from __future__ import annotations
 
-from lab import families, glossary, nav
+from lab import families
+from lab.view import nav
+from lab.words import glossary
 from scoring import registry
 from tests.app.helpers import app
 

@@ -1,4 +1,4 @@
-"""The guard around every page body (lab/guard.py): links that carry bad or contradictory
+"""The guard around every page body (lab/view/guard.py): links that carry bad or contradictory
 parameters get the page's own error message and the way back, never Streamlit's red exception
 box (issue 28's reproducers)."""
 
@@ -52,7 +52,7 @@ def test_a_link_with_bad_parameters_gets_a_message_not_an_exception(sample, page
 def _guarded(kind: str):  # pragma: no cover - runs inside AppTest's script runner
     import streamlit as st
 
-    from lab import guard
+    from lab.view import guard
     from scoring import InputError, registry
 
     class Navigation:

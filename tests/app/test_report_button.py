@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from lab import report_button
+from lab.view import report_button
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, app
-from tests.test_report import Page
+from tests.lab.report.test_report import Page
 
 PAGES = {"pages/leaderboard.py": "lb_report", "pages/spotgeo_leaderboard.py": "sg_lb_report",
          "pages/qa_leaderboard.py": "qa_lb_report", "pages/difficulty_leaderboard.py": "df_lb_report",

@@ -2,13 +2,13 @@
 
 The app keeps its page files in a folder named ``pages/``: until some session runs
 ``st.navigation``, Streamlit treats it the legacy way and runs a deep-linked page *alone*,
-without ``app.py`` (``lab/nav.py``). ``AppTest`` starts every run in that state, as a freshly
+without ``app.py`` (``lab/view/nav.py``). ``AppTest`` starts every run in that state, as a freshly
 started server does, so a fresh ``AppTest`` switched to a page before its first run is a fresh
 server's first visitor arriving by a link. The conftest's fixture that turns the legacy mode off
 is overridden here, so these tests meet it; the steady state (legacy mode off) is counted too.
 
 Counted per rerun: the script runs (Streamlit calls ``MediaFileManager.clear_session_refs`` at the
-start of every full run), the app's frame (``lab.nav.build``: ``st.navigation``), the page file's executions (each fetches
+start of every full run), the app's frame (``lab.view.nav.build``: ``st.navigation``), the page file's executions (each fetches
 its bytecode), and the page's title (one per run of its body). Writing Streamlit's private flag
 and rerunning, as the app did before, made the first request of a fresh server two script runs.
 """
@@ -23,7 +23,8 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
-from lab import families, nav
+from lab import families
+from lab.view import nav
 from scoring import registry
 from tests.app.helpers import APP, TIMEOUT
 
@@ -82,7 +83,7 @@ def test_a_fresh_servers_first_visitor_at_any_address_gets_one_run(url, path, fa
     assert len(at.main.title) == 1, [t.value for t in at.main.title]  # every page has one title
     assert counts["run"] == 1 and counts["frame"] == 1, counts
     # the page file is entered by the legacy mode, stops at its first call into the app
-    # (lab.nav.ensure_app_entry), and runs once more inside app.py's navigation: its body once
+    # (lab.view.nav.ensure_app_entry), and runs once more inside app.py's navigation: its body once
     assert counts[Path(path).name] == 2, counts
     shown = registry.families()[0] if fam is None else fam  # a shared page works on the first family
     assert f"### {shown.title} parameters" in [m.value.replace("\\", "") for m in at.sidebar.markdown]

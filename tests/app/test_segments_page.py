@@ -94,7 +94,7 @@ def test_segments_essay_without_matches_shows_an_empty_state(tiny):
 def test_segments_class_colours_are_distinct_hues_and_the_type_column_is_wide():
     import colorsys
 
-    from lab.colors import class_colours
+    from lab.charts.colors import class_colours
 
     classes = ["Lead", "Position", "Claim", "Counterclaim", "Rebuttal", "Evidence", "Concluding Statement"]
     colours = class_colours(classes)

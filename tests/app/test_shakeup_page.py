@@ -78,7 +78,7 @@ def test_fraction_and_seed_change_the_sentence(core_dir):
 def test_every_other_family_on_its_sample(sample):
     # the same engine numbers as the page's sentence, for each family at the app's defaults
     import scoring
-    from lab.store import folder_sources
+    from lab.data.store import folder_sources
     from scoring.core.shakeup import shakeup
 
     for name in ("spotgeo", "qa", "difficulty"):

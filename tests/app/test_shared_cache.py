@@ -1,5 +1,5 @@
 """Issue 29, "share what is shareable": a result keyed by the data's digest and the parameters
-is computed once for every session that asks (``lab.shared``) — and an upload's results reach
+is computed once for every session that asks (``lab.data.shared``) — and an upload's results reach
 only the sessions that hold its digest."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ import time
 
 import pytest
 
-from lab import robustness, shakeup, shared, store
+from lab import robustness
+from lab.data import shared, store
+from lab.robustness import shakeup
 from tests.app.helpers import DATA, open_page, upload
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
 
@@ -126,7 +128,7 @@ def test_the_doctests_of_lab_shared():
 
 def test_a_map_reports_its_progress_a_few_times_not_once_per_cell(tiny, monkeypatch):
     """A 21 × 21 map reported each of its 441 cells to the browser; now at most every 0.1 s."""
-    from lab import progress
+    from lab.data import progress
 
     bars = []
     real = progress._bar

@@ -7,13 +7,13 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import state
+from lab.view import state
 from scoring.shovel_ready import FAMILY as FAM
 from tests.app.helpers import GROUP_B_YES, SEG_A, SEG_B, TIMEOUT, app, rerun, stage_table
 
 APPLY_SCRIPT = """
 import streamlit as st
-from lab import current, sidebar, state
+from lab.view import current, sidebar, state
 from scoring.shovel_ready import FAMILY as fam
 entry = current.entry(fam)
 sidebar.draw(fam, entry.comp, entry.digest)
@@ -192,8 +192,8 @@ def test_a_threshold_change_shows_a_progress_bar_counting_the_files(core_dir, mo
     """A threshold change re-matches every submission: a bar counts the files while it does
     (three here, with the size floor lowered from 50 to 1), and is gone afterwards. A slider
     that only re-aggregates (w) shows no bar at all."""
-    from lab import current
-    from lab import progress as bars
+    from lab.data import progress as bars
+    from lab.view import current
 
     seen: list = []
 

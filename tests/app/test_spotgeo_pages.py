@@ -92,7 +92,7 @@ def arr(v) -> list:
 
 
 def takeaway(at: AppTest) -> str:
-    """The page's takeaway: the header's callout (lab.current.header)."""
+    """The page's takeaway: the header's callout (lab.view.current.header)."""
     return plain(at.info[0].value)
 
 
@@ -334,7 +334,7 @@ def test_leaderboard_and_rules_pages_use_the_same_arrow_for_the_same_fact(sg_dir
 def test_the_same_ranking_sentence_agrees_in_number():
     import pandas as pd
 
-    from lab import spotgeo as sg
+    from lab.families import spotgeo as sg
     lb = pd.DataFrame({"submission": ["a", "b"], "rank": [1, 2], "other_rules_rank": [1, 2]})
     assert sg.takeaway_leaderboard(lb, "starter-kit").endswith("; the published rules give the same ranking.")
     assert sg.takeaway_leaderboard(lb, "seed").endswith("; the starter-kit code gives the same ranking.")

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 import scoring
-from lab import shovel_ready as sr
-from lab import store
-from lab.colors import _NAMED, team_colors
+from lab.charts.colors import _NAMED, team_colors
+from lab.data import store
+from lab.families import shovel_ready as sr
 from scoring.core.export import escape_cell
 from tests.app.helpers import (
     DEMO,

@@ -1,5 +1,5 @@
-"""Issue 12, shared mechanisms: the takeaway each page opens with (``lab.story``), a page's own
-picks in the address (``lab.links``), the unknown-page and unknown-data notices, and the
+"""Issue 12, shared mechanisms: the takeaway each page opens with (``lab.words.story``), a page's own
+picks in the address (``lab.view.links``), the unknown-page and unknown-data notices, and the
 doctests of the UI helpers (``lab`` is not on pytest's doctest path)."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import importlib
 import pandas as pd
 import pytest
 
-from lab import nav, story
-from lab import shovel_ready_story as words
+from lab.view import nav
+from lab.words import shovel_ready as words
+from lab.words import story
 from scoring.core.family import Stage
 from tests.app.helpers import SR, app, plain, rerun
 
@@ -25,9 +26,9 @@ def _lb(rows: dict[str, tuple]) -> pd.DataFrame:
     return df.sort_values(["rank", "submission"]).reset_index(drop=True)
 
 
-@pytest.mark.parametrize("module", ["lab.story", "lab.nav", "lab.text", "lab.charts.segments",
-                                    "lab.charts.efficiency", "lab.shovel_ready_story", "lab.charts.common",
-                                    "lab.tables", "lab.datalinks"])
+@pytest.mark.parametrize("module", ["lab.words.story", "lab.view.nav", "lab.words.text", "lab.charts.segments",
+                                    "lab.charts.efficiency", "lab.words.shovel_ready", "lab.charts.common",
+                                    "lab.charts.tables", "lab.data.datalinks"])
 def test_doctests_of_the_ui_helpers(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
@@ -189,7 +190,7 @@ def test_why_the_full_boost_and_the_overtake_runtimes_differ(core_dir):
 def test_plain_word_tooltips(core_dir):
     import json
 
-    from lab import glossary
+    from lab.words import glossary
 
     at = app(SR + "segments.py")
     cfg = json.loads(next(d.proto.columns for d in at.dataframe if "o_P" in d.value.columns))

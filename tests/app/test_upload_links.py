@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from lab import store, uploads
+from lab.data import store, uploads
 from tests.app.helpers import CSV, DATA, SEGMENTS, open_page, plain, upload
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from lab import datalinks
+from lab.data import datalinks
 from tests.app.helpers import APP, DATA, SEGMENTS, TIMEOUT, open_page, rerun, upload
 from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
 

@@ -1,6 +1,6 @@
 """One view per rerun (issue 23, item 5) and what is shown is what is scored (item 2).
 
-A slider move validates the family's parameters once — app.py's ``lab.current.build`` — and
+A slider move validates the family's parameters once — app.py's ``lab.view.current.build`` — and
 every page, the leaderboard, the warnings and the takeaway reuse that checked ``Params``.
 A link's off-step value is shown exactly (slider and number box) and scored as shown; the α
 an ∞ switch hides stays in the link.
@@ -13,7 +13,8 @@ from unittest import mock
 
 import pytest
 
-from lab import families, state
+from lab import families
+from lab.view import state
 from scoring.core import params as params_mod
 from scoring.shovel_ready import FAMILY as SR
 from tests.app.helpers import SEG_B, app, rerun, stage_table
@@ -86,7 +87,7 @@ def test_the_page_shows_the_views_parameters(core_dir):
 # ---- what is shown is what is scored ------------------------------------------------------------------
 def exact_box(at, key: str):
     """The one number box beside slider ``key`` (its key names the slider's value: see
-    ``lab.sidebar.exact_key``)."""
+    ``lab.view.sidebar.exact_key``)."""
     boxes = [n for n in at.number_input if str(n.key).startswith(key + "__exact__")]
     assert len(boxes) == 1, [n.key for n in boxes]
     return boxes[0]
@@ -121,7 +122,7 @@ def test_an_off_step_link_value_is_shown_exactly_and_scored(core_dir):
 def test_only_the_box_drawn_for_the_sliders_value_moves_it(monkeypatch):
     # a fast slider: the browser still sends the box drawn at w = 0.5 while the slider is at 0.57
     # (its callback fires: to a run that dropped it, the box is new); it must not set w back
-    from lab import sidebar
+    from lab.view import sidebar
 
     ss = {"sr_w": 0.57, sidebar.exact_key("sr_w", 0.5): 0.5}
     monkeypatch.setattr(sidebar.st, "session_state", ss)

@@ -1,5 +1,5 @@
 """The Rank intervals page's default answer and the Stability map's first map are computed when a family's default data is loaded
-(``lab.robustness.warm``, started by ``lab.store``), in a background thread, so a fresh
+(``lab.robustness.warm``, started by ``app.py``'s ``warm``), in a background thread, so a fresh
 visitor's page finds it in the shared cache (issue 23, "every page done ≤ 2 s after navigation").
 
 The data: the hand-worked difficulty competition of tests/app/test_difficulty_pages.py, with a

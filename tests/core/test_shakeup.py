@@ -230,7 +230,7 @@ def test_shovel_ready_boards_equal_the_leaderboards_of_each_part_with_the_boost_
 
 
 def test_qa_time_penalty_is_recomputed_on_each_part():
-    from lab.store import folder_sources
+    from lab.data.store import folder_sources
     from scoring.qa.scorer import theme_scores
     fam = scoring.get("qa")
     comp = fam.load(**folder_sources(fam, fam.sample_dir))
@@ -258,7 +258,7 @@ def test_qa_time_penalty_is_recomputed_on_each_part():
 
 @pytest.mark.parametrize("family", ["shovel-ready", "spotgeo", "qa", "difficulty"])
 def test_every_family_boards_equal_its_unit_stats_scores(family):
-    from lab.store import folder_sources  # the sample's files as the app finds them (no Streamlit call)
+    from lab.data.store import folder_sources  # the sample's files as the app finds them (no Streamlit call)
     fam = scoring.get(family)
     comp = fam.load(**folder_sources(fam, fam.sample_dir))
     us = fam.scorer(comp).unit_stats(**fam.params.validate(context=fam.context(comp)))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from tests.cli import run_cli
+from tests.cli import run_cli, run_report
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS, RECIPE = ROOT / "sample_data/custom/results.tsv", ROOT / "sample_data/custom/recipe.json"
@@ -47,6 +47,6 @@ def test_shakeup_of_the_helm_recipe_counts_its_mean_win_rate():
 
 def test_report_of_the_helm_recipe_states_its_rule(tmp_path):
     out = tmp_path / "r.html"
-    res = run_cli("custom", "report", "--results", RESULTS, "--recipe", RECIPE, "--out", out)
+    res = run_report("custom", "--results", RESULTS, "--recipe", RECIPE, "--out", out)
     assert res.returncode == 0, res.stderr
     assert "winrate" in out.read_text(encoding="utf-8")

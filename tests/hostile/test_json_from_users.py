@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from scoring import registry
 from tests.app.helpers import APP, TIMEOUT, plain
-from tests.cli import run_cli
+from tests.cli import run_cli, run_report
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,13 +54,13 @@ def test_a_hostile_recipe_file_exits_2_naming_it(tmp_path, kind):
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
 def test_a_hostile_compare_option_exits_2_naming_it(tmp_path, kind):
     sample = ROOT / "sample_data" / "qa"
-    res = run_cli("qa", "report", "--ground-truth", sample / "ground_truth.csv", "--submissions",
-                  sample / "submissions", "--out", tmp_path / "r.html", "--compare", HOSTILE[kind])
+    res = run_report("qa", "--ground-truth", sample / "ground_truth.csv", "--submissions",
+                     sample / "submissions", "--out", tmp_path / "r.html", "--compare", HOSTILE[kind])
     assert res.returncode == 2 and "--compare" in res.stderr, res.stderr
 
 
 def test_a_hostile_recipe_in_the_app_is_a_message(samples):
-    from lab import custom
+    from lab.families import custom
 
     for text in HOSTILE.values():
         problem = custom.apply_recipe(text)

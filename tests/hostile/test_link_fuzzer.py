@@ -1,7 +1,7 @@
 """A link fuzzer over every page of every family (issue 28): links whose query values are
 hostile — not numbers, off the slider's step, out of range, non-finite, 5,000 digits, markup,
 nested JSON pins, unknown digests — must never show Streamlit's exception box nor the guard's
-"Something went wrong" (which means a bug, not bad input: lab/guard.py). A bad value may be
+"Something went wrong" (which means a bug, not bad input: lab/view/guard.py). A bad value may be
 refused with a message or fall back to its default; either is fine.
 
 Seeded, so a failure names a link that reproduces it.

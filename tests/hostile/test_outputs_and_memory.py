@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import store, uploads
+from lab.data import store, uploads
 from scoring.cli import ProgressBar
 from scoring.core.cache import LRU
 from tests.cli import run_cli

@@ -1,0 +1,192 @@
+"""What the Custom pages share: the shipped leaderboards (HELM Lite, HELM Classic, Open LLM) in
+the sidebar, the current parameters (started from the recipe of the data shown), the recipe as
+a document to save and load, and the app's declaration of the family (``UI``).
+
+A recipe's stages are the sidebar's starting values (``FamilyUI.data_defaults``): loading data
+with a recipe sets the sidebar to it, and the reset button returns to it. The Recipe page
+loads another recipe's stages into the sidebar (and the link) without reloading the data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from scoring.core.errors import InputError
+from scoring.core.export import to_json
+from scoring.core.jsonsafe import loads_bounded
+from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
+
+from ..data import store
+from ..view import current, state, tables
+from ..words.text import md
+from . import FamilyUI, PageSpec
+
+FAM = FAMILY
+DATASET_KEY = "cu_dataset"
+LINK_DATASET = "board"
+SAMPLE = Path(FAM.sample_dir)
+#: the leaderboards shipped with the app: name -> (title, folder)
+DATASETS = {
+    "helm-lite": ("HELM Lite (mean win rate)", SAMPLE),
+    "helm-classic": ("HELM Classic + efficiency (softmin, boost)", SAMPLE / "helm_classic"),
+    "open-llm": ("Open LLM Leaderboard (Borda)", SAMPLE / "open_llm"),
+    "glue": ("GLUE (its published score)", SAMPLE / "glue"),
+    "mmlu": ("MMLU per subject (mean)", SAMPLE / "mmlu"),
+}
+
+
+# ---- the shipped leaderboards ------------------------------------------------------------------
+def active_dataset() -> str | None:
+    """The name of the shipped leaderboard shown (None: an upload or another folder)."""
+    e = current.entry(FAM)
+    if e.folder is None:
+        return None
+    here = Path(e.folder).resolve()
+    return next((n for n, (_, f) in DATASETS.items() if f.resolve() == here), None)
+
+
+def _switch(name: str) -> None:
+    store.use_folder(FAM, DATASETS[name][1], label=f"{DATASETS[name][0]} — published table")
+    st.query_params[LINK_DATASET] = name
+
+
+def _on_pick() -> None:
+    name = st.session_state.get(DATASET_KEY)
+    if name in DATASETS:
+        _switch(name)
+
+
+def dataset_picker() -> None:
+    """The sidebar's choice of shipped leaderboard; a link's ``board=`` is followed once per
+    session, afterwards the link follows the data shown."""
+    ss = st.session_state
+    if not ss.get("_cu_dataset_link"):
+        ss["_cu_dataset_link"] = True
+        wanted = st.query_params.get(LINK_DATASET)
+        if wanted in DATASETS and wanted != active_dataset() and (current.entry(FAM).is_default or active_dataset()):
+            _switch(wanted)
+            st.rerun()
+    active = active_dataset()
+    if active is None:
+        if LINK_DATASET in st.query_params:
+            del st.query_params[LINK_DATASET]
+    elif st.query_params.get(LINK_DATASET) != active:
+        st.query_params[LINK_DATASET] = active
+    ss[DATASET_KEY] = active
+    st.sidebar.selectbox("Leaderboard", list(DATASETS), key=DATASET_KEY, format_func=lambda n: DATASETS[n][0],
+                         on_change=_on_pick, placeholder="Your uploaded results (Data page)",
+                         help="Published leaderboards shipped with the app (benchbench 1.0.1, MIT licence), each "
+                              "with its recipe. Upload your own results table and recipe on the Data page.")
+
+
+def leaderboard_csv(lb: pd.DataFrame) -> bytes:
+    return tables.csv_bytes(lb, csv_columns(lb))
+
+
+def leaderboard_json(lb: pd.DataFrame, p: Mapping[str, Any]) -> bytes:
+    return to_json(leaderboard_document(lb, p), escape=True).encode("utf-8")
+
+
+def recipe_text(p: Mapping[str, Any]) -> str:
+    """The recipe of the data shown with the sidebar's stages, as JSON text."""
+    return recipe_json(current.competition(FAM).recipe, p)
+
+
+def apply_recipe(text: str) -> str | None:
+    """Set the sidebar to a recipe's stages (the data stays); returns a problem in words, or None."""
+    try:
+        recipe = parse_recipe(loads_bounded(text, what="recipe"), "recipe")
+    except ValueError as e:
+        return md(e) if isinstance(e, InputError) else f"not a JSON document ({md(e)})"
+    ctx = current.competition(FAM).context()
+    try:
+        state.apply(FAM, {**state.defaults(FAM, ctx), **{k: FAM.params[k].to_json(v)
+                                                          for k, v in recipe.stages.items()}}, ctx)
+    except ValueError as e:
+        return md(e)
+    return None
+
+
+#: the outcome of the Recipe page's *Apply* (a problem in words, or "" for applied), for the next run
+RECIPE_OUTCOME = "_cu_recipe_outcome"
+
+
+def apply_recipe_input() -> None:
+    """Callback of the Recipe page's *Apply*: the uploaded recipe file, else the pasted text,
+    into the sidebar (a callback runs before the sidebar is drawn, so its widgets take the stages
+    in this very run); the outcome is kept for the page to say."""
+    up = st.session_state.get("cu_recipe_file")
+    source = up.getvalue().decode("utf-8", "replace") if up is not None else st.session_state.get("cu_recipe_text", "")
+    problem = apply_recipe(source) if source.strip() else "give a recipe file or paste one"
+    st.session_state[RECIPE_OUTCOME] = problem or ""
+
+
+def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
+    """The final score beside each published aggregate column, with the difference (None
+    when the results had no published aggregate)."""
+    pub = [c for c in lb.columns if str(c).startswith("published:")]
+    if not pub:
+        return None
+    out = pd.DataFrame({"Team": lb["submission"].astype(str), "Final score": lb["final_score"], "Rank": lb["rank"]})
+    for c in pub:
+        name = c.split(":", 1)[1]
+        out[f"Published {name}"] = lb[c]
+        out[f"Published {name} · rank"] = lb[c].rank(ascending=False, method="min").astype("Int64")
+    return out
+
+
+def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
+    """The sidebar's widgets that the current choices leave unused, with why."""
+    off: dict[str, str] = {}
+    if values.get("missing") != "fixed":
+        off["missing_value"] = "used when missing cells take a fixed value"
+    if values.get("group_by") == "none":
+        for name in ("within", "weight_column", "splits", "reward", "penalty"):
+            off[name] = "used when the units are grouped (Group units by)"
+    elif values.get("within") != "difficulty":
+        for name in ("splits", "reward", "penalty"):
+            off[name] = "used by the difficulty splits"
+        if values.get("within") == "mean":
+            off["weight_column"] = "used by the size-weighted mean and the difficulty splits"
+    if values.get("across") != "softmin":
+        off["alpha"] = "used by the softmin rule"
+    if values.get("across") != "weighted":
+        off["weights"] = "used by the weighted rule"
+    if values.get("efficiency") != "boost":
+        for name in ("band", "max_boost", "window"):
+            off[name] = "used by the efficiency boost"
+    if values.get("efficiency") != "penalty":
+        off["threshold"] = "used by the time penalty"
+    if comp is not None and comp.runtime is None:
+        off["efficiency"] = "needs a teams table (runtimes): upload one on the Data page"
+    return off
+
+
+def _data_defaults(comp) -> dict[str, Any]:
+    """The recipe's stages; the item weights' sliders start at the recipe's weights, else 1 each."""
+    out = dict(comp.recipe.stages)
+    given = out.get("weights") or {}
+    out["weights"] = {item: float(given.get(item, 1.0)) for item in comp.context()["items"]}
+    return out
+
+
+UI = FamilyUI(
+    pages=(
+        PageSpec("pages/custom_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+        PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:"),
+    ),
+    data_defaults=_data_defaults,
+    disabled=_disabled,
+    sidebar_extra=dataset_picker,
+    sample_label="HELM Lite (published table)",
+    describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
+    stage_words={"normalised": ("the normalised mean", "normalising the units"),
+                 "grouped": ("the group mean", "grouping the units"),
+                 "aggregate": ("the aggregate", "the across rule"),
+                 "final_score": ("the final score", "the efficiency stage")},
+)

@@ -1,0 +1,377 @@
+"""What the spotGEO pages share: the repair of the parameters (ε kept within τ), the leaderboard
+table, the one-sentence takeaways, the picked team / sequence / frame kept in the page's
+address, the error breakdowns of one team, the Rules page's texts, and the family's
+``UI = FamilyUI(...)``.
+
+Sentences are built here from the current numbers; every team name in them goes through
+:func:`~lab.words.text.md` (they are shown as markdown)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_document, load_competition
+from scoring.spotgeo import explain as ex
+from scoring.spotgeo.rules import ruleset
+
+from ..charts.tables import rank_arrow
+from ..view import current, links, tables
+from ..words.text import md
+from . import FamilyUI, PageSpec
+
+FAM = FAMILY
+RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit code"}
+RULE_SHORT = {"seed": "published rules", "starter-kit": "starter-kit code"}
+#: The verb "give" agreeing with RULE_WORDS ("the published rules give", "the starter-kit code gives")
+RULE_GIVE = {"seed": "give", "starter-kit": "gives"}
+RULE_TAG = {"seed": "published", "starter-kit": "kit"}
+HELP = {
+    "TP": "True positives: predictions paired one-to-one with a true object at most τ pixels away.",
+    "FP": "False positives: predictions left without an object (false alarms). Each adds τ² to the error.",
+    "FN": "False negatives: true objects left without a prediction (misses). Each adds τ² to the error.",
+    "MSE": "Mean squared error: the position error of the found objects plus τ² for every miss and false alarm, "
+           "per detection. It only orders teams with the same F1.",
+    "rules": "Published rules: the challenge's scoring page. Starter-kit code: what the official server ran. "
+             "They disagree in four places (see the Rules page).",
+    "F1": "F1: the balance of precision and recall over all frames; the ranking sorts by it first.",
+}
+
+
+def num(x: float) -> str:
+    """A whole number as is (325), else two decimals (532.39)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
+
+
+def other(rules: str) -> str:
+    return "starter-kit" if rules == "seed" else "seed"
+
+
+# ---- parameters and the leaderboard ---------------------------------------------------------
+def _repair(p: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """ε lowered to τ when the sliders put it above (the metric needs ε ≤ τ), and why."""
+    if p["epsilon"] <= p["tau"]:
+        return p, None
+    note = (f"ε ({p['epsilon']:g} px) is larger than τ ({p['tau']:g} px); the metric needs ε ≤ τ, so "
+            f"ε = {p['tau']:g} px is used. Lower ε or raise τ in the sidebar.")
+    return {**p, "epsilon": p["tau"]}, note
+
+
+def scorer():
+    return current.scorer(FAM)
+
+
+def table(lb: pd.DataFrame, rules: str) -> pd.DataFrame:
+    """The leaderboard for display: rank, team, counts, precision, recall, F1, MSE, the rank
+    under the other rule set and the change to it (▲ placed higher under the other rules than
+    under the current ones — the Rules page's arrows: a rank's arrow is its move against the
+    ranking it is compared with)."""
+    delta = (lb["rank"] - lb["other_rules_rank"]).astype(int)
+    moved = [f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "=" for d in delta]
+    return pd.DataFrame({
+        "Rank": lb["rank"].astype(int).to_numpy(), "Team": lb["submission"].astype(str).to_numpy(),
+        "TP": lb["tp"].astype(int).to_numpy(), "FP": lb["fp"].astype(int).to_numpy(),
+        "FN": lb["fn"].astype(int).to_numpy(), "Precision": lb["precision"].to_numpy(float),
+        "Recall": lb["recall"].to_numpy(float), "F1": lb["f1"].to_numpy(float), "MSE": lb["mse"].to_numpy(float),
+        f"Rank ({RULE_TAG[other(rules)]})": lb["other_rules_rank"].astype(int).to_numpy(), "Change": moved,
+    })
+
+
+def column_config(rules: str) -> dict[str, Any]:
+    cc = st.column_config
+    o = RULE_SHORT[other(rules)]
+    return {
+        "Rank": cc.NumberColumn("Rank", width="small", pinned=True,
+                                help="Highest F1 first; teams with the same F1 are ordered by MSE (smallest first)"),
+        "Team": cc.TextColumn("Team", pinned=True),
+        **{k: cc.NumberColumn(k, help=HELP[k], width="small") for k in ("TP", "FP", "FN")},
+        "Precision": cc.NumberColumn(format="%.4f", help="TP / (TP + FP): the share of predictions that found "
+                                                         "an object"),
+        "Recall": cc.NumberColumn(format="%.4f", help="TP / (TP + FN): the share of objects found"),
+        "F1": cc.NumberColumn(format="%.4f", help=HELP["F1"]),
+        "MSE": cc.NumberColumn(format="%.2f", help=HELP["MSE"]),
+        f"Rank ({RULE_TAG[other(rules)]})": cc.NumberColumn(
+            width="small", help=f"The rank the same predictions get under the {o}. {HELP['rules']}"),
+        "Change": cc.TextColumn(width="small", help=f"▲ places gained, ▼ places lost under the {o} "
+                                                    f"compared with the {RULE_SHORT[rules]}"),
+    }
+
+
+def leaderboard_csv(lb: pd.DataFrame) -> bytes:
+    return tables.csv_bytes(lb, LEADERBOARD_COLUMNS)
+
+
+def leaderboard_json(lb: pd.DataFrame, p: dict[str, Any]) -> bytes:
+    return tables.json_bytes(leaderboard_document(lb, p))
+
+
+# ---- sentences ---------------------------------------------------------------------------------
+def names_text(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C`` (escaped)."""
+    n = [md(x) for x in names]
+    return n[0] if len(n) == 1 else ", ".join(n[:-1]) + " and " + n[-1]
+
+
+def moves_text(names: Sequence[str], before: Sequence[int], after: Sequence[int]) -> str | None:
+    """How the ranking changes from ``before`` to ``after`` ("A and B swap places",
+    "A 1→2, B 2→3 and C 3→1"); None when nothing moves. Teams in ``before`` order."""
+    changed = sorted(((int(b), str(n), int(a)) for n, b, a in zip(names, before, after, strict=True) if a != b))
+    if not changed:
+        return None
+    if len(changed) == 2 and changed[0][0] == changed[1][2] and changed[1][0] == changed[0][2]:
+        return f"{names_text([changed[0][1], changed[1][1]])} swap places"
+    return names_text([f"{n} {b}→{a}" for b, n, a in changed])
+
+
+def lead_text(names: Sequence[str], ranks: Sequence[int]) -> str:
+    top = [str(n) for n, r in zip(names, ranks, strict=True) if int(r) == 1]
+    return f"**{names_text(top)}** " + ("leads" if len(top) == 1 else "share the lead")
+
+
+def takeaway_leaderboard(lb: pd.DataFrame, rules: str) -> str:
+    """"sharp-eye leads under the published rules; under the starter-kit code near-enough and
+    four-off swap places"."""
+    names = lb["submission"].tolist()
+    moves = moves_text(names, lb["rank"], lb["other_rules_rank"])
+    tail = f"{RULE_WORDS[other(rules)]} {RULE_GIVE[other(rules)]} the same ranking" if moves is None else \
+        f"under {RULE_WORDS[other(rules)]} {moves}"
+    return f"{lead_text(names, lb['rank'])} under {RULE_WORDS[rules]}; {tail}."
+
+
+def tie_note(lb: pd.DataFrame) -> str | None:
+    """Teams with the same 1 − F1 (so the MSE orders them), as a sentence."""
+    s = lb["score"].to_numpy(float)
+    groups, used = [], set()
+    for i in range(len(s)):
+        if i in used:
+            continue
+        g = [j for j in range(len(s)) if abs(s[j] - s[i]) <= 1e-12]
+        used.update(g)
+        if len(g) > 1:
+            groups.append(names_text(lb["submission"].iloc[g].tolist()))
+    if not groups:
+        return None
+    return ("; ".join(groups) + (" have" if len(groups) == 1 else " have, group by group,")
+            + " the same F1, so the MSE decides their order — this is where the rule sets matter.")
+
+
+# ---- the picked team / sequence / frame, kept in the address ---------------------------------
+def linked(param: str, key: str, options: Sequence, default, parse: Callable[[str], Any] = str):
+    """The pick of widget ``key`` (``lab.view.links.choice``: the address's ``param`` when it is one of
+    ``options``, else ``default``), written back into the address so that a shared link
+    reproduces the view. Pair the widget with ``on_change=links.keep, args=(key, param)``."""
+    value = links.choice(key, param, options, default, follow_default=True, parse=parse)
+    links.keep(key, param)
+    return value
+
+
+def linked_team(ranked: pd.DataFrame, key: str, default: str | None = None) -> tuple[list[str], str]:
+    """The teams of a ranked table (its ``submission`` column, in order) and the one picked: the
+    address's ``team`` when it is one of them, else ``default`` (else the first); see :func:`linked`."""
+    teams = ranked["submission"].astype(str).tolist()
+    return teams, linked("team", key, teams, teams[0] if default is None else default)
+
+
+def frame_keys(comp) -> list[tuple[int, int]]:
+    fr = comp.gt.frames
+    return list(zip(fr.seq.tolist(), fr.frame.tolist(), strict=True))
+
+
+def step(comp, seq: int, frame: int, by: int) -> tuple[int, int] | None:
+    """The frame ``by`` steps from (seq, frame) in (sequence, frame) order; None past an end."""
+    keys = frame_keys(comp)
+    i = keys.index((seq, frame)) + by
+    return keys[i] if 0 <= i < len(keys) else None
+
+
+def go_to(seq: int, frame: int) -> None:
+    """Button callback: show (seq, frame)."""
+    st.query_params["seq"], st.query_params["frame"] = str(seq), str(frame)
+
+
+def frame_takeaway(view: dict) -> str:
+    s = view["summary"]
+    n_obj, n_pred = s["tp"] + s["fn"], s["tp"] + s["fp"]
+    where = f"In sequence {s['sequence_id']}, frame {s['frame']},"
+    if n_obj + n_pred == 0:
+        return f"{where} there is nothing: no object and no prediction from **{md(s['team'])}**, so no error."
+    found = f"**{md(s['team'])}** finds {s['tp']} of {n_obj} object{'s' if n_obj != 1 else ''}"
+    alarms = "no false alarm" if s["fp"] == 0 else f"{s['fp']} false alarm{'s' if s['fp'] != 1 else ''}"
+    return f"{where} {found} with {alarms}; the frame adds {num(s['sse'])} to its SSE."
+
+
+def sse_text(view: dict) -> str:
+    """"SSE = Σ π(d) + τ² · (FN + FP) = 25 + 100 · (1 + 2) = **325**"."""
+    s = view["summary"]
+    pen = float(np.nansum(view["matches"]["penalty"])) if len(view["matches"]) else 0.0
+    return (f"SSE = Σ π(d) + τ² · (FN + FP) = {num(pen)} + {num(s['tau'] ** 2)} · ({s['fn']} + {s['fp']}) "
+            f"= **{num(s['sse'])}**")
+
+
+def _maybe(values, fmt: str) -> list[str]:
+    return ["—" if v is pd.NA or v != v else format(v, fmt) for v in values]
+
+
+def objects_table(objects: pd.DataFrame) -> pd.DataFrame:
+    """A frame's true objects for display (— where there is no match)."""
+    out = objects[["object", "x", "y"] + (["brightness"] if "brightness" in objects else [])].copy()
+    out["outcome"] = objects["label"].map({"TP": "TP (found)", "FN": "FN (missed)"})
+    out["matched prediction"] = _maybe(objects["prediction"], "d")
+    out["d (px)"] = _maybe(objects["d"], ".2f")
+    return out
+
+
+def predictions_table(preds: pd.DataFrame) -> pd.DataFrame:
+    out = preds[["prediction", "x", "y"]].copy()
+    out["outcome"] = preds["label"].map({"TP": "TP (matched)", "FP": "FP (false alarm)"})
+    out["matched object"] = _maybe(preds["object"], "d")
+    out["d (px)"] = _maybe(preds["d"], ".2f")
+    out["π(d)"] = _maybe(preds["penalty"], ".2f")
+    return out
+
+
+# ---- one team's errors -------------------------------------------------------------------------
+def brightness_bins(team: str, p: dict[str, Any]) -> pd.DataFrame | None:
+    """Objects, TP, FN and recall per brightness quartile (of all objects), with a label
+    "0.6–2.8"; None without brightness in the ground truth."""
+    comp = current.competition(FAM)
+    if not comp.has_brightness or comp.gt.n_points == 0:
+        return None
+    edges = np.unique(np.quantile(comp.gt.brightness, [0, 0.25, 0.5, 0.75, 1]))
+    if len(edges) < 2:
+        edges = np.array([edges[0] - 0.5, edges[0] + 0.5])
+    out = ex.fn_by_brightness(scorer(), team, p, bins=edges)
+    out["label"] = [f"{a:.1f}–{b:.1f}" for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    return out
+
+
+def mse_parts(lb: pd.DataFrame, p: dict[str, Any]) -> pd.DataFrame:
+    """Per team (leaderboard order): the MSE split into ``tp`` (position error of the true
+    positives), ``fp`` and ``fn`` (τ² each), added up the way the rule set adds the MSE
+    (pooled, or summed over sequences); the three add up to the leaderboard's MSE."""
+    sc, rs, t2 = scorer(), ruleset(p["rules"]), p["tau"] ** 2
+    rows = []
+    for team in lb["submission"]:
+        t = sc.sequence_table(sc.names.index(team), tau=p["tau"], epsilon=p["epsilon"], rules=rs)
+        parts = np.stack([t["sse"] - t2 * (t["fp"] + t["fn"]), t2 * t["fp"], t2 * t["fn"]])
+        den = (t["tp"] + t["fp"] + t["fn"]).astype(float)
+        if rs.pooled:
+            v = parts.sum(axis=1) / den.sum() if den.sum() > 0 else np.zeros(3)
+        else:
+            v = np.divide(parts, den, out=np.zeros_like(parts), where=den > 0).sum(axis=1)
+        rows.append([str(team), *v])
+    return pd.DataFrame(rows, columns=["team", "tp", "fp", "fn"])
+
+
+def errors_takeaway(team: str, parts: pd.DataFrame, bins: pd.DataFrame | None, costs: pd.DataFrame) -> str:
+    row = parts.set_index("team").loc[team]
+    total = float(row.sum())
+    if total <= 0:
+        return f"**{md(team)}** has no error at all under these parameters."
+    share = {k: float(row[k]) / total for k in ("fn", "fp", "tp")}
+    text = (f"**{md(team)}**'s MSE of {total:.2f} is {share['fn']:.0%} misses, {share['fp']:.0%} false alarms and "
+            f"{share['tp']:.0%} position error")
+    if bins is not None and len(bins) > 1:
+        text += (f"; it finds {bins['recall'].iloc[0]:.0%} of the faintest objects (brightness "
+                 f"{bins['label'].iloc[0]}) and {bins['recall'].iloc[-1]:.0%} of the brightest")
+    if len(costs) and costs["contribution"].iloc[0] > 0:
+        text += f"; sequence {int(costs['sequence_id'].iloc[0])} costs it the most"
+    return text + "."
+
+
+# ---- the Rules page ------------------------------------------------------------------------------
+def example_team(diffs_ranks: pd.DataFrame) -> str:
+    """The team the starter kit helps most (the seed leader when it helps nobody)."""
+    gain = diffs_ranks["seed"] - diffs_ranks["starter-kit"]
+    if gain.max() > 0:
+        return str(diffs_ranks.loc[gain.idxmax(), "submission"])
+    return str(diffs_ranks["submission"].iloc[0])
+
+
+def ranks_table(ranks: pd.DataFrame, diffs: list[dict]) -> pd.DataFrame:
+    """Team; rank under the published rules; under it with each single difference switched
+    (▲/▼ against the published rules); under the starter-kit code."""
+    out = pd.DataFrame({"Team": ranks["submission"].astype(str), "Published": ranks["seed"].astype(int)})
+    for n, d in enumerate(diffs, start=1):
+        out[f"Only no. {n}"] = [rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks[d["key"]], strict=True)]
+    out["Starter kit"] = [rank_arrow(s, r) for s, r in zip(ranks["seed"], ranks["starter-kit"], strict=True)]
+    return out
+
+
+def example_text(d: dict, team: str, tau: float, eps: float) -> str:
+    """The live example of one difference, in words (numbers from the data)."""
+    e, k = d["example"], d["key"]
+    t = md(team)
+    if k == "squared":
+        # the distance with enough digits that its square, as printed, checks by hand
+        return (f"**{t}**: {md(e['source'])} is {e['d']:.4f} px off. The published rules add "
+                f"{e['d']:.4f}² = {e['seed_penalty']:.2f} for it, the starter kit {e['kit_penalty']:.4f}. "
+                f"Switching only this difference takes {t}'s MSE from {e['mse_seed']:.2f} to {e['mse_switched']:.2f}.")
+    if k == "pooled":
+        return (f"**{t}**: an SSE of {e['sse']:,.1f} over {e['detections']:,} detections is a pooled MSE of "
+                f"{e['mse_pooled']:.2f}; the starter kit adds up the {e['sequences']:,} sequences' own MSEs instead: "
+                f"{e['mse_summed']:,.2f} (sequence {e['worst_sequence']} alone adds {e['worst_sequence_mse']:.2f}). "
+                "A test set with more sequences gets larger MSEs for the same quality.")
+    if k == "edge":
+        n = e["pairs_at_tau"]
+        found = (f"The data has {n} true positive{'s' if n != 1 else ''} at exactly d = τ = {tau:g} px" if n else
+                 f"No true positive in the data sits at exactly d = τ = {tau:g} px, so this changes nothing here")
+        return (f"{found}. Such a pair adds τ² = {e['seed_penalty']:g} under the published rules and "
+                f"{e['kit_penalty']:g} under the starter kit.")
+    first, b = e["first"], e["built"]
+    live = (f"In the data, {e['frames_that_differ']} frame{'s' if e['frames_that_differ'] != 1 else ''} differ at "
+            f"τ = {tau:g} px — the first: **{md(first['team'])}**, sequence {first['sequence_id']}, frame "
+            f"{first['frame']} ({first['tp_seed']} TP vs {first['tp_kit']}).") if first else (
+            f"At τ = {tau:g} px no frame of the data differs: it needs min(M, N)·τ ≥ 1000, i.e. at least "
+            f"{int(np.ceil(1000 / tau))} objects and predictions in one frame"
+            + (" — more than the 30 a frame may hold." if 1000 / tau > 30 else "."))
+    return (f"{live} A built frame shows it: {b['objects']} objects {49.4:g} px apart at τ = {b['tau']:g} px, each "
+            f"prediction 0.3 px from the next object — the published rules find {b['tp_seed']} true positives, the "
+            f"starter kit {b['tp_kit']}.")
+
+
+def rules_takeaway(ranks: pd.DataFrame, diffs: list[dict], tau: float) -> str:
+    names = ranks["submission"].tolist()
+    moves = moves_text(names, ranks["seed"], ranks["starter-kit"])
+    head = ("The starter-kit code ranks the teams exactly like the published rules" if moves is None else
+            f"Under the starter-kit code {moves}")
+    movers = [f"no. {n} ({d['title']})" for n, d in enumerate(diffs, start=1) if d["moved"]]
+    if not movers:
+        tail = f"no single difference moves anyone on its own at τ = {tau:g} px"
+    elif len(movers) == 1:
+        tail = f"of the four differences, only {movers[0]} moves teams on its own at τ = {tau:g} px"
+    else:
+        tail = f"on its own, each of {names_text(movers)} moves teams at τ = {tau:g} px"
+    return f"{head}; {tail}."
+
+
+@st.cache_resource(show_spinner=False)
+def built_frames(tau: float = 49.5) -> dict[str, dict]:
+    """The kit-constant frame (``kit_constant_example``) as a one-frame competition, explained
+    under each rule set exactly as the Frames page explains a frame of the data."""
+    pred, obj = ex.kit_constant_example(tau)
+
+    def entry(pts):
+        return [{"sequence_id": 1, "frame": 1, "num_objects": len(pts), "object_coords": pts.tolist()}]
+
+    sc = Scorer(load_competition(ground_truth=entry(obj), submissions={"built": entry(pred)}))
+    return {r: ex.explain_frame(sc, "built", 1, 1, tau=tau, epsilon=0.0, rules=r) for r in ("seed", "starter-kit")}
+
+
+# ---- the app's declaration of the family -------------------------------------------------------
+UI = FamilyUI(
+    pages=(
+        PageSpec("pages/spotgeo_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+        PageSpec("pages/spotgeo_frames.py", "Frames", ":material/center_focus_strong:"),
+        PageSpec("pages/spotgeo_errors.py", "Errors", ":material/troubleshoot:"),
+        PageSpec("pages/spotgeo_rules.py", "Rules", ":material/rule:"),
+    ),
+    link_keys=("team", "seq", "frame"),
+    describe=lambda comp: (f"{len(comp.submission_names)} submissions, {len(comp.sequences):,} sequences, "
+                           f"{comp.gt.n_points:,} objects"),
+    repair=_repair,
+)

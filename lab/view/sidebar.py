@@ -1,0 +1,177 @@
+"""The sidebar: one widget per parameter of the active family, drawn from its ParamSpec.
+
+``float``/``int`` → a slider over the parameter's slider range (percent shown as %), with an
+∞ switch where the parameter allows ∞; a ``float``'s slider shows as many decimals as its value
+needs and has a number box beside it for an exact value (:func:`exact_slider`); ``choice`` → a select box (labels from the spec);
+``bool`` → a toggle; ``names`` → a multiselect of the data's values; ``mapping`` → a slider
+per data value; ``floats`` → a text box. Parameters are grouped in expanders by their
+``group``. The reset button and the link follow the same spec.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from scoring.core.family import Family
+from scoring.core.params import Param
+
+from .. import families
+from ..words.text import md
+from . import nav, state
+
+
+def decimals(value: float, step: float) -> int:
+    """Decimals that show ``value`` exactly (to the 6 significant digits a link holds) and every
+    position of a slider with ``step``: a link's off-step ``threshold=0.5225`` is shown as
+    0.5225, not rounded to the step's 0.52.
+
+    >>> decimals(0.52, 0.01), decimals(0.5225, 0.01), decimals(50.0, 1.0), decimals(5.25, 0.5)
+    (2, 4, 0, 2)
+    """
+    def places(x: float) -> int:
+        text = f"{float(x):.6g}"
+        if "e" in text:
+            mantissa, exp = text.split("e")
+            return max(0, len(mantissa.partition(".")[2]) - int(exp))
+        return len(text.partition(".")[2])
+    return min(max(places(step), places(value) if math.isfinite(value) else 0), 8)
+
+
+def exact_key(k: str, value: float) -> str:
+    """The key of the number box beside slider ``k`` while the slider holds ``value``.
+
+    The box is a new widget whenever the slider's value changes, started at that value, and
+    nothing else writes its state. A box whose state the app wrote (``session_state[box] = v``)
+    raced the key presses of a fast slider: a run interrupted after the write left the browser's
+    box at an older value, the next run took that difference for the user typing, and the box's
+    callback set the slider back (the page scored 0.55 while the slider had gone on to 0.83).
+    Boxes of earlier values still answer: :func:`_from_box` ignores them."""
+    return f"{k}__exact__{float(value)!r}"
+
+
+def _from_box(k: str, box: str, lo: float, hi: float) -> None:
+    """The number box's callback: its value, within the slider's range, becomes the slider's —
+    when the box is the one drawn for the slider's value. The browser goes on sending the
+    states of the boxes drawn for earlier values (each one new to a run that dropped it), and
+    their callbacks fire: they must not set the slider back."""
+    ss = st.session_state
+    if k in ss and box != exact_key(k, ss[k]):
+        return
+    v = ss.get(box)
+    if v is not None and math.isfinite(v):
+        st.session_state[k] = min(max(float(v), lo), hi)
+
+
+def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, disabled: bool, help: str,
+                 unit: str = "", min_decimals: int = 2) -> None:
+    """A slider over [lo, hi] and, beside it, a number box for an exact value: both show the value
+    that is scored — the slider with as many decimals as the value needs (at least
+    ``min_decimals``; an off-step value from
+    a link or a stability-map cell is not shown rounded), the box exactly, and a value typed
+    there moves the slider (within its range)."""
+    ss = st.session_state
+    value = float(ss.get(key, lo))
+    d = max(decimals(value, step), min_decimals)  # at least Streamlit's own 2 for a plain number
+    box = exact_key(key, value)
+    # the label across the sidebar (beside the box it would wrap); the slider keeps it for screen readers
+    st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
+    left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
+    left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled,
+                label_visibility="collapsed")
+    right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, value=min(max(value, lo), hi),
+                       step=step, key=box, format="%g", disabled=disabled, label_visibility="collapsed",
+                       on_change=_from_box, args=(key, box, lo, hi),
+                       help=f"Type an exact value ({lo:g}–{hi:g}{unit.replace('%%', ' %')})")
+
+
+def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
+    lo, hi, step = p.slider
+    k = state.key(fam, p.name)
+    help_text = p.help[:1].upper() + p.help[1:] + (f" ({why})" if why else "")
+    if p.percent:
+        exact_slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), round(step * 100, 9), key=k,
+                     unit="%%", min_decimals=0, disabled=disabled, help=help_text)
+    elif p.kind == "int":
+        st.slider(p.title, int(lo), int(hi), step=int(step), key=k, disabled=disabled, help=help_text)
+    else:
+        exact_slider(p.title, float(lo), float(hi), float(step), key=k, disabled=disabled, help=help_text)
+
+
+def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str]) -> None:
+    k = state.key(fam, p.name)
+    why = off.get(p.name, "")
+    disabled = bool(why)
+    help_text = p.help[:1].upper() + p.help[1:]
+    if p.kind in ("float", "int") and p.slider is not None:
+        if p.allow_inf:
+            on = st.toggle(p.inf_label or f"{p.title} = ∞", key=state.inf_key(fam, p.name), disabled=disabled,
+                           help=help_text + (f" ({why})" if why else ""))
+            disabled = disabled or bool(on)
+        _slider(fam, p, disabled, why)
+    elif p.kind == "int":
+        st.number_input(p.title, key=k, disabled=disabled, help=help_text, step=1, format="%d",
+                        min_value=None if p.low is None else int(p.low), max_value=None if p.high is None else int(p.high))
+    elif p.kind == "float":
+        st.number_input(p.title, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "choice":
+        options = list(p.choices) if p.choices else list(context.get(p.choices_from, ()))
+        st.selectbox(p.title, options, key=k, format_func=p.choice_label, disabled=disabled, help=help_text)
+    elif p.kind == "bool":
+        st.toggle(p.title, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "names":
+        options = list(context.get(p.choices_from, ()))
+        if options:
+            st.multiselect(p.title, options, key=k, disabled=disabled, help=help_text)
+    elif p.kind == "mapping":
+        lo, hi, step = p.slider or (0.0, 1.0, 0.01)
+        for c in context.get(p.choices_from, ()):
+            exact_slider(f"{p.title}: {md(c)}", float(lo), float(hi), float(step), key=f"{k}.{c}",
+                         disabled=disabled, help=help_text)
+    elif p.kind == "floats":
+        typed = st.text_input(p.title, key=k, disabled=disabled, help=help_text)
+        _field_error(p, typed, disabled)
+
+
+def _field_error(p: Param, typed: Any, disabled: bool) -> None:
+    """A typed list the parameter cannot read gets its error right below the field (the page
+    says it cannot score, and points here)."""
+    if disabled:
+        return
+    try:
+        p.coerce(typed)
+    except ValueError as err:
+        st.error(f"**{md(p.title)}**: {md(err)}", icon=":material/error:")
+
+
+def draw(fam: Family, comp: Any, data_key: str | None) -> None:
+    """Draw the family's parameter controls (state first, so links and presets apply) and
+    keep the link in step with them."""
+    context = fam.context(comp)
+    state.init(fam, context, data_key, comp)
+    fui = families.ui(fam)
+    sb = st.sidebar
+    sb.markdown(f"### {md(fam.title)} parameters")
+    about = nav.about_page(fam)
+    if about is not None:  # what the numbers mean, step by step (issue 23: a newcomer's first minute)
+        sb.page_link(about.path, label="About these numbers", icon=":material/help:")
+    problems = state.problems(fam)
+    if problems:
+        sb.warning("Some link parameters were ignored: " + md("; ".join(problems)))
+    off = fui.disabled(state.values(fam), comp)
+    groups: dict[str, list[Param]] = {}
+    for p in fam.params:
+        groups.setdefault(p.group or "Parameters", []).append(p)
+    for group, params in groups.items():
+        with sb.expander(group, expanded=True):
+            note = fui.group_note(group, comp)
+            if note:
+                st.caption(md(note))
+            for p in params:
+                _widget(fam, p, context, off)
+    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
+    state.write_query(fam)
+    state.remember(fam)
