@@ -114,7 +114,7 @@ def view(fam: Family, sources: Mapping[str, Any], params: Mapping[str, Any], *, 
     }
     spec["params"] = spec.pop("parameters")
     if shape.merge:
-        spec["merge_key"] = _team_column(ref, recipe)
+        spec["merge_key"] = "model" if fam.name == "difficulty" else _team_column(ref, recipe)
         spec["required"] = [*spec["required"], shape.role]
         spec["suffix"] = Path(next(f.name for f in ref if f.role == shape.role)).suffix.lower()
     if recipe is not None:

@@ -25,8 +25,10 @@ DEBUG = "LBMETRIC_DEBUG"
 
 
 def _reference_error(e: Exception) -> str:
-    if os.environ.get(DEBUG) == "1":
-        return f"{type(e).__name__}: {e}"
+    if os.environ.get(DEBUG) == "1":  # the organiser's own run: the whole story
+        import traceback
+
+        return "".join(traceback.format_exception(e))
     if isinstance(e, InputError):
         where = e.file if e.row is None else f"{e.file}, row {e.row}"
         return f"the reference data or the parameters have a problem ({where}); run with {DEBUG}=1 to see it"

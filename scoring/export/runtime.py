@@ -86,7 +86,7 @@ def reference_sources(ref: Path, spec: dict) -> dict[str, Any]:
 def _team_rows(df: pd.DataFrame, key: str, name: str) -> list[str]:
     if key not in df.columns:
         raise SubmissionError(f"{name}: expected a column {key!r}, got {', '.join(map(str, df.columns))}")
-    teams = list(dict.fromkeys(df[key].tolist()))
+    teams = list(dict.fromkeys(t.strip() for t in df[key].tolist()))  # cells are read stripped
     if len(teams) != 1:
         raise SubmissionError(f"{name}: expected the rows of one team in column {key!r}, got {len(teams)}")
     return teams
@@ -99,7 +99,9 @@ def merge_rows(field: pd.DataFrame, sub: pd.DataFrame, key: str, name: str) -> t
         raise SubmissionError(f"{name}: expected the columns {', '.join(map(str, field.columns))}, got "
                               f"{', '.join(map(str, sub.columns))}")
     team = _team_rows(sub, key, name)[0]
-    mine = (field[key] == team).to_numpy()
+    field, sub = field.copy(), sub.copy()
+    field.attrs, sub.attrs = {}, {}  # a reader's row numbers: the loader numbers the merged table again
+    mine = (field[key].str.strip() == team).to_numpy()
     if not mine.any():
         return pd.concat([field, sub], ignore_index=True), team
     first = int(mine.argmax())
@@ -108,29 +110,50 @@ def merge_rows(field: pd.DataFrame, sub: pd.DataFrame, key: str, name: str) -> t
     return pd.concat([keep.iloc[:before], sub, keep.iloc[before:]], ignore_index=True), team
 
 
+def _text_table(src, name: str) -> pd.DataFrame:
+    """A CSV's cells as text, exactly as written (no type guessing, no NA magic)."""
+    data = src.read() if hasattr(src, "read") else Path(src).read_bytes()
+    return pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False)
+
+
+def _merged(fam, spec: dict, ref: dict[str, Any], sub: Path | _Named) -> tuple[Any, str]:
+    """The one table of every team with the submission's rows in place of its team's."""
+    role, key = spec["submission_role"], spec["merge_key"]
+    name = sub.name if isinstance(sub, _Named) else Path(sub).name
+    data = sub.getvalue() if isinstance(sub, _Named) else Path(sub).read_bytes()
+    field_name = Path(spec["reference"][role]).name
+    if spec["module"] != "custom":  # one model's predictions are a file of their own: the app's messages
+        alone = {r: v for r, v in ref.items() if r not in (role, "field")}
+        _checked_load(fam, {**alone, role: _Named(data, name)}, name, spec)
+    else:  # Custom's reader (CSV or tab-separated); its loader takes the table
+        read = import_module(f"{_PACKAGE}.custom.reading").read_text_table
+        table, team = merge_rows(read(ref[role], field_name), read(_Named(data, name), name), key, name)
+        return table, team
+    table, team = merge_rows(_text_table(ref[role], field_name), _text_table(_Named(data, name), name), key, name)
+    return _Named(table.to_csv(index=False).encode("utf-8"), field_name), team
+
+
 def _sources(fam, spec: dict, ref: dict[str, Any], sub: Path | _Named) -> tuple[dict[str, Any], str]:
     """The loader's keyword arguments with the submission in place, and the submission's name."""
     role = spec["submission_role"]
-    sources = dict(ref)
-    if spec.get("merge_key"):  # one table for every team (Custom results)
-        read_text_table = import_module(f"{_PACKAGE}.custom.reading").read_text_table  # Custom's own reader
-
-        name = sub.name if isinstance(sub, _Named) else Path(sub).name
-        field = read_text_table(ref[role], Path(str(spec["reference"][role])).name)
-        mine = read_text_table(sub, name)
-        sources[role], team = merge_rows(field, mine, spec["merge_key"], name)
+    sources = {r: v for r, v in ref.items() if r != "field"}
+    if spec.get("merge_key"):  # one table for every team (difficulty's predictions, Custom's results)
+        sources[role], team = _merged(fam, spec, ref, sub)
         return sources, team
     stem = Path(sub.name).stem
-    if fam.input(role).many:
-        subs: dict[str, Any] = {}
-        if spec.get("field"):
-            subs.update(ref.pop("field", {}))
-        subs[stem] = sub  # in place of a field entry of the same name
-        sources[role] = subs
-        sources.pop("field", None)
-        return sources, stem
-    sources[role] = sub  # one file holding this submission's rows (difficulty: one model's predictions)
-    return sources, ""
+    subs: dict[str, Any] = dict(ref.get("field", {})) if spec.get("field") else {}
+    subs[stem] = sub  # in place of a field entry of the same name, or after the field
+    sources[role] = subs
+    return sources, stem
+
+
+def _checked_load(fam, sources: dict[str, Any], sub_name: str, spec: dict):
+    try:
+        return fam.load(**sources, **({"workers": 1} if fam.parallel else {}))
+    except InputError as e:
+        if e.file == sub_name:
+            raise SubmissionError(str(e)) from None
+        raise
 
 
 def score(ref: dict[str, Any], sub: Path | _Named, spec: dict) -> dict[str, Any]:
@@ -148,16 +171,13 @@ def score(ref: dict[str, Any], sub: Path | _Named, spec: dict) -> dict[str, Any]
     sources, name = _sources(fam, spec, ref, sub)
     sub_name = sub.name if isinstance(sub, _Named) else Path(sub).name
     try:
-        comp = fam.load(**sources, **({"workers": 1} if fam.parallel else {}))
-    except InputError as e:
-        if e.file == sub_name or (spec.get("merge_key") and e.file == spec["submission_role"]):
-            raise SubmissionError(str(e) if e.file == sub_name else f"{sub_name}: {e.problem}") from None
-        raise
-    if not name:  # a one-table family: the submission names its team in its rows
-        names = list(comp.submission_names)
-        if len(names) != 1:
-            raise SubmissionError(f"{sub_name}: expected the rows of one {fam.unit and 'model'}, got {len(names)}")
-        name = names[0]
+        comp = _checked_load(fam, sources, sub_name, spec)
+    except InputError as e:  # the merged table's problem: the submission's, when the field alone loads
+        role = spec["submission_role"]
+        if not spec.get("merge_key") or e.file not in (Path(spec["reference"][role]).name, role):
+            raise
+        _checked_load(fam, {r: v for r, v in ref.items() if r != "field"}, sub_name, spec)
+        raise SubmissionError(f"{sub_name}: {e.problem}") from None
     params = fam.params.validate(spec["params"], context=fam.context(comp))
     lb = fam.scorer(comp).leaderboard(**params)
     row = lb[lb["submission"] == name].iloc[0]

@@ -32,9 +32,9 @@ class Shape:
 
 SHAPES = {
     "shovel-ready": Shape("submissions", ".csv", True, "ground_truth", joined="demographics"),
-    "spotgeo": Shape("submissions", ".json", False, "ground_truth"),
-    "qa": Shape("submissions", ".csv", False, "ground_truth"),
-    "difficulty": Shape("predictions", ".csv", False, "samples"),
+    "spotgeo": Shape("submissions", ".json", True, "ground_truth"),
+    "qa": Shape("submissions", ".csv", True, "ground_truth"),
+    "difficulty": Shape("predictions", ".csv", True, "samples", merge=True),
     "custom": Shape("results", ".csv", True, "results", merge=True),
 }
 
