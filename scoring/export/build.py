@@ -39,6 +39,8 @@ class View:
     closure: Closure
     requirements: list[str]
     header: dict[str, Any] = field(default_factory=dict)
+    #: what the export found that may keep the platform from the dashboard's numbers
+    warnings: list[str] = field(default_factory=list)
 
 
 def roots(fam: Family) -> list[str]:

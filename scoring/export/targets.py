@@ -170,7 +170,16 @@ def kaggle(v: View, out: Path) -> list[Path]:
                                        program=PROGRAM, final=v.spec["columns"][0]))
     _write(out / "metric.py", text)
     _write(out / "requirements.txt", "".join(r + "\n" for r in v.requirements))
-    _write(out / "solution.csv", solution_csv(v))
+    sol = solution_csv(v)
+    _write(out / "solution.csv", sol)
+    tables = {"solution.csv": sol}
+    # a participant's file has the shape of the field's (and of the one-table families' reference table)
+    tables.update({Path(f.name).name: f.data for f in v.field + v.reference if f.name.endswith(".csv")})
+    v.warnings = kaggle_changes(tables)
+    if v.warnings:
+        _write(out / "WARNINGS.txt", "Kaggle reads the solution and every submission with pandas' type guessing; "
+               "these files change under it, so the scores on Kaggle may differ from the dashboard's:\n"
+               + "".join(f"- {w}\n" for w in v.warnings))
     return []
 
 
@@ -270,3 +279,43 @@ def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: 
 
 
 WRITERS = {"codabench": codabench, "kaggle": kaggle, "python": python}
+
+
+def _same_cell(a: str, b: str) -> bool:
+    """Whether pandas' reading kept a cell's meaning: the same text, or the same number written
+    another way (``5`` read into a column with gaps is written back ``5.0``) — never a text
+    that a number swallowed (``007`` → ``7``, ``NA`` → empty)."""
+    if a == b:
+        return True
+    try:
+        same = float(a) == float(b)
+    except ValueError:
+        return False
+    digits = a.strip().lstrip("+-")
+    return same and not (len(digits) > 1 and digits[0] == "0" and digits[1].isdigit())
+
+
+def kaggle_changes(tables: dict[str, bytes]) -> list[str]:
+    """What Kaggle's reading (pandas' ``read_csv`` with its type guessing) changes in each CSV:
+    one sentence per file with a changed cell (its first), empty when every cell survives."""
+    import io
+
+    import pandas as pd
+
+    out = []
+    for name, data in tables.items():
+        text = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False)
+        guessed = pd.read_csv(io.BytesIO(data))
+        back = pd.read_csv(io.BytesIO(guessed.to_csv(index=False).encode()), dtype=str, keep_default_na=False,
+                           na_filter=False)
+        if list(back.columns) != list(text.columns) or len(back) != len(text):
+            out.append(f"{name}: pandas reads a different table (columns or rows)")
+            continue
+        for col in text.columns:
+            bad = [i for i, (a, b) in enumerate(zip(text[col], back[col], strict=True)) if not _same_cell(a, b)]
+            if bad:
+                i = bad[0]
+                out.append(f"{name}: Kaggle's reading changes {len(bad):,} cell(s) of column {col!r} "
+                           f"(row {i + 2}: {text[col][i]!r} becomes {back[col][i]!r})")
+                break
+    return out
