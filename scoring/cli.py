@@ -21,6 +21,7 @@ from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
 from .core.family import Family
 from .core.robustness import INTERVAL_COLUMNS, SIMULTANEOUS_COLUMNS, bootstrap, interval_table, top_set
+from .export import cli as export_cli
 from .registry import families, get
 
 DEFAULT_FAMILY = "shovel-ready"
@@ -129,6 +130,7 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     rp.add_argument("--compare", metavar="JSON", help="a second configuration B shown beside this one: a JSON "
                     "file (or text) of the parameter values that differ, e.g. '{\"alpha\": 10}' (default: none)")
     output_args(lb)
+    export_cli.configure(sub, fam, lb)  # docs/export.md
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
@@ -252,7 +254,10 @@ def _main(args: argparse.Namespace) -> int:
 
                 print(run_report(fam, args, _BAR), file=sys.stderr)
                 return 0
-            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+            if args.command == "export":
+                text = export_cli.run(fam, args, _BAR)
+            else:
+                text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
             Path(args.output).write_text(text, encoding="utf-8")
         else:

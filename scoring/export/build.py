@@ -148,7 +148,7 @@ def view(fam: Family, sources: Mapping[str, Any], params: Mapping[str, Any], *, 
         + [{"role": f.role, "file": f"{f.name}{shape.suffix}", "bytes": len(f.data), "sha256": f.sha256,
             "in_reference": bool(spec["field"])} for f in subs],
         "commit": commit if commit is not None else project_commit(),
-        "exported": (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "exported": (now or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     return View(fam, ref, field_files, spec, c, requirements(c, extra=extra), header)
 
