@@ -3,7 +3,7 @@ the current settings in words, Table 1's reward/penalty cases, and the paper's m
 
 import streamlit as st
 
-from lab import current, report_button, tables
+from lab import current, export_button, report_button, tables
 from lab import difficulty as dw
 from lab import difficulty_text as words
 from lab.charts import difficulty as charts
@@ -54,6 +54,7 @@ d2.download_button("Download JSON", lambda: tables.json_bytes(leaderboard_docume
                    file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json", on_click="ignore",
                    icon=":material/download:")
 report_button.download(FAM, key="df_lb_report", page="difficulty_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="df_lb_export", page="difficulty_leaderboard", params=p, where=d3)
 
 colors = current.colors(FAM)
 left, right = st.columns(2)

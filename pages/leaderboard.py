@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import current, glossary, links, report_button, tables
+from lab import current, export_button, glossary, links, report_button, tables
 from lab import shovel_ready as sr
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
@@ -49,6 +49,7 @@ d1.download_button("Download CSV", lambda: sr.leaderboard_csv(lb), file_name="le
 d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_name="leaderboard.json",
                    mime="application/json", key="lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
+export_button.show(FAM, key="lb_export", page="leaderboard", params=p, where=d3)
 
 altair_chart(memo(rank_chart, lb, STAGES, colors), key="lb_bump")
 st.caption("Each line is a team (the legend lists them in final order); the biggest move into each stage is "

@@ -3,7 +3,7 @@ each theme adds, and how the weights move the ranks against equal weights."""
 
 import streamlit as st
 
-from lab import current, qa, report_button, tables
+from lab import current, export_button, qa, report_button, tables
 from lab.charts import qa as charts
 from lab.charts.common import bump_chart
 from scoring.core.family import Stage
@@ -40,6 +40,7 @@ d1.download_button("Download CSV", lambda: qa.leaderboard_csv(lb), file_name="qa
 d2.download_button("Download JSON", lambda: qa.leaderboard_json(lb, p), file_name="qa-leaderboard.json",
                    mime="application/json", key="qa_lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="qa_lb_report", page="qa_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="qa_lb_export", page="qa_leaderboard", params=p, where=d3)
 
 order = lb["submission"].astype(str).tolist()
 left, right = st.columns(2)
