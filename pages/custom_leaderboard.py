@@ -6,7 +6,7 @@ import streamlit as st
 from lab.charts import custom as charts
 from lab.charts.common import rank_chart
 from lab.families import custom as cu
-from lab.view import current, report_button, tables
+from lab.view import current, export_button, report_button, tables
 from lab.view.draw import altair_chart, memo
 from lab.words.text import md
 from scoring.custom import STAGES
@@ -37,6 +37,7 @@ d1.download_button("Download CSV", lambda: cu.leaderboard_csv(lb), file_name="cu
 d2.download_button("Download JSON", lambda: cu.leaderboard_json(lb, p), file_name="custom-leaderboard.json",
                    mime="application/json", key="cu_lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="cu_lb_report", page="custom_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="cu_lb_export", page="custom_leaderboard", params=p, where=d3)
 
 pub = cu.published_comparison(lb)
 if pub is not None:

@@ -6,7 +6,7 @@ import streamlit as st
 from lab.charts import difficulty as charts
 from lab.charts.common import bump_chart
 from lab.families import difficulty as dw
-from lab.view import current, report_button, tables
+from lab.view import current, export_button, report_button, tables
 from lab.words import difficulty as words
 from lab.words.text import md
 from scoring.difficulty import STAGES, csv_columns, leaderboard_document, split_columns
@@ -54,6 +54,7 @@ d2.download_button("Download JSON", lambda: tables.json_bytes(leaderboard_docume
                    file_name="difficulty-leaderboard.json", mime="application/json", key="df_lb_json", on_click="ignore",
                    icon=":material/download:")
 report_button.download(FAM, key="df_lb_report", page="difficulty_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="df_lb_export", page="difficulty_leaderboard", params=p, where=d3)
 
 colors = current.colors(FAM)
 left, right = st.columns(2)

@@ -5,7 +5,7 @@ import streamlit as st
 from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
 from lab.families import shovel_ready as sr
-from lab.view import current, links, report_button, tables
+from lab.view import current, export_button, links, report_button, tables
 from lab.view.draw import altair_chart, memo
 from lab.words import glossary
 from lab.words.text import md
@@ -50,6 +50,7 @@ d1.download_button("Download CSV", lambda: sr.leaderboard_csv(lb), file_name="le
 d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_name="leaderboard.json",
                    mime="application/json", key="lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
+export_button.show(FAM, key="lb_export", page="leaderboard", params=p, where=d3)
 
 altair_chart(memo(rank_chart, lb, STAGES, colors), key="lb_bump")
 st.caption("Each line is a team (the legend lists them in final order); the biggest move into each stage is "

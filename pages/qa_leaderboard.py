@@ -6,7 +6,7 @@ import streamlit as st
 from lab.charts import qa as charts
 from lab.charts.common import bump_chart
 from lab.families import qa
-from lab.view import current, report_button, tables
+from lab.view import current, export_button, report_button, tables
 from scoring.core.family import Stage
 
 FAM = qa.FAM
@@ -41,6 +41,7 @@ d1.download_button("Download CSV", lambda: qa.leaderboard_csv(lb), file_name="qa
 d2.download_button("Download JSON", lambda: qa.leaderboard_json(lb, p), file_name="qa-leaderboard.json",
                    mime="application/json", key="qa_lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="qa_lb_report", page="qa_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="qa_lb_export", page="qa_leaderboard", params=p, where=d3)
 
 order = lb["submission"].astype(str).tolist()
 left, right = st.columns(2)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from lab.charts import spotgeo as charts
 from lab.families import spotgeo as sg
-from lab.view import current, report_button, tables
+from lab.view import current, export_button, report_button, tables
 from lab.words.text import md
 
 FAM = sg.FAM
@@ -33,6 +33,7 @@ d1.download_button("Download CSV", lambda: sg.leaderboard_csv(lb), file_name="sp
 d2.download_button("Download JSON", lambda: sg.leaderboard_json(lb, p), file_name="spotgeo-leaderboard.json",
                    mime="application/json", key="sg_lb_json", on_click="ignore", icon=":material/download:")
 report_button.download(FAM, key="sg_lb_report", page="spotgeo_leaderboard", params=p, where=d3)
+export_button.show(FAM, key="sg_lb_export", page="spotgeo_leaderboard", params=p, where=d3)
 
 by_seed = lb.assign(**{rules: lb["rank"], other: lb["other_rules_rank"]})
 st.plotly_chart(charts.rank_slope(by_seed, [("seed", "Published rules"), ("starter-kit", "Starter-kit code")],

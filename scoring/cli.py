@@ -24,6 +24,7 @@ from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
 from .core.family import Family
 from .core.robustness import INTERVAL_COLUMNS, SIMULTANEOUS_COLUMNS, bootstrap, interval_table, top_set
+from .export import cli as export_cli
 from .registry import families, get
 
 DEFAULT_FAMILY = "shovel-ready"
@@ -138,6 +139,7 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     output_args(lb)
     rp = sub.add_parser("report", add_help=False, help=f"moved: python -m lab.report {fam.name} --out FILE ...")
     rp.set_defaults(family=fam.name, command="report")
+    export_cli.configure(sub, fam, lb)  # docs/export.md
     for name, cmd in fam.commands.items():
         c = sub.add_parser(name, help=cmd.help, description=cmd.help)
         c.set_defaults(family=fam.name, command=name)
@@ -281,9 +283,13 @@ def _main(args: argparse.Namespace) -> int:
         text = families_markdown(families())
     else:
         fam = get(args.family)
-        text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
+        if args.command == "export":
+            text = export_cli.run(fam, args, _BAR)
+        else:
+            text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
     if getattr(args, "output", None):
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+    return 0
     return 0

@@ -34,10 +34,10 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any],
 
 
 def _boost_command() -> Command:
-    from .cli import configure_boost, run_boost
-
+    # Lazy: declaring the family imports no command-line code (an exported scoring program,
+    # scoring.export, copies only what scoring needs)
     return Command("estimate efficiency boosts from scores and runtimes (the competitor's boost estimator)",
-                   configure_boost, run_boost)
+                   Lazy(".cli", "configure_boost", __package__), Lazy(".cli", "run_boost", __package__))
 
 
 FAMILY = Family(
