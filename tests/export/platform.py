@@ -14,7 +14,7 @@ from pathlib import Path
 
 #: Kaggle's side: the solution and each submission read with pandas' defaults, ``score`` called
 KAGGLE_DRIVER = r'''
-import importlib.util, json, sys
+import importlib.util, json, os, sys
 import pandas as pd
 spec = importlib.util.spec_from_file_location("metric", sys.argv[1])
 m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
@@ -24,8 +24,8 @@ for name, path in json.loads(sys.argv[3]).items():
         rows = json.load(open(path))
         table = pd.DataFrame({k: [r[k] for r in rows] for k in ("sequence_id", "frame", "num_objects")})
         table["object_coords"] = [json.dumps(r["object_coords"]) for r in rows]
-        table.to_csv(path + ".csv", index=False)
-        path = path + ".csv"
+        path = os.path.join(sys.argv[4], os.path.basename(path) + ".csv")  # never beside the original
+        table.to_csv(path, index=False)
     submission = pd.read_csv(path, sep="\t" if path.endswith(".tsv") else ",")
     try:
         print(json.dumps({"submission": name, "score": m.score(solution.copy(), submission, "row_id", submission_name=name)}))
@@ -78,5 +78,5 @@ def python_cli(py: Path, export: Path, submissions: list[Path]) -> subprocess.Co
 
 def kaggle(py: Path, export: Path, entries: dict[str, Path]) -> subprocess.CompletedProcess:
     return subprocess.run([str(py), "-c", KAGGLE_DRIVER, str(export / "metric.py"), str(export / "solution.csv"),
-                           json.dumps({k: str(v) for k, v in entries.items()})], capture_output=True, text=True,
+                           json.dumps({k: str(v) for k, v in entries.items()}), str(export)], capture_output=True, text=True,
                           env=_clean_env(), cwd=export)
