@@ -31,6 +31,8 @@ MAX_BUNDLE_BYTES = _env("MAX_BUNDLE_BYTES", 2 << 30)
 #: one number in it (Python itself refuses integers past 4,300 digits, deep nesting recurses)
 MAX_JSON_DEPTH = _env("MAX_JSON_DEPTH", 100)
 MAX_JSON_NUMBER_CHARS = _env("MAX_JSON_NUMBER_CHARS", 1000)
+#: one recipe of the Custom family (JSON or TOML): a page of choices, never data
+MAX_RECIPE_BYTES = _env("MAX_RECIPE_BYTES", 1 << 20)
 #: distinct themes of a QA ground truth (the CSV has five columns per theme; the hidden-weight
 #: draws cost themes × draws: 20,000 themes score in ~8 s, 100,000 would take ~40 s)
 MAX_THEMES = _env("MAX_THEMES", 50_000)

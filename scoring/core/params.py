@@ -141,7 +141,7 @@ class Param:
 
     # ---- checking -----------------------------------------------------------------------
     def _bad(self, value) -> ValueError:
-        return ValueError(f"expected {self.expected}, got {value!r}")
+        return ValueError(f"expected {self.expected}, got {_short(value)!r}")
 
     def _number(self, value, *, integer: bool = False) -> float:
         if isinstance(value, bool) or value is None:
@@ -150,7 +150,7 @@ class Param:
             return math.inf
         try:
             x = float(value.strip()) if isinstance(value, str) else float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past the largest float
             raise self._bad(value) from None
         if math.isnan(x) or (math.isinf(x) and not (self.allow_inf and x > 0)):
             raise self._bad(value)
@@ -259,6 +259,19 @@ class Param:
         if isinstance(value, Mapping):
             return dict(value)
         return value
+
+
+def _short(value):
+    """``value`` as a message shows it: an integer or text of more than 40 characters cut to
+    its first 20 and its length (a 400-digit integer from a recipe is named, not printed whole).
+
+    >>> _short(10 ** 400)
+    '10000000000000000000…(401 characters)'
+    """
+    text = str(value) if isinstance(value, (int, str)) else None
+    if text is not None and len(text) > 40:
+        return f"{text[:20]}…({len(text)} characters)"
+    return value
 
 
 def _items(value) -> list:
