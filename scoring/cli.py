@@ -91,7 +91,8 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     fam.params.add_arguments(lb)
     if fam.parallel:
         lb.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every "
-                        "core, or LAB_WORKERS; 1 = this process only)")
+                        "core, or LAB_WORKERS; 1 = this process only; more than the cores are clamped to "
+                        "the cores, with a warning)")
         lb.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
                         help="score the files on this Dask cluster, e.g. tcp://10.0.0.5:8786 (default: "
                              "LAB_DASK_SCHEDULER, else the local process pool); its workers must see the same "

@@ -46,7 +46,8 @@ def configure(p: argparse.ArgumentParser, fam: Family) -> None:
         p.add_argument(inp.flag, dest=inp.role, **kw)
     fam.params.add_arguments(p)
     if fam.parallel:
-        p.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every core)")
+        p.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every core; "
+                       "more than the cores are clamped to the cores, with a warning)")
         p.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
                        help="score the files on this Dask cluster (default: LAB_DASK_SCHEDULER, else local)")
     g = p.add_argument_group("shake-up (random public/private splits of the scoring units)")
