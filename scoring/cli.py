@@ -255,7 +255,10 @@ def _main(args: argparse.Namespace) -> int:
                 return 0
             text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
         if getattr(args, "output", None):
-            Path(args.output).write_text(text, encoding="utf-8")
+            try:
+                Path(args.output).write_text(text, encoding="utf-8")
+            except OSError as e:  # a full disk: the error of the write names no file, so name it here
+                raise InputError(str(args.output), None, f"cannot be written ({e.strerror or e})") from None
         else:
             sys.stdout.write(text)
     except InputError as e:

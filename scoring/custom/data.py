@@ -99,6 +99,7 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
     names = [check_name(t, f"{name}, row {row_of(df, i)}") for i, t in enumerate(df[col].tolist())]
     keep = np.ones(len(names), dtype=bool)
     seen: dict[str, int] = {}
+    taken = set(names)  # a number never takes the name of a team of the table (a real "alpha (2)")
     out = []
     for i, t in enumerate(names):
         if t not in seen:
@@ -112,10 +113,10 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
             keep[i] = False
             continue
         new = f"{t} ({seen[t]})"
-        while new in seen:
+        while new in taken:
             seen[t] += 1
             new = f"{t} ({seen[t]})"
-        seen[new] = 1
+        taken.add(new)
         out.append(new)
     n_dup = int(len(names) - len(set(names)))
     if n_dup:

@@ -154,8 +154,12 @@ def parse_recipe(doc: Any, name: str = "recipe") -> Recipe:
     if unknown:
         raise InputError(name, None, f"unknown key {unknown[0]!r} (known: title, description, inputs, stages)")
     inputs = doc.get("inputs") or {}
-    if not isinstance(inputs, Mapping) or any(k not in ("results", "teams", "units") for k in inputs):
+    if not isinstance(inputs, Mapping):
         raise InputError(name, None, "inputs: expected an object with results and/or teams")
+    unknown = [k for k in inputs if k not in ("results", "teams")]
+    if unknown:  # a units table is read as it is (unit, group and numeric columns): it has no options
+        raise InputError(name, None, f"unknown key inputs.{unknown[0]} (known: results, teams; a units table "
+                                     "has no reading options)")
     for role in ("results", "teams"):
         if not isinstance(inputs.get(role) or {}, Mapping):
             raise InputError(name, None, f"inputs.{role}: expected an object")

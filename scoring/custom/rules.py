@@ -55,6 +55,8 @@ def beat_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=float)
     present = ~np.isnan(x)
     n = present.sum(axis=-2, keepdims=True)
+    if x.size == 0:  # no team (a field of one team less that one): nothing beaten, nothing tied
+        return np.zeros(x.shape), np.zeros(x.shape), np.broadcast_to(n, x.shape)
     srt = np.sort(np.where(present, x, np.inf), axis=-2)
     flat_x = x.reshape(-1, *x.shape[-2:])
     flat_s = srt.reshape(-1, *x.shape[-2:])
