@@ -127,7 +127,7 @@ def _missing_by(value: Any, where: str, name: str) -> dict[str, Any]:
                 v = math.inf
         if not (v in ("skip", "worst", "zero") or (isinstance(v, float) and math.isfinite(v))):
             shown = v if not isinstance(v, float) else "a number beyond ±1.8e308" if math.isinf(v) else v
-            raise InputError(name, None, f"{where}.{k}: expected skip, worst, zero or a finite number, got {shown!r}")
+            raise InputError(name, None, f"{where}.{k}: expected skip, worst, zero or a number, got {shown!r}")
         out[str(k)] = v
     return out
 
