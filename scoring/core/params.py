@@ -59,8 +59,8 @@ class Param:
     choices: tuple = ()
     choice_labels: Mapping[str, str] = field(default_factory=dict)
     choices_from: str | None = None
-    #: the sidebar slider's (low, high, step) in the parameter's own units; a link value
-    #: outside it falls back to the default with a warning (the API accepts it)
+    #: the sidebar slider's (low, high, step) in the parameter's own units; a value of the
+    #: parameter's range outside it (a recipe's, a link's) widens the slider, with a note
     slider: tuple[float, float, float] | None = None
     percent: bool = False
     #: for ``allow_inf``: the label of the sidebar toggle that means ∞
