@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..core.errors import InputError
 from ..core import limits
+from ..core.errors import InputError
 from ..core.jsonsafe import check_bounds, check_tree, loads_bounded
 from ..core.sources import source_bytes
 from .params import PARAMS

@@ -96,7 +96,7 @@ def test_a_pinned_configuration_with_a_400_digit_integer_is_named(family):
     fam = registry.get(family)
     name = next(p.name for p in fam.params if p.kind in ("float", "int"))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({"family": family, "pin": '{"%s": %s}' % (name, NINES)})
+    at.query_params.update({"family": family, "pin": f'{{"{name}": {NINES}}}'})
     at.run()
     at.switch_page("pages/robustness_compare.py").run()
     _clean(at)
@@ -106,7 +106,7 @@ def test_a_pinned_configuration_with_a_400_digit_integer_is_named(family):
 
 @pytest.mark.parametrize("big", sorted(BIG_INTS))
 def test_a_recipe_with_a_huge_integer_is_refused_on_the_data_page_naming_it(big):
-    at = _custom_upload(RESULTS, '{"stages": {"alpha": %d}}' % BIG_INTS[big])
+    at = _custom_upload(RESULTS, '{"stages": {"alpha": ' + str(BIG_INTS[big]) + '}}')
     said = plain(" ".join(e.value for e in at.error))
     assert "stages.alpha" in said and "expected a number" in said, said[:500]
 
@@ -115,7 +115,7 @@ def test_a_preset_with_a_huge_integer_is_refused_naming_the_parameter():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
     at.switch_page("pages/data.py").run()
-    at.file_uploader(key="data_sr_preset_file").set_value(("p.json", ('{"alpha": %s}' % NINES).encode(),
+    at.file_uploader(key="data_sr_preset_file").set_value(("p.json", (f'{{"alpha": {NINES}}}').encode(),
                                                            "application/json"))
     at.run()
     _clean(at)
