@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core import limits
 from ..core.cache import LRU
 from ..core.errors import InputError
 from ..core.family import UnitStats
@@ -39,6 +40,8 @@ from .params import KEMENY_EXACT_MANY, KEMENY_EXACT_MAX, NONE, PARAMS, STAGES
 RANK_RULES = ("winrate", "borda", "copeland", "kemeny")
 #: ungrouped units a bootstrap keeps apart (one statistic per unit and team: memory grows as units²)
 MAX_UNGROUPED_BOOTSTRAP = 200
+#: and the numbers it holds for them, 2 × units² × teams (128 MiB: 64 units × 2,000 teams)
+MAX_UNGROUPED_NUMBERS = 1 << 24
 
 
 def _across_one(g: np.ndarray, mult: np.ndarray, size: np.ndarray, w_item: np.ndarray, p: dict,
@@ -71,7 +74,7 @@ def _across_one(g: np.ndarray, mult: np.ndarray, size: np.ndarray, w_item: np.nd
         return cope
     n = g.shape[0]
     if n <= (KEMENY_EXACT_MANY if p.get("_many") else KEMENY_EXACT_MAX):
-        return rules.order_scores(rules.kemeny_exact(pw))
+        return rules.order_scores(p.get("_exact", rules.kemeny_exact)(pw))
     wins = pw.sum(axis=1)  # Copeland order, its ties broken by pairwise wins, then by position
     start = order([str(i).zfill(8) for i in range(n)], rank(cope + 1e-6 * wins / max(1.0, float(pw.sum()))))
     return rules.order_scores(rules.kemeny_local(pw, np.asarray(start)))
@@ -146,6 +149,7 @@ class Scorer:
         finite = np.abs(self.x[np.isfinite(self.x)])
         self._top = float(finite.max(initial=0.0))  # the largest |value|: bounds every stage's (_check_range)
         self._cache = LRU(16)
+        self._orders = LRU(64)  # exact Kemeny orders by pairwise counts: a stability map's cells share them
 
     # ---- parameters ------------------------------------------------------------------------
     def check(self, p: Mapping[str, Any] | None = None, /, **params) -> dict:
@@ -155,7 +159,47 @@ class Scorer:
             raise InputError("weight_column", None, f"expected a numeric column of the units table for the "
                                                     f"{p['within']}-weighted mean, got none")
         self._check_range(p)
+        self._check_pairwise(p)
         return p
+
+    def _check_pairwise(self, p: Mapping[str, Any]) -> None:
+        """Copeland and Kemeny–Young compare every pair of teams on every item and hold teams ×
+        teams numbers: refused, naming ``across``, past ``limits.MAX_PAIRWISE_TEAMS`` teams or
+        teams² × items past ``limits.MAX_PAIRWISE_WORK`` — before any work (Borda and the mean
+        win rate sort each item once: no such limit)."""
+        if p["across"] not in ("copeland", "kemeny"):
+            return
+        n, items = len(self.names), self.n_items(p)
+        rule = "Copeland" if p["across"] == "copeland" else "Kemeny-Young"
+        if n > limits.MAX_PAIRWISE_TEAMS:
+            raise InputError("across", None, f"{rule} compares every pair of teams: {n:,} teams, over the limit of "
+                                             f"{limits.MAX_PAIRWISE_TEAMS:,} (LAB_MAX_PAIRWISE_TEAMS raises it); "
+                                             "Borda or the mean win rate rank every item once, for any number")
+        if n * n * items > limits.MAX_PAIRWISE_WORK:
+            raise InputError("across", None, f"{rule} compares every pair of teams on every item: {n:,}² teams × "
+                                             f"{items:,} items = {n * n * items:,}, over the limit of "
+                                             f"{limits.MAX_PAIRWISE_WORK:,} (LAB_MAX_PAIRWISE_WORK raises it); group "
+                                             "the units, or use Borda or the mean win rate")
+
+    def _exact_order(self, pw: np.ndarray) -> np.ndarray:
+        """The exact Kemeny order of pairwise counts ``pw``, computed once per distinct ``pw`` (a
+        stability map over α and the band leaves them unchanged in every cell: ~25 ms each at
+        14 teams, 441 cells)."""
+        return self._orders.get(pw.tobytes(), lambda: rules.kemeny_exact(pw))
+
+    def n_items(self, p: Mapping[str, Any]) -> int:
+        """How many items the grouping of ``p`` makes (groups, else units)."""
+        if p["group_by"] == NONE or self.comp.units is None:
+            return len(self.comp.unit_names)
+        return len(dict.fromkeys(self.comp.units.groups[p["group_by"]]))
+
+    def field_cost(self, p: Mapping[str, Any], per_unit: int) -> float:
+        """The work of scoring one field (a bootstrap replicate, a shake-up board), in steps:
+        summing the drawn units (``per_unit`` numbers per unit and team) and the across rule
+        (pairwise rules: teams² × items, Kemeny's local search about as much again)."""
+        n, items, units = len(self.names), self.n_items(p), len(self.comp.unit_names)
+        rule = {"copeland": n * n * items, "kemeny": n * n * (items + 8)}.get(p["across"], 20.0 * n * items)
+        return float(units * n * per_unit + rule)
 
     def _check_range(self, p: Mapping[str, Any]) -> None:
         """Refuse, naming the parameter, choices whose scores could pass the largest float
@@ -248,7 +292,7 @@ class Scorer:
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             g = math.ldexp(a, -k) + (1 - a) * np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
             scores = finish(vz.sum(axis=1), present.sum(axis=1), g, np.ones(len(names)), onehot.sum(axis=1),
-                            self.item_weights(p, names), p, self.comp.runtime, k)
+                            self.item_weights(p, names), {**p, "_exact": self._exact_order}, self.comp.runtime, k)
             g = np.ldexp(g, k)  # the item values as shown (item:<name>), in the values' own units
         return scores, g, names, p
 
@@ -282,6 +326,11 @@ class Scorer:
         df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p),
                         recipe=self.comp.recipe.document(p))
         return df
+
+    def final_ranks(self, p: Mapping[str, Any] | None = None, /, **params) -> np.ndarray:
+        """The leaderboard's final ranks alone, in the order of :attr:`names` (a stability map's
+        cell: no table built)."""
+        return rank(self.stage_scores(p, **params)[0]["final_score"])
 
     def notes(self, p: dict) -> list[str]:
         """Every choice of the recipe in words, for the output."""
@@ -333,10 +382,16 @@ class Scorer:
                 return finish(t[..., 0].sum(-1), t[..., 1].sum(-1), gg, (size > 0).astype(float), size, w_item, p, rt,
                               k)
             return UnitStats(units=list(self.comp.unit_names), cell=item, n_cells=len(names), team=team,
-                             shared=shared, score=score, final="final_score", names=list(self.names))
+                             shared=shared, score=score, final="final_score", names=list(self.names),
+                             cost=self.field_cost(p, 4))
         if n_u > MAX_UNGROUPED_BOOTSTRAP:
             raise InputError("bootstrap", None, f"{n_u} ungrouped units: a bootstrap keeps each apart, up to "
                                                 f"{MAX_UNGROUPED_BOOTSTRAP}; group them (a units table and group_by)")
+        if 2 * n_u * n_u * n_t > MAX_UNGROUPED_NUMBERS:
+            raise InputError("bootstrap", None, f"{n_u} ungrouped units x {n_t:,} teams: a bootstrap keeps each unit "
+                                                f"apart, 2 x units² x teams = {2 * n_u * n_u * n_t:,} numbers, over "
+                                                f"the limit of {MAX_UNGROUPED_NUMBERS:,}; group the units (a units "
+                                                "table and group_by)")
         team = np.zeros((n_u, n_t, 2 * n_u))
         idx = np.arange(n_u)
         team[idx, :, idx] = vz.T
@@ -352,7 +407,8 @@ class Scorer:
             rt = runtime if runtime is None or teams is None else runtime[teams]
             return finish(val.sum(-1), cnt.sum(-1), gg, mult, mult, w_item, p, rt, k)
         return UnitStats(units=list(self.comp.unit_names), cell=np.zeros(n_u, dtype=np.int64), n_cells=1, team=team,
-                         shared=shared, score=score, final="final_score", names=list(self.names))
+                         shared=shared, score=score, final="final_score", names=list(self.names),
+                         cost=self.field_cost(p, 2 * n_u))
 
 
 __all__ = ["Scorer", "finish", "split_weights"]
