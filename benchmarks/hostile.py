@@ -246,7 +246,9 @@ def issue39_cases() -> dict[str, tuple[str, Callable[[Path], list[str]]]]:
         "custom 2,000 teams x 200 units, bootstrap 1000": ("cli", _custom_wide(2_000, 200, "--bootstrap", "1000")),
         "custom long table, 1 M rows": ("cli", _custom_long(1_000, 1_000)),
         "custom long table, 3 M rows": ("cli", _custom_long(3_000, 1_000)),
+        "custom long table, 8 M rows": ("cli", _custom_long(8_000, 1_000)),
         "custom 5,000 teams x 999 units, wide": ("cli", _custom_wide(5_000, 999)),
+        "custom 8,000 teams x 999 units, wide": ("cli", _custom_wide(8_000, 999)),
         "custom 20,001 teams x 999 units, over the cell limit": ("cli", _custom_wide(20_001, 999)),
         "custom 14 teams x 40 units, Kemeny shake-up 1,000 splits": ("cli", _shakeup()),
         "custom 14 teams x 40 units, Kemeny shake-up --sweep --target winner": (

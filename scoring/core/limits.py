@@ -43,9 +43,10 @@ MAX_THEMES = _env("MAX_THEMES", 50_000)
 #: the counts a user gives, each checked before any work starts (README: "Limits"):
 #: worker processes are clamped to the cores (``scoring.core.fanout.max_workers``); bootstrap
 #: replicates and shake-up splits are 1 to 100,000 each; and where a family states the work of
-#: scoring one field (``UnitStats.cost``: the Custom family, whose pairwise rules cost teams² per
-#: item and whose ungrouped bootstrap units² × teams), fields × that work is at most this
-MAX_FIELDS_WORK = _env("MAX_FIELDS_WORK", 1_000_000_000)
+#: scoring one field (``UnitStats.cost``, in steps of about a nanosecond: the Custom family, whose
+#: pairwise rules cost teams² per item and whose ungrouped bootstrap units² × teams), fields × that
+#: work is at most this (about ten seconds)
+MAX_FIELDS_WORK = _env("MAX_FIELDS_WORK", 10_000_000_000)
 #: the Custom family's pairwise rules (Copeland, Kemeny–Young) hold teams × teams numbers and
 #: compare every pair of teams on every item: at most this many teams, and teams² × items at most
 #: ``MAX_PAIRWISE_WORK`` (1,000 teams × 200 items: about a second)
@@ -58,10 +59,10 @@ def check_fields(what: str, fields: int, cost: float) -> None:
     ``cost`` steps each past :data:`MAX_FIELDS_WORK` — before any work (``cost`` 0: not counted).
 
     >>> check_fields("bootstrap", 1000, 0)
-    >>> check_fields("bootstrap", 1000, 5e6)
+    >>> check_fields("bootstrap", 1000, 5e7)
     Traceback (most recent call last):
     ...
-    scoring.core.errors.InputError: bootstrap: 1,000 fields × 5,000,000 steps each = 5,000,000,000, over the limit of 1,000,000,000 (LAB_MAX_FIELDS_WORK raises it); ask for fewer, or make each field cheaper (group the units, fewer teams for a pairwise rule)
+    scoring.core.errors.InputError: bootstrap: 1,000 fields × 50,000,000 steps each = 50,000,000,000, over the limit of 10,000,000,000 (LAB_MAX_FIELDS_WORK raises it); ask for fewer, or make each field cheaper (group the units, fewer teams for a pairwise rule)
     """
     if cost and fields * cost > MAX_FIELDS_WORK:
         raise InputError(what, None, f"{fields:,} fields × {cost:,.0f} steps each = {fields * cost:,.0f}, over the "

@@ -141,7 +141,7 @@ class Param:
 
     # ---- checking -----------------------------------------------------------------------
     def _bad(self, value) -> ValueError:
-        return ValueError(f"expected {self.expected}, got {_short(value)!r}")
+        return ValueError(f"expected {self.expected}, got {short_value(value)!r}")
 
     def _number(self, value, *, integer: bool = False) -> float:
         if isinstance(value, bool) or value is None:
@@ -261,16 +261,20 @@ class Param:
         return value
 
 
-def _short(value):
+def short_value(value):
     """``value`` as a message shows it: an integer or text of more than 40 characters cut to
-    its first 20 and its length (a 400-digit integer from a recipe is named, not printed whole).
+    its first 20 and its length, a list or mapping whose text passes 80 characters to its first
+    60 (a 400-digit integer from a recipe is named, not printed whole).
 
-    >>> _short(10 ** 400)
-    '10000000000000000000…(401 characters)'
+    >>> short_value(10 ** 400), short_value([10 ** 400, 1])[-16:]
+    ('10000000000000000000…(401 characters)', '(406 characters)')
     """
-    text = str(value) if isinstance(value, (int, str)) else None
-    if text is not None and len(text) > 40:
-        return f"{text[:20]}…({len(text)} characters)"
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        text = str(value)
+        return f"{text[:20]}…({len(text)} characters)" if len(text) > 40 else value
+    if isinstance(value, (list, tuple, dict)):
+        text = repr(value)
+        return f"{text[:60]}…({len(text)} characters)" if len(text) > 80 else value
     return value
 
 

@@ -28,9 +28,12 @@ from ..core.tables import first_duplicate, first_empty, require_columns, row_of
 from .reading import is_tab_separated, parse_cells, parse_column, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
-#: teams × units of one results table (a dense float matrix: 20 M cells = 160 MB); LAB_MAX_RESULT_CELLS raises it
+#: teams × units of one results table, checked from the line count before the text is read
+#: (:func:`check_lines`), and again before the matrix is built: 8 M cells read and score under
+#: 1.6 GiB (a long table of 8 M rows, 1.5 GiB; a wide one of 8 M cells, 1.2 GiB:
+#: ``python -m benchmarks hostile``); LAB_MAX_RESULT_CELLS raises it
 MAX_CELLS = int(os.environ["LAB_MAX_RESULT_CELLS"]) if os.environ.get("LAB_MAX_RESULT_CELLS", "").isdigit() \
-    else 20_000_000
+    else 8_000_000
 
 
 def check_size(n_teams: int, n_units: int, name: str) -> None:
@@ -48,15 +51,15 @@ def check_size(n_teams: int, n_units: int, name: str) -> None:
 def check_lines(data: bytes, name: str, opts: ResultsOptions) -> None:
     """:func:`check_size` from the bytes, before the parser reads them: the lines (less the
     header) bound the rows; a long table (``team, unit, value``) holds a cell per row, a wide one
-    rows × (columns − 1). A quoted line break or a blank line only makes the bound larger."""
+    rows × columns (as :func:`check_size` counts them). A quoted line break or a blank line only makes the bound larger."""
     body = data.removeprefix(b"\xef\xbb\xbf")
     sep = b"\t" if is_tab_separated(body) else b","
     header = header_of(body, name, sep)
     lines = body.count(b"\n") + (0 if body.endswith(b"\n") else 1) - 1
     long = {"team", "unit", "value"} <= {h.strip().lower() for h in header} and opts.team_column is None
-    cells = lines if long else lines * max(len(header) - 1, 1)
+    cells = lines if long else lines * len(header)  # as check_size counts a wide table: every column
     if cells > MAX_CELLS:
-        shape = f"{lines:,} rows" if long else f"{lines:,} rows x {len(header) - 1:,} columns"
+        shape = f"{lines:,} rows" if long else f"{lines:,} rows x {len(header):,} columns"
         raise InputError(name, None, f"the results hold up to {shape} = {cells:,} cells, over the limit of "
                                      f"{MAX_CELLS:,} (LAB_MAX_RESULT_CELLS raises it); refused before reading them")
 

@@ -166,9 +166,13 @@ def param_cases() -> list[tuple[str, str, str]]:
     out = []
     for fam in registry.families():
         for p in fam.params:
-            if p.kind in ("float", "int", "floats", "mapping"):
+            if p.kind in ("float", "int", "floats", "mapping") or p.name in PARSED_NUMBERS.get(fam.name, ()):
                 out += [(fam.name, p.name, name) for name in BIG_INTS]
     return out
+
+
+#: parameters with a parser of their own that read numbers (the difficulty family's split weights)
+PARSED_NUMBERS = {"difficulty": ("weights",)}
 
 
 def big_value(fam, name: str, big: str):
