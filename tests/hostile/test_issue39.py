@@ -273,3 +273,15 @@ def test_a_stability_map_reuses_one_exact_kemeny_order():
         rules_kemeny.kemeny_exact = real
     assert len(m) == 25 and np.allclose(m["tau"], 1.0)  # α and the band change nothing here: one order
     assert len(calls) == 1
+
+
+def test_a_sweep_and_advice_too_costly_are_refused_before_the_first_shakeup(tmp_path):
+    """14 teams × 40 units with ``--sweep --target winner`` took 554 s: now every board the command
+    would score is counted first (1,000 splits + 19 fractions × 200 for the sweep + 19 × 200 × 4
+    sizes for the advice, two boards each: 40,000) and refused before any shake-up is printed."""
+    (tmp_path / "r.csv").write_bytes(_table(14, 40))
+    res = _cli_limited(["custom", "shakeup", "--results", tmp_path / "r.csv", "--across", "kemeny", "--sweep",
+                        "--target", "winner"])
+    line = _one_error(res)
+    assert line.startswith("error: --random-splits with --sweep and --target: 40,000 fields"), line
+    assert "public winner" not in res.stderr and not res.stdout  # no shake-up was run
