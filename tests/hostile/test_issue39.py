@@ -284,4 +284,4 @@ def test_a_sweep_and_advice_too_costly_are_refused_before_the_first_shakeup(tmp_
                         "--target", "winner"])
     line = _one_error(res)
     assert line.startswith("error: --random-splits with --sweep and --target: 40,000 fields"), line
-    assert "public winner" not in res.stderr and not res.stdout  # no shake-up was run
+    assert "public leader" not in res.stderr and not res.stdout  # no shake-up was run
