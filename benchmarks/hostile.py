@@ -5,10 +5,15 @@ this one) on generated files and prints, for each case, the wall time, the peak 
 the process (``VmHWM``) and the first line of its answer. ``--repo`` pointed at an older
 checkout gives the "before" figures. Files are generated only for the cases that run.
 
+A case is stopped past ``--timeout`` seconds or ``--max-mib`` of resident memory (its pool's
+workers included), so that an old checkout's runaway case cannot take the machine down.
+
 The cases: the Shovel-Ready cells and headers of the first round; issue 30's table (spotGEO
 ground truths of 100 MB whose first entry is bad, QA with 5,000 / 20,000 / 100,000 themes);
 issue 28's JSON limits; and the audit of every family's multiplying dimensions (groups ×
-essays, splits × samples × models, sequences × frames, themes × bootstrap replicates). The
+essays, splits × samples × models, sequences × frames, themes × bootstrap replicates); issue 39's
+counts from users (``--workers 100000``), teams² (Copeland and Kemeny on 12,000 teams, an ungrouped
+bootstrap of 2,000 teams), long and wide Custom tables and exact Kemeny in shake-ups. The
 "read only" case reads a valid 100 MB spotGEO file and prints its peak over the file size
 (the multiple stated in the README).
 """
@@ -182,6 +187,75 @@ def _difficulty(n_samples: int, n_models: int):
     return build
 
 
+# ---- issue 39: counts from users, teams², long and wide Custom tables ----------------------------
+def _custom_wide(n_teams: int, n_units: int, *extra: str, present: float = 1.0, seed: int = 4):
+    """A wide Custom results table (``present``: the share of cells with a value), then ``extra``."""
+    def build(tmp: Path) -> list[str]:
+        path = tmp / f"cu_wide_{n_teams}_{n_units}_{present}.csv"
+        if not path.exists():
+            rng = random.Random(seed)
+            with path.open("w") as f:
+                f.write("team," + ",".join(f"u{j}" for j in range(n_units)) + "\n")
+                for t in range(n_teams):
+                    cells = [f"{rng.random():.4f}" if j == t % n_units or rng.random() < present else ""
+                             for j in range(n_units)]
+                    f.write(f"t{t}," + ",".join(cells) + "\n")
+        return ["custom", "leaderboard", "--results", str(path), *extra]
+    return build
+
+
+def _custom_long(n_teams: int, n_units: int, *extra: str):
+    """A long Custom results table: ``team, unit, value``, every team on every unit."""
+    def build(tmp: Path) -> list[str]:
+        path = tmp / f"cu_long_{n_teams}_{n_units}.csv"
+        if not path.exists():
+            rng = random.Random(5)
+            with path.open("w") as f:
+                f.write("team,unit,value\n")
+                for t in range(n_teams):
+                    f.write("".join(f"t{t},u{u},{rng.random():.4f}\n" for u in range(n_units)))
+        return ["custom", "leaderboard", "--results", str(path), *extra]
+    return build
+
+
+def _workers(tmp: Path) -> list[str]:
+    (tmp / "wk").mkdir(exist_ok=True)
+    (tmp / "wk_gt.csv").write_text(HEADER + "e1,Lead,0 1 2,Effective\ne1,Claim,3 4,Ineffective\ne2,Lead,0 1,Effective\n")
+    for team in ("A", "B"):
+        (tmp / "wk" / f"{team}.csv").write_text(SUB + "e1,Claim,3 4,0.4,0.6\ne2,Lead,0 1,0.7,0.3\n")
+    return ["leaderboard", "--ground-truth", str(tmp / "wk_gt.csv"), "--submissions", str(tmp / "wk"),
+            "--workers", "100000"]
+
+
+def _shakeup(*extra: str):
+    def build(tmp: Path) -> list[str]:
+        args = _custom_wide(14, 40)(tmp)
+        return [args[0], "shakeup", *args[2:], "--across", "kemeny", *extra]
+    return build
+
+
+def issue39_cases() -> dict[str, tuple[str, Callable[[Path], list[str]]]]:
+    """Issue 39's reproducers of item 1 (a count of workers), 6 (teams², long and wide tables)
+    and 9 (exact Kemeny in shake-ups)."""
+    return {
+        "--workers 100000 on two 3-row submissions": ("cli", _workers),
+        "custom 12,000 teams x 1 unit, Copeland": ("cli", _custom_wide(12_000, 1, "--across", "copeland")),
+        "custom 12,000 teams x 1 unit, Kemeny": ("cli", _custom_wide(12_000, 1, "--across", "kemeny")),
+        "custom 10,000 teams x 1,000 sparse units, Copeland": ("cli", _custom_wide(10_000, 999, "--across", "copeland",
+                                                                                    present=0.02)),
+        "custom 2,000 teams x 200 units, bootstrap 1000": ("cli", _custom_wide(2_000, 200, "--bootstrap", "1000")),
+        "custom long table, 1 M rows": ("cli", _custom_long(1_000, 1_000)),
+        "custom long table, 3 M rows": ("cli", _custom_long(3_000, 1_000)),
+        "custom long table, 8 M rows": ("cli", _custom_long(8_000, 1_000)),
+        "custom 5,000 teams x 999 units, wide": ("cli", _custom_wide(5_000, 999)),
+        "custom 8,000 teams x 999 units, wide": ("cli", _custom_wide(8_000, 999)),
+        "custom 20,001 teams x 999 units, over the cell limit": ("cli", _custom_wide(20_001, 999)),
+        "custom 14 teams x 40 units, Kemeny shake-up 1,000 splits": ("cli", _shakeup()),
+        "custom 14 teams x 40 units, Kemeny shake-up --sweep --target winner": (
+            "cli", _shakeup("--sweep", "--target", "winner")),
+    }
+
+
 def cases() -> dict[str, tuple[str, Callable[[Path], list[str]]]]:
     """name -> (runner: "cli" or "read", build(tmp) -> arguments)."""
     bad_first = {"frame": 1, "num_objects": 0, "object_coords": []}
@@ -211,7 +285,60 @@ def cases() -> dict[str, tuple[str, Callable[[Path], list[str]]]]:
         "shovel-ready 20,000 essays, 20,000 groups": ("cli", _sr_groups(20_000)),
         "difficulty 100,000 samples x 10 models": ("cli", _difficulty(100_000, 10)),
         "spotGEO 20,000 sequences x 5 frames": ("cli", _sg_sequences(20_000)),
+        **issue39_cases(),
     }
+
+
+def _rss_mib(pid: int) -> float:
+    """The resident memory of ``pid`` and its child processes (a pool's workers), in MiB."""
+    total = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            total += next(int(ln.split()[1]) for ln in open(f"/proc/{p}/status") if ln.startswith("VmRSS")) / 1024
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total
+
+
+def _watched(cmd: list[str], cwd: str, timeout: float, max_mib: float):
+    """Run ``cmd``; stop it (and its children) past ``timeout`` seconds or ``max_mib`` of resident
+    memory: ``(why it was stopped or "", the finished process)``."""
+    import os
+    import signal
+    import time
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    peak = 0.0
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        import threading
+
+        pumps = [threading.Thread(target=lambda src, dst: dst.write(src.read()), args=(proc.stdout, out)),
+                 threading.Thread(target=lambda src, dst: dst.write(src.read()), args=(proc.stderr, err))]
+        for t in pumps:
+            t.start()
+        why = ""
+        while proc.poll() is None:
+            peak = max(peak, _rss_mib(proc.pid))
+            elapsed = time.perf_counter() - t0
+            if elapsed > timeout or peak > max_mib:
+                why = (f"over {timeout:.0f} s (stopped; {peak:.0f} MiB)" if elapsed > timeout
+                       else f"over {max_mib:.0f} MiB after {elapsed:.1f} s (stopped)")
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                break
+            time.sleep(0.1)
+        for t in pumps:
+            t.join()
+        out.seek(0)
+        err.seek(0)
+        proc.stdout, proc.stderr = out.read(), err.read()
+    return why, proc
 
 
 def _text(path: Path, text: str) -> Path:
@@ -225,6 +352,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a case is stopped (default 600)")
     ap.add_argument("--only", default="", help="run only the cases whose name contains this text")
     ap.add_argument("--list", action="store_true", help="list the cases and stop")
+    ap.add_argument("--max-mib", type=float, default=3072, help="stop a case whose resident memory passes this "
+                    "(MiB, default 3072): the machine is not taken down by a 'before' run")
     args = ap.parse_args(argv)
     selected = {k: v for k, v in cases().items() if args.only in k}
     if args.list:
@@ -235,16 +364,17 @@ def main(argv=None) -> int:
         tmp = Path(d)
         for name, (runner, build) in selected.items():
             cmd = [sys.executable, "-c", RUN if runner == "cli" else READ, *build(tmp)]
-            try:
-                proc = subprocess.run(cmd, cwd=args.repo, capture_output=True, text=True, timeout=args.timeout)
-                stats = json.loads(proc.stdout.strip().splitlines()[-1])
-                answer = stats.get("note") or next((ln for ln in proc.stderr.splitlines() if ln.startswith("error")),
-                                                   "(no error)")
-                print(f"{name:44s} {stats['seconds']:8.2f} s {stats['peak_mib']:7.0f} MiB  exit {stats['code']}  "
-                      f"{answer[:120]}")
-            except subprocess.TimeoutExpired:
-                print(f"{name:44s} over {args.timeout:.0f} s (stopped)")
-            except (json.JSONDecodeError, IndexError):
-                print(f"{name:44s} no result: {(proc.stderr.strip().splitlines() or ['?'])[-1][:120]}")
+            stopped, proc = _watched(cmd, args.repo, args.timeout, args.max_mib)
+            if stopped:
+                print(f"{name:44s} {stopped}")
+            else:
+                try:
+                    stats = json.loads(proc.stdout.strip().splitlines()[-1])
+                    answer = stats.get("note") or next((ln for ln in proc.stderr.splitlines()
+                                                        if ln.startswith("error")), "(no error)")
+                    print(f"{name:44s} {stats['seconds']:8.2f} s {stats['peak_mib']:7.0f} MiB  exit {stats['code']}  "
+                          f"{answer[:120]}")
+                except (json.JSONDecodeError, IndexError):
+                    print(f"{name:44s} no result: {(proc.stderr.strip().splitlines() or ['?'])[-1][:120]}")
             sys.stdout.flush()
     return 0

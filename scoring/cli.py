@@ -96,7 +96,8 @@ def scoring_arguments(lb: argparse.ArgumentParser, fam: Family) -> None:
     fam.params.add_arguments(lb)
     if fam.parallel:
         lb.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every "
-                        "core, or LAB_WORKERS; 1 = this process only)")
+                        "core, or LAB_WORKERS; 1 = this process only; more than the cores are clamped to "
+                        "the cores, with a warning)")
         lb.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
                         help="score the files on this Dask cluster, e.g. tcp://10.0.0.5:8786 (default: "
                              "LAB_DASK_SCHEDULER, else the local process pool); its workers must see the same "
@@ -288,8 +289,10 @@ def _main(args: argparse.Namespace) -> int:
         else:
             text = run_leaderboard(fam, args) if args.command == "leaderboard" else fam.commands[args.command].run(args)
     if getattr(args, "output", None):
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:  # a full disk: the error of the write names no file, so name it here
+            raise InputError(str(args.output), None, f"cannot be written ({e.strerror or e})") from None
     else:
         sys.stdout.write(text)
-    return 0
     return 0

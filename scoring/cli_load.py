@@ -11,6 +11,7 @@ from typing import Any
 
 from .core.errors import InputError
 from .core.family import Family
+from .core.fanout import max_workers
 
 
 def sources(fam: Family, args: argparse.Namespace) -> dict[str, Any]:
@@ -24,7 +25,12 @@ def load(fam: Family, args: argparse.Namespace, progress=None) -> tuple[Any, dic
     if fam.parallel:
         if args.workers is not None and args.workers < 1:
             raise InputError("--workers", None, f"expected a whole number >= 1, got {args.workers}")
-        extra = {"workers": args.workers, "scheduler": args.scheduler}
+        workers = args.workers
+        if workers is not None and workers > max_workers() and args.scheduler is None:
+            workers = max_workers()  # one rule for every count of processes: at most the cores
+            shown = f"{args.workers:,}" if args.workers < 10 ** 12 else f"{str(args.workers)[:12]}… ({len(str(args.workers))} digits)"
+            print(f"warning: --workers {shown}: using {workers}, the cores this process may run on", file=sys.stderr)
+        extra = {"workers": workers, "scheduler": args.scheduler}
     comp = fam.load(**sources(fam, args), progress=progress, **extra)
     for line in getattr(comp, "report", []):
         print(f"warning: {line}", file=sys.stderr)

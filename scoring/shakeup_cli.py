@@ -23,6 +23,7 @@ from . import cli_load
 from .core.errors import InputError
 from .core.export import json_parameters, json_value, to_csv, to_json
 from .core.family import Family
+from .core.limits import check_fields
 from .core.shakeup import FRACTIONS, Shakeup, check_shakeup, shakeup
 from .core.shakeup_selection import (
     ONE_PER_TEAM,
@@ -31,7 +32,7 @@ from .core.shakeup_selection import (
     selection_sentence,
     teams_by_separator,
 )
-from .core.shakeup_sweep import advise, sweep
+from .core.shakeup_sweep import SIZES, advise, sweep
 
 TEAM_COLUMNS = ["submission", "rank", "public_rank_mean", "private_rank_mean", "p_same_rank", "mean_move",
                 "p_public_first", "p_private_first"]
@@ -46,7 +47,8 @@ def configure(p: argparse.ArgumentParser, fam: Family) -> None:
         p.add_argument(inp.flag, dest=inp.role, **kw)
     fam.params.add_arguments(p)
     if fam.parallel:
-        p.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every core)")
+        p.add_argument("--workers", type=int, metavar="N", help="processes scoring files at once (default: every core; "
+                       "more than the cores are clamped to the cores, with a warning)")
         p.add_argument("--scheduler", metavar="ADDRESS", default=os.environ.get("LAB_DASK_SCHEDULER") or None,
                        help="score the files on this Dask cluster (default: LAB_DASK_SCHEDULER, else local)")
     g = p.add_argument_group("shake-up (random public/private splits of the scoring units)")
@@ -144,6 +146,11 @@ def run(fam: Family, args: argparse.Namespace, progress=None) -> str:
     fraction, splits, seed = checked(seed)
     scorer = fam.scorer(comp)
     us = scorer.unit_stats(**params)
+    # every board this command will score, counted before the first one (a sweep and the advice add theirs)
+    boards = 2 * (splits + (200 * len(FRACTIONS) if args.shakeup_sweep else 0)
+                  + (200 * len(FRACTIONS) * len(SIZES) if target else 0))
+    asked = [flags["splits"]] + [flags[k] for k in ("sweep", "target") if getattr(args, f"shakeup_{k}")]
+    check_fields(" with ".join(asked[:1] + [" and ".join(asked[1:])]) if len(asked) > 1 else asked[0], boards, us.cost)
     names = list(us.names)
     teams = None
     if args.shakeup_teams:

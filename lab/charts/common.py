@@ -217,9 +217,13 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     [50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0]
     >>> log_ticks(0.5, 5e6)
     [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]
+    >>> log_ticks(1e306, 1e308 * 1.5)[-2:]  # the top is past the largest float: no tick there, no error
+    [5e+307, 1e+308]
     """
-    if not (lo > 0 and hi > lo):
+    if not (lo > 0 and hi > lo) or not math.isfinite(lo):
         return []
-    steps = (1, 2, 5) if math.log10(hi / lo) <= 4 else (1,)
-    out = [m * 10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1) for m in steps]
-    return [t for t in out if lo <= t <= hi]
+    top = math.log10(hi) if math.isfinite(hi) else 309.0  # a runtime near the largest float, times 1.5
+    steps = (1, 2, 5) if top - math.log10(lo) <= 4 else (1,)
+    # float("5e308") is inf where 5 * 10.0 ** 308 raises OverflowError: past the largest float, no tick
+    out = [float(f"{m}e{e}") for e in range(math.floor(math.log10(lo)), math.ceil(top) + 1) for m in steps]
+    return [t for t in out if lo <= t <= hi and math.isfinite(t)]

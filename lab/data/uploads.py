@@ -9,7 +9,10 @@ bundle is written once (to a temporary folder, then renamed into place) and touc
 read; bundles unused for ``LAB_UPLOAD_DAYS`` days (default 7) go, and the oldest go first
 while the folder holds more than ``LAB_UPLOAD_DISK_BYTES`` (default 4 GiB). :func:`delete`
 removes one at once and leaves a marker (for the same time), so that a later link to it
-can say the data was deleted rather than never here.
+can say the data was deleted rather than never here. Clean-up deletes only what the app made:
+folders holding its marker file (:data:`MARK`), of this user, never through a link — so a
+shared ``LAB_UPLOAD_DIR`` (such as /tmp) keeps every other tool's folders (bundles kept by a
+version before the marker are left too: remove them by hand).
 
 Only the digest finds a bundle: it cannot be guessed, so a link holding it is the key — it
 opens the bundle for whoever has it, until the bundle is deleted or expires.
@@ -32,6 +35,10 @@ _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 _GONE = ".gone-"  # the marker of a deleted bundle: ``<family>/.gone-<digest>``
+#: the file the app writes in every folder it makes here (a family's, a bundle's, a bundle being
+#: written): clean-up deletes a folder only when it holds this file, is a folder (not a link)
+#: and belongs to this user — never another tool's folder in a shared ``LAB_UPLOAD_DIR``
+MARK = ".leaderboard-lab"
 
 
 def root() -> Path:
@@ -60,19 +67,46 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
+def _ours(path: Path) -> bool:
+    """Whether ``path`` is a folder this app made: a folder (not a link) of this user holding
+    the :data:`MARK` file (a file, not a link). Nothing else is ever deleted here."""
+    try:
+        st = path.lstat()
+        mark = (path / MARK).lstat()
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return stat.S_ISDIR(st.st_mode) and mine and stat.S_ISREG(mark.st_mode)
+
+
+def _mark(path: Path) -> None:
+    """Write the :data:`MARK` file into a folder the app made (raises ``OSError``)."""
+    try:
+        _write(path / MARK, b"leaderboard-lab upload folder: the app's clean-up may delete it\n")
+    except FileExistsError:
+        pass
+
+
 def _family_dir(family: str) -> Path:
-    """The folder of ``family``'s bundles, made private (see :func:`_private_dir`). A
-    ``LAB_UPLOAD_DIR`` is made (0700) when missing and otherwise left as it is — it may be a
-    shared folder such as /tmp; the default folder and its ``leaderboard-lab`` parent are
-    this user's and closed to others."""
+    """The folder of ``family``'s bundles, made private (see :func:`_private_dir`) and marked
+    as the app's (:data:`MARK`). A ``LAB_UPLOAD_DIR`` is made (0700) when missing and otherwise
+    left as it is — it may be a shared folder such as /tmp, where a folder of the family's name
+    that the app did not make (unmarked and not empty) is not taken (``OSError``); the default
+    folder and its ``leaderboard-lab`` parent are this user's and closed to others."""
     base = root()
-    if os.environ.get("LAB_UPLOAD_DIR"):
+    shared = bool(os.environ.get("LAB_UPLOAD_DIR"))
+    if shared:
         base.mkdir(mode=0o700, parents=True, exist_ok=True)
     else:
         base.parent.parent.mkdir(parents=True, exist_ok=True)  # ~/.cache
         _private_dir(base.parent)
         _private_dir(base)
-    return _private_dir(base / family)
+    folder = base / family
+    if shared and folder.is_dir() and not _ours(folder) and any(folder.iterdir()):
+        raise OSError(f"{folder} was not made by this app")
+    _private_dir(folder)
+    _mark(folder)
+    return folder
 
 
 def max_disk_bytes() -> int:
@@ -109,6 +143,7 @@ def save(family: str, digest: str, bundle: Mapping[str, Any]) -> bool:
         return False  # no private folder: the upload works, it is just not kept
     manifest: dict[str, Any] = {}
     try:
+        _mark(tmp)  # the bundle's folder is the app's (clean-up deletes nothing unmarked)
         for role, item in bundle.items():
             if not item:
                 continue
@@ -143,7 +178,8 @@ def load(family: str, digest: str) -> dict[str, Any] | None:
     try:
         folder = _folder(family, digest)
         if time.time() - folder.stat().st_mtime > max_age_seconds():
-            shutil.rmtree(folder, ignore_errors=True)
+            if _ours(folder):
+                shutil.rmtree(folder, ignore_errors=True)
             return None
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         bundle: dict[str, Any] = {}
@@ -176,8 +212,9 @@ def delete(family: str, digest: str) -> bool:
         folder = _folder(family, digest)
     except ValueError:
         return False
-    existed = folder.is_dir()
-    shutil.rmtree(folder, ignore_errors=True)
+    existed = _ours(folder)
+    if existed:
+        shutil.rmtree(folder, ignore_errors=True)
     try:
         _family_dir(family)
         _write(folder.parent / f"{_GONE}{digest}", b"")
@@ -206,29 +243,36 @@ def kept_until(family: str, digest: str) -> float | None:
 
 
 def prune(now: float | None = None) -> None:
-    """Remove bundles past their age, then the oldest while over the disk budget."""
+    """Remove bundles past their age, then the oldest while over the disk budget — only folders
+    the app made (:func:`_ours`: marked, this user's, not links), inside family folders it made:
+    another tool's folder in a shared ``LAB_UPLOAD_DIR``, or a folder behind a link, is left."""
     now = time.time() if now is None else now
     base = root()
     if not base.is_dir():
         return
     found = []
     for fam in base.iterdir():
-        if not fam.is_dir():
+        if not _ours(fam):
             continue
         for d in fam.iterdir():
+            if d.name == MARK:
+                continue
             if not valid_digest(d.name):
                 try:
-                    age = now - d.lstat().st_mtime
+                    st = d.lstat()
                 except OSError:
                     continue
-                if d.name.startswith(".part-") and age > 3600:
+                age = now - st.st_mtime
+                if d.name.startswith(".part-") and age > 3600 and _ours(d):
                     shutil.rmtree(d, ignore_errors=True)
-                elif d.name.startswith(_GONE) and age > max_age_seconds():
+                elif d.name.startswith(_GONE) and stat.S_ISREG(st.st_mode) and age > max_age_seconds():
                     d.unlink(missing_ok=True)
                 continue
+            if not _ours(d):
+                continue
             try:
-                mtime = d.stat().st_mtime
-                size = sum(f.stat().st_size for f in d.iterdir())
+                mtime = d.lstat().st_mtime
+                size = sum(f.lstat().st_size for f in d.iterdir())
             except OSError:
                 continue
             found.append((mtime, size, d))

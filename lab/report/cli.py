@@ -70,5 +70,8 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
         fam, comp, scorer, params, data=report.file_digests(fam, sources),
         command=report.command_line(fam, sources, params, extra=cli_extra), link=report.link(fam, params),
         params_b=params_b, intervals=iv, interval_info=info)
-    out.write_text(html, encoding="utf-8")
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as e:  # a full disk: the write's error names no file
+        raise InputError(str(out), None, f"cannot be written ({e.strerror or e})") from None
     return f"wrote {out} ({len(html.encode('utf-8')) / 1e6:.2f} MB)"

@@ -194,7 +194,7 @@ def pinned(fam: Family) -> dict[str, Any] | None:
     if key not in st.session_state and "pin" in st.query_params:
         try:
             ctx = fam.context(current.competition(fam))
-            p = state.check(fam, loads_bounded(st.query_params["pin"], what="pin"), ctx, slider=False)
+            p = state.check(fam, loads_bounded(st.query_params["pin"], what="pin"), ctx)
             fam.params.validate(p, context=ctx)  # the rules between values too (ε ≤ τ, increasing thresholds, …)
             st.session_state[key] = p
         except (ValueError, TypeError) as err:  # InputError is a ValueError

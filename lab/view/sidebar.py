@@ -1,6 +1,7 @@
 """The sidebar: one widget per parameter of the active family, drawn from its ParamSpec.
 
-``float``/``int`` → a slider over the parameter's slider range (percent shown as %), with an
+``float``/``int`` → a slider over the parameter's slider range (percent shown as %; widened,
+with a note, to hold a value of the parameter's range beyond it: a recipe's α = 500), with an
 ∞ switch where the parameter allows ∞; a ``float``'s slider shows as many decimals as its value
 needs and has a number box beside it for an exact value (:func:`exact_slider`); ``choice`` → a select box (labels from the spec);
 ``bool`` → a toggle; ``names`` → a multiselect of the data's values; ``mapping`` → a slider
@@ -66,26 +67,51 @@ def _from_box(k: str, box: str, lo: float, hi: float) -> None:
         st.session_state[k] = min(max(float(v), lo), hi)
 
 
+def widened(lo: float, hi: float, value: Any) -> tuple[float, float, bool]:
+    """The slider's range widened to hold ``value`` (a recipe's α = 500 on a 0–100 slider, a link's
+    weight 5): ``(lo, hi, widened)``. Every value of the parameter's range is shown as it is — the
+    same range in the command line, the recipe, the link and the sidebar — and the page says so.
+
+    >>> widened(0.0, 100.0, 500.0), widened(0.0, 1.0, 0.5)
+    ((0.0, 500.0, True), (0.0, 1.0, False))
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return lo, hi, False
+    return min(lo, value), max(hi, value), value < lo or value > hi
+
+
+def _widened_note(label: str, lo: float, hi: float, value: float, unit: str = "") -> None:
+    unit = unit.replace("%%", " %")
+    st.caption(f"{md(label)}: the slider is widened to hold {value:.6g}{unit} (its usual range is "
+               f"{lo:g}–{hi:g}{unit}); the reset button returns to the defaults.")
+
+
 def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, disabled: bool, help: str,
                  unit: str = "", min_decimals: int = 2) -> None:
     """A slider over [lo, hi] and, beside it, a number box for an exact value: both show the value
     that is scored — the slider with as many decimals as the value needs (at least
     ``min_decimals``; an off-step value from
     a link or a stability-map cell is not shown rounded), the box exactly, and a value typed
-    there moves the slider (within its range)."""
+    there moves the slider (within its range). A value outside [lo, hi] (a recipe's, a link's)
+    widens the slider to it, with a note (:func:`widened`)."""
     ss = st.session_state
     value = float(ss.get(key, lo))
+    usual = (lo, hi)
+    lo, hi, wide = widened(lo, hi, value)
     d = max(decimals(value, step), min_decimals)  # at least Streamlit's own 2 for a plain number
     box = exact_key(key, value)
     # the label across the sidebar (beside the box it would wrap); the slider keeps it for screen readers
     st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
     left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
-    left.slider(label, lo, hi, step=step, key=key, format=f"%.{d}f{unit}", disabled=disabled,
+    fmt = f"%.{d}f{unit}" if max(abs(lo), abs(hi)) < 1e7 else f"%.6g{unit}"  # a widened 1e300: not 300 digits
+    left.slider(label, lo, hi, step=step, key=key, format=fmt, disabled=disabled,
                 label_visibility="collapsed")
     right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, value=min(max(value, lo), hi),
                        step=step, key=box, format="%g", disabled=disabled, label_visibility="collapsed",
                        on_change=_from_box, args=(key, box, lo, hi),
                        help=f"Type an exact value ({lo:g}–{hi:g}{unit.replace('%%', ' %')})")
+    if wide:
+        _widened_note(label, *usual, value, unit)
 
 
 def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
@@ -96,7 +122,11 @@ def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
         exact_slider(f"{p.title} (%)", round(lo * 100, 9), round(hi * 100, 9), round(step * 100, 9), key=k,
                      unit="%%", min_decimals=0, disabled=disabled, help=help_text)
     elif p.kind == "int":
-        st.slider(p.title, int(lo), int(hi), step=int(step), key=k, disabled=disabled, help=help_text)
+        value = st.session_state.get(k)
+        wlo, whi, wide = widened(int(lo), int(hi), value)
+        st.slider(p.title, int(wlo), int(whi), step=int(step), key=k, disabled=disabled, help=help_text)
+        if wide:
+            _widened_note(p.title, lo, hi, value)
     else:
         exact_slider(p.title, float(lo), float(hi), float(step), key=k, disabled=disabled, help=help_text)
 

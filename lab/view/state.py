@@ -2,9 +2,9 @@
 
 Everything here is derived from the family's :class:`~scoring.core.params.ParamSpec`: a
 widget key is ``<family key>_<name>`` (``sr_w``); a link carries ``name=value`` pairs in the
-parameter's own units (``band=0.05``); a preset is the same dict as JSON. A value the
-parameter allows but its slider cannot show (``threshold=0.3``) falls back to the default
-with a warning that names it (the command line and the API take it). A parameter with an ∞
+parameter's own units (``band=0.05``); a preset is the same dict as JSON. Every value the
+parameter allows is taken, as on the command line and in a recipe; a slider widens to hold a
+value beyond its own range, and says so (``lab.view.sidebar.widened``). A parameter with an ∞
 switch (α) has a second key, ``<key>_inf``; a link says ``alpha=inf``, and keeps the finite
 value the switch hides as ``alpha_finite=50`` (so that turning ∞ off gives it back).
 """
@@ -60,13 +60,13 @@ def defaults(fam: Family, context: Mapping[str, Sequence[str]] | None = None, co
 
 
 def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]] | None = None,
-          *, slider: bool = True) -> dict[str, Any]:
+          ) -> dict[str, Any]:
     """A complete, clean parameter dict from a preset or a link (missing keys: defaults).
 
     Raises ``ValueError("parameter 'w': …; parameter 'alpha': …")`` naming every bad key and
-    value; with
-    ``slider`` a value outside the widget's range is refused too. ``hard_min: true`` (an
-    older preset word) means α = ∞.
+    value. Every value of the parameter's range is taken — the same range as the command line
+    and a recipe — a slider widens to one beyond its own (``lab.view.sidebar.widened``). ``hard_min:
+    true`` (an older preset word) means α = ∞.
     """
     if not isinstance(d, Mapping):
         raise ValueError("a parameter preset must be a JSON object of name: value pairs")
@@ -88,11 +88,6 @@ def check(fam: Family, d: Mapping[str, Any], context: Mapping[str, Sequence[str]
             v = p.coerce(value, choices)
         except ValueError as e:
             problems.append(f"parameter '{name}': {e}")
-            continue
-        if slider and not p.in_slider(v):
-            lo, hi, _ = p.slider
-            problems.append(f"parameter '{name}': {value!r} is outside {lo:g}–{hi:g}"
-                            + (' (or "inf")' if p.allow_inf else ""))
             continue
         out[name] = v
     if problems:  # every one of them, so that a preset is fixed in one go
@@ -223,7 +218,7 @@ def _finite_from_query(fam: Family, vals: Mapping[str, Any]) -> dict[str, Any]:
             v = p.coerce(qp.get_all(fk)[-1])
         except ValueError:
             continue
-        if math.isfinite(v) and p.in_slider(v):
+        if math.isfinite(v):  # the slider widens to it (lab.view.sidebar.widened)
             state[key(fam, p.name)] = round(float(v) * 100.0, 6) if p.percent else float(v)
     return state
 

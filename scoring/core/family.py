@@ -176,6 +176,10 @@ class UnitStats:
     names: Sequence[str] = ()
     #: a second score that breaks ties of ``final`` (same direction), e.g. spotGEO's MSE
     tiebreak: str | None = None
+    #: the work of scoring one field (one replicate, one board), in steps, where the family
+    #: states it: bootstraps and shake-ups check fields × cost before they start
+    #: (``limits.check_fields``); 0: not counted
+    cost: float = 0.0
 
     def __post_init__(self):
         self.cell = np.asarray(self.cell, dtype=np.int64)

@@ -8,7 +8,8 @@ exception, as a plain loop would; the items after it are cancelled and the worke
 before the exception reaches the caller.
 
 * **processes** (the default for ``workers > 1``): ``joblib.Parallel`` on its loky backend,
-  ``workers`` processes (default: every core this process may use; ``LAB_WORKERS`` overrides).
+  ``workers`` processes (default: every core this process may use; ``LAB_WORKERS`` overrides;
+  never more than those cores: :func:`max_workers`).
   loky starts its workers afresh (never a ``fork`` of a threaded server, never the caller's
   ``__main__``) and keeps them for the next call until they have been idle ``IDLE_SECONDS``.
   ``context`` reaches each worker once per call, not once per item: it is written to a private
@@ -51,10 +52,25 @@ IDLE_SECONDS = 60  # a worker process with nothing to do for this long exits
 WATCH_SECONDS = 0.5  # how often a worker looks whether its parent is still there
 
 
-def default_workers() -> int:
-    """Worker processes to use: ``LAB_WORKERS``, else the cores this process may run on.
+def max_workers() -> int:
+    """The most worker processes (or threads) a call starts: the cores this process may run
+    on. A count asked for beyond them (``--workers 100000``, ``LAB_WORKERS``, ``workers=``) is
+    clamped to this: a worker past the cores adds its memory (~110 MB) and no speed.
 
-    >>> default_workers() >= 1
+    >>> max_workers() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """Worker processes to use: ``LAB_WORKERS``, else the cores this process may run on (never
+    more than :func:`max_workers`).
+
+    >>> 1 <= default_workers() <= max_workers()
     True
     """
     try:
@@ -62,11 +78,8 @@ def default_workers() -> int:
     except ValueError:
         env = 0
     if env >= 1:
-        return env
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        return min(env, max_workers())
+    return max_workers()
 
 
 def in_worker() -> bool:
@@ -195,7 +208,7 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     label = (lambda k: str(names[k]) if k < total else "") if names is not None else (lambda k: "")
     if progress:
         progress(0, total, label(0))
-    workers = default_workers() if workers is None else max(1, int(workers))
+    workers = default_workers() if workers is None else min(max(1, int(workers)), max_workers())  # clamped
     mode = mode or "processes"
     lock = None
     if scheduler is not None:

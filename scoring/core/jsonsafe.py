@@ -200,6 +200,35 @@ def check_bounds(text: str | bytes, *, what: str, row: int | None = None, max_de
         raise InputError(what, row, f"JSON {e.problem}, line {e.line}") from None
 
 
+def check_tree(doc, *, what: str, max_depth: int | None = None) -> None:
+    """Raise an :class:`InputError` naming ``what`` when a parsed document (dicts and lists)
+    nests deeper than ``max_depth`` (:data:`~scoring.core.limits.MAX_JSON_DEPTH`): for a
+    format whose text the scan of :func:`check_bounds` cannot bound, such as TOML, where the
+    dotted key ``a.b.c = 1`` nests without a bracket. Iterative (no recursion to exhaust).
+
+    >>> check_tree({"a": {"b": [1, {"c": 2}]}}, what="recipe.toml", max_depth=4)
+    >>> deep = {}
+    >>> node = deep
+    >>> for _ in range(3000):
+    ...     node["k"] = node = {}
+    >>> check_tree(deep, what="recipe.toml")
+    Traceback (most recent call last):
+    ...
+    scoring.core.errors.InputError: recipe.toml: nested deeper than 100 levels (LAB_MAX_JSON_DEPTH raises the limit)
+    """
+    depth = limits.MAX_JSON_DEPTH if max_depth is None else int(max_depth)
+    stack = [(doc, 1)]
+    while stack:
+        node, level = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if level + 1 > depth:
+                    raise InputError(what, None, f"nested deeper than {depth} levels (LAB_MAX_JSON_DEPTH raises "
+                                                 "the limit)")
+                stack.append((child, level + 1))
+
+
 def loads_bounded(text: str | bytes, *, what: str, row: int | None = None, max_depth: int | None = None,
                   max_number_digits: int | None = None, duplicate_keys: bool = False):
     """``json.loads`` for text from a user: bounded depth and number length checked first

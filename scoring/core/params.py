@@ -59,8 +59,8 @@ class Param:
     choices: tuple = ()
     choice_labels: Mapping[str, str] = field(default_factory=dict)
     choices_from: str | None = None
-    #: the sidebar slider's (low, high, step) in the parameter's own units; a link value
-    #: outside it falls back to the default with a warning (the API accepts it)
+    #: the sidebar slider's (low, high, step) in the parameter's own units; a value of the
+    #: parameter's range outside it (a recipe's, a link's) widens the slider, with a note
     slider: tuple[float, float, float] | None = None
     percent: bool = False
     #: for ``allow_inf``: the label of the sidebar toggle that means ∞
@@ -141,7 +141,7 @@ class Param:
 
     # ---- checking -----------------------------------------------------------------------
     def _bad(self, value) -> ValueError:
-        return ValueError(f"expected {self.expected}, got {value!r}")
+        return ValueError(f"expected {self.expected}, got {short_value(value)!r}")
 
     def _number(self, value, *, integer: bool = False) -> float:
         if isinstance(value, bool) or value is None:
@@ -150,7 +150,7 @@ class Param:
             return math.inf
         try:
             x = float(value.strip()) if isinstance(value, str) else float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past the largest float
             raise self._bad(value) from None
         if math.isnan(x) or (math.isinf(x) and not (self.allow_inf and x > 0)):
             raise self._bad(value)
@@ -259,6 +259,23 @@ class Param:
         if isinstance(value, Mapping):
             return dict(value)
         return value
+
+
+def short_value(value):
+    """``value`` as a message shows it: an integer or text of more than 40 characters cut to
+    its first 20 and its length, a list or mapping whose text passes 80 characters to its first
+    60 (a 400-digit integer from a recipe is named, not printed whole).
+
+    >>> short_value(10 ** 400), short_value([10 ** 400, 1])[-16:]
+    ('10000000000000000000…(401 characters)', '(406 characters)')
+    """
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        text = str(value)
+        return f"{text[:20]}…({len(text)} characters)" if len(text) > 40 else value
+    if isinstance(value, (list, tuple, dict)):
+        text = repr(value)
+        return f"{text[:60]}…({len(text)} characters)" if len(text) > 80 else value
+    return value
 
 
 def _items(value) -> list:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .errors import parameter_error
 from .family import UnitStats
+from .limits import check_fields
 from .pairwise import Progress
 from .ranksets import rank_sets
 
@@ -122,6 +123,7 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     ``chunk`` at a time, so memory stays near ``chunk`` × units.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
+    check_fields("bootstrap", b, us.cost)
     weights = resample_counts(us.cell, b, seed=seed)
     chunk = chunk_size(us, chunk)
     final = np.concatenate([np.asarray(us.scores(weights[a:a + chunk])[us.final], dtype=float)
@@ -169,6 +171,7 @@ def stage_intervals(us: UnitStats, stage: str, *, b: int = 1000, seed: int = 0, 
     interval comes from resampling that group's own units; a NaN in a replicate is skipped.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
+    check_fields("bootstrap", b, us.cost)
     weights = resample_counts(us.cell, b, seed=seed)
     chunk = chunk_size(us, chunk)
     parts = [np.asarray(us.scores(weights[a:a + chunk])[stage], dtype=float) for a in range(0, b, chunk)]
@@ -187,6 +190,7 @@ def leave_one_out(us: UnitStats) -> pd.DataFrame:
     """
     names = list(us.names) or [str(i) for i in range(us.team.shape[1])]
     n = len(names)
+    check_fields("teams", n, us.cost)
     full = us.scores()
     r_all = us.final_ranks(full)
     rows = []

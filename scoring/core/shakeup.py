@@ -32,6 +32,7 @@ import pandas as pd
 
 from .errors import InputError, parameter_error
 from .family import UnitStats
+from .limits import check_fields
 from .robustness import chunk_size
 
 Progress = Callable[[int, int, str], None]
@@ -368,6 +369,7 @@ def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: i
     ``exhaustive``: None — every distinct split, exactly, when there are no more than
     ``splits`` of them; False — always random draws."""
     fraction, splits, seed = check_shakeup(fraction, splits, seed)
+    check_fields("splits", 2 * splits, us.cost)  # a public and a private board per split
     count = n_splits(us.cell, fraction, at_most=splits) if size >= 1 and exhaustive is not False else None
     exact = count is not None and count <= splits
     if exact:

@@ -21,6 +21,7 @@ from scipy import sparse
 
 from .errors import InputError, parameter_error
 from .family import UnitStats
+from .limits import check_fields
 from .shakeup import (
     FRACTIONS,
     Progress,
@@ -78,6 +79,7 @@ def nested_shakeups(us: UnitStats, fractions: Sequence[float], splits: int, *, s
     fr = sorted(check_shakeup(f, splits, seed)[0] for f in fractions)
     _, splits, seed = check_shakeup(fr[0], splits, seed)
     total = splits * len(fr) if total is None else total
+    check_fields("splits", 2 * total, us.cost)  # every board of the sweep (or of the advice's grid), before any
     if size >= 1 and any((c := n_splits(us.cell, f, at_most=splits)) is not None and c <= splits for f in fr):
         out = []
         for i, f in enumerate(fr):

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.errors import InputError
 from ..core.sources import source_name
 from .data import Results, Units, load_results, load_teams, load_units
-from .params import NONE
+from .params import NONE, PARAMS
 from .recipe import Recipe, read_recipe
 
 
@@ -84,6 +85,12 @@ def load_competition(*, results, recipe=None, units=None, teams=None,
     rt = None
     if teams is not None:
         rt = load_teams(teams, source_name(teams, "teams"), res.teams, rec.teams, rec.results, report)
+    comp = Competition(res, rec, un, rt, sign, report, missing_by)
+    if rec.stages:  # the stages that name the data's columns or items (group_by, weights), checked against them
+        try:
+            PARAMS.validate(dict(rec.stages), context=comp.context())
+        except InputError as e:
+            raise InputError(source_name(recipe, "recipe"), None, f"stages.{e.file}: {e.problem}") from None
     if progress:
         progress(1, 1, "")
-    return Competition(res, rec, un, rt, sign, report, missing_by)
+    return comp

@@ -18,17 +18,22 @@ import os
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from ..core import limits
 from ..core.errors import InputError
-from ..core.sources import check_name
+from ..core.records import header_of
+from ..core.sources import check_name, source_bytes
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
-from .reading import parse_cells, read_text_table
+from .reading import is_tab_separated, parse_cells, parse_column, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
-#: teams × units of one results table (a dense float matrix: 20 M cells = 160 MB); LAB_MAX_RESULT_CELLS raises it
+#: teams × units of one results table, checked from the line count before the text is read
+#: (:func:`check_lines`), and again before the matrix is built: 8 M cells read and score under
+#: 1.6 GiB (a long table of 8 M rows, 1.5 GiB; a wide one of 8 M cells, 1.2 GiB:
+#: ``python -m benchmarks hostile``); LAB_MAX_RESULT_CELLS raises it
 MAX_CELLS = int(os.environ["LAB_MAX_RESULT_CELLS"]) if os.environ.get("LAB_MAX_RESULT_CELLS", "").isdigit() \
-    else 20_000_000
+    else 8_000_000
 
 
 def check_size(n_teams: int, n_units: int, name: str) -> None:
@@ -41,6 +46,22 @@ def check_size(n_teams: int, n_units: int, name: str) -> None:
         raise InputError(name, None, f"the results hold {n_teams:,} teams x {n_units:,} units = "
                                      f"{n_teams * n_units:,} cells, over the limit of {MAX_CELLS:,} "
                                      "(LAB_MAX_RESULT_CELLS raises it)")
+
+
+def check_lines(data: bytes, name: str, opts: ResultsOptions) -> None:
+    """:func:`check_size` from the bytes, before the parser reads them: the lines (less the
+    header) bound the rows; a long table (``team, unit, value``) holds a cell per row, a wide one
+    rows × columns (as :func:`check_size` counts them). A quoted line break or a blank line only makes the bound larger."""
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    sep = b"\t" if is_tab_separated(body) else b","
+    header = header_of(body, name, sep)
+    lines = body.count(b"\n") + (0 if body.endswith(b"\n") else 1) - 1
+    long = {"team", "unit", "value"} <= {h.strip().lower() for h in header} and opts.team_column is None
+    cells = lines if long else lines * len(header)  # as check_size counts a wide table: every column
+    if cells > MAX_CELLS:
+        shape = f"{lines:,} rows" if long else f"{lines:,} rows x {len(header):,} columns"
+        raise InputError(name, None, f"the results hold up to {shape} = {cells:,} cells, over the limit of "
+                                     f"{MAX_CELLS:,} (LAB_MAX_RESULT_CELLS raises it); refused before reading them")
 
 
 TEAM_NAMES = ("team", "model", "model/adapter", "model_name", "submission", "name")
@@ -99,6 +120,7 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
     names = [check_name(t, f"{name}, row {row_of(df, i)}") for i, t in enumerate(df[col].tolist())]
     keep = np.ones(len(names), dtype=bool)
     seen: dict[str, int] = {}
+    taken = set(names)  # a number never takes the name of a team of the table (a real "alpha (2)")
     out = []
     for i, t in enumerate(names):
         if t not in seen:
@@ -112,10 +134,10 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
             keep[i] = False
             continue
         new = f"{t} ({seen[t]})"
-        while new in seen:
+        while new in taken:
             seen[t] += 1
             new = f"{t} ({seen[t]})"
-        seen[new] = 1
+        taken.add(new)
         out.append(new)
     n_dup = int(len(names) - len(set(names)))
     if n_dup:
@@ -141,6 +163,9 @@ def load_results(src, name: str, opts: ResultsOptions | None = None, *, empty_te
     """Read and validate a results table, long or wide (module doc); ``empty_teams``: a team
     with no value at all is kept (a runtime table's), else it is an error."""
     opts = opts or ResultsOptions()
+    if not isinstance(src, pd.DataFrame):
+        src = source_bytes(src, name)
+        check_lines(src, name, opts)  # the cell limit, from the line count, before the text is parsed
     df = read_text_table(src, name)
     if len(df) == 0:
         raise InputError(name, None, "the results table has no rows")
@@ -165,17 +190,16 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     candidates = opts.unit_columns or [c for c in df.columns if c != team_col and c not in opts.ignore_columns]
     all_rows = np.asarray(df.attrs["rows"])
     for c in candidates:
-        cells = df[c].tolist()
         if not c.strip() or c.lower().startswith("unnamed:"):
             skipped.append(repr(c))
             continue
         if c.lower() in aggregates and c not in opts.unit_columns:
             try:
-                published[c] = parse_cells(cells, missing, "first", name, c, all_rows)[0][keep]
+                published[c] = parse_column(df[c], missing, "first", name, c, all_rows)[0][keep]
             except InputError:
                 pass
             continue
-        first, second, n_text = parse_cells(cells, missing, opts.split, name, c, all_rows)
+        first, second, n_text = parse_column(df[c], missing, opts.split, name, c, all_rows)
         if n_text and not np.isfinite(first).any():
             if c in opts.unit_columns:
                 raise InputError(name, None, f"the unit column {c!r} holds no number", column=c)
@@ -203,6 +227,8 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
 
 
 def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
+    """A long table, a column at a time (codes, not a Python object per row: a million rows cost
+    tens of bytes each, and no dictionary of every (team, unit, metric))."""
     report: list[str] = []
     ren = {c: c.lower() for c in df.columns if c.lower() in ("team", "unit", "value", "metric")}
     df = df.rename(columns=ren)
@@ -212,35 +238,38 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     if has_metric:
         first_empty(df, "metric", name)
     rows = np.asarray(df.attrs["rows"])
-    teams_raw = [check_name(t, f"{name}, row {rows[i]}") for i, t in enumerate(df["team"].tolist())]
-    units_raw = df["unit"].tolist()
-    metrics_raw = df["metric"].tolist() if has_metric else [""] * len(df)
+    t_code, team_names = pd.factorize(df["team"], sort=False)
+    first_at = np.full(len(team_names), len(df), dtype=np.int64)
+    np.minimum.at(first_at, t_code, np.arange(len(df)))  # each team's first row
+    teams = [check_name(t, f"{name}, row {rows[first_at[i]]}") for i, t in enumerate(team_names.tolist())]
     missing = frozenset(m.lower() for m in opts.missing_marks)
-    vals, second, n_text = parse_cells(df["value"].tolist(), missing, opts.split, name, "value", rows)
+    vals, second, n_text = parse_column(df["value"], missing, opts.split, name, "value", rows)
     if second is not None:
         raise InputError(name, None, "a long table's value cell holds two numbers (a/b): give each its own metric row")
     if n_text:
         raise InputError(name, None, "the value column holds no number")
-    teams = list(dict.fromkeys(teams_raw))
-    keys = list(dict.fromkeys(zip(units_raw, metrics_raw, strict=True)))
+    u_code, unit_names = pd.factorize(df["unit"], sort=False)
+    if has_metric:
+        m_code, metric_names = pd.factorize(df["metric"], sort=False)
+    else:
+        m_code, metric_names = np.zeros(len(df), dtype=np.int64), pd.Index([""])
+    k_code, key_pairs = pd.factorize(u_code.astype(np.int64) * len(metric_names) + m_code, sort=False)
+    units_of = unit_names.tolist()
+    metrics_of = metric_names.tolist()
+    keys = [(units_of[int(x) // len(metrics_of)], metrics_of[int(x) % len(metrics_of)]) for x in key_pairs]
     check_size(len(teams), len(keys), name)
-    t_of = {t: i for i, t in enumerate(teams)}
-    k_of = {k: j for j, k in enumerate(keys)}
+    cell = t_code.astype(np.int64) * len(keys) + k_code
+    dup = pd.Series(cell).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(cell == cell[i])[0])
+        u, m = keys[int(k_code[i])]
+        what = f"team {teams[int(t_code[i])]!r}, unit {u!r}" + (f", metric {m!r}" if has_metric else "")
+        raise InputError(name, int(rows[i]), f"duplicate row for {what} (first on row {int(rows[first])})")
     values = np.full((len(teams), len(keys)), np.nan)
-    seen: dict[tuple, int] = {}
-    team_rows = np.zeros(len(teams), dtype=np.int64)  # each team's first row
-    for i, (t, u, m) in enumerate(zip(teams_raw, units_raw, metrics_raw, strict=True)):
-        key = (t, u, m)
-        if key in seen:
-            what = f"team {t!r}, unit {u!r}" + (f", metric {m!r}" if has_metric else "")
-            raise InputError(name, int(rows[i]), f"duplicate row for {what} (first on row {seen[key]})")
-        seen[key] = int(rows[i])
-        ti = t_of[t]
-        values[ti, k_of[(u, m)]] = vals[i]
-        if not team_rows[ti]:
-            team_rows[ti] = int(rows[i])
+    values[t_code, k_code] = vals
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
-    _check_units(values, labels, teams, name, team_rows, empty_teams)
+    _check_units(values, labels, teams, name, rows[first_at], empty_teams)
     return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
                    {}, report)
 

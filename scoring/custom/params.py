@@ -16,6 +16,10 @@ EFFICIENCY = ("none", "boost", "penalty")
 #: Kemeny–Young is solved exactly (dynamic programme over subsets) up to this many teams;
 #: beyond, a labelled approximation (local search from the Copeland order)
 KEMENY_EXACT_MAX = 14
+#: where many fields are scored at once (bootstrap replicates, shake-up splits, a stability map's
+#: cells), exact up to this many teams (2¹⁰·10² per field: ~1 ms; 14 teams cost ~25 ms per field,
+#: 25 s for a thousand), the labelled approximation beyond
+KEMENY_EXACT_MANY = 10
 
 ACROSS_LABELS = {
     "mean": "mean", "weighted": "weighted mean (a weight per item)", "winrate": "mean win rate (HELM)",

@@ -18,10 +18,12 @@ import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..core.errors import InputError
 from ..core.sources import source_bytes
-from ..core.tables import read_table
+from ..core.tables import arrow_array, read_table
 
 
 def is_tab_separated(data: bytes) -> bool:
@@ -117,3 +119,33 @@ def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str
     if split == "mean":
         return first / 2 + second / 2, None, 0  # not (a + b) / 2: finite for a, b near the largest float
     return first, second, 0
+
+
+def parse_column(col: pd.Series, missing: frozenset[str], split: str, name: str, column: str, rows, *,
+                 text_ok: bool = True) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """:func:`parse_cells` of a text column (as :func:`read_text_table` gives it), without a
+    Python string per cell when every cell is a finite number or a missing mark: arrow's cast
+    reads them at once (a million cells of a long table: ~0.1 s, no ~60 bytes per cell). Any
+    other cell (text, ``a/b``, ``inf``, a number arrow does not read) goes the cell-by-cell way,
+    which says what is wrong — so the values and the messages are those of :func:`parse_cells`.
+
+    >>> v, s, t = parse_column(pd.Series(["0.5", "-", "2e3"], dtype="string[pyarrow]"), frozenset({"-", ""}),
+    ...                        "refuse", "f", "c", [2, 3, 4])
+    >>> v.tolist(), s, t
+    ([0.5, nan, 2000.0], None, 0)
+    """
+    arr = arrow_array(col)
+    if arr is not None and len(arr) and (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        miss = pc.is_in(pc.utf8_lower(arr), value_set=pa.array(sorted(missing), type=arr.type))
+        miss = pc.fill_null(miss, True)
+        try:
+            num = pc.cast(pc.if_else(miss, pa.scalar(None, type=arr.type), arr), pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            num = None
+        if num is not None:
+            x = num.to_numpy(zero_copy_only=False).copy()  # writable (a null: NaN already)
+            gap = miss.to_numpy(zero_copy_only=False)
+            if np.isfinite(x[~gap]).all():
+                x[gap] = np.nan
+                return x, None, 0
+    return parse_cells(col.tolist(), missing, split, name, column, rows, text_ok=text_ok)

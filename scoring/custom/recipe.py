@@ -19,13 +19,15 @@ its stage, in the app the sidebar starts from them. Never evaluated: ``json.load
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..core import limits
 from ..core.errors import InputError
-from ..core.jsonsafe import check_bounds, loads_bounded
+from ..core.jsonsafe import check_bounds, check_tree, loads_bounded
 from ..core.sources import source_bytes
 from .params import PARAMS
 from .reading import SPLITS
@@ -118,10 +120,14 @@ def _missing_by(value: Any, where: str, name: str) -> dict[str, Any]:
         raise InputError(name, None, f"{where}: expected an object of unit or metric: policy, got {value!r}")
     out = {}
     for k, v in value.items():
-        ok = v in ("skip", "worst", "zero") or (isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                and v == v and abs(v) != float("inf"))
-        if not ok:
-            raise InputError(name, None, f"{where}.{k}: expected skip, worst, zero or a number, got {v!r}")
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            try:
+                v = float(v)
+            except OverflowError:  # an integer past the largest float (a TOML hex of 300 digits)
+                v = math.inf
+        if not (v in ("skip", "worst", "zero") or (isinstance(v, float) and math.isfinite(v))):
+            shown = v if not isinstance(v, float) else "a number beyond ±1.8e308" if math.isinf(v) else v
+            raise InputError(name, None, f"{where}.{k}: expected skip, worst, zero or a number, got {shown!r}")
         out[str(k)] = v
     return out
 
@@ -148,8 +154,12 @@ def parse_recipe(doc: Any, name: str = "recipe") -> Recipe:
     if unknown:
         raise InputError(name, None, f"unknown key {unknown[0]!r} (known: title, description, inputs, stages)")
     inputs = doc.get("inputs") or {}
-    if not isinstance(inputs, Mapping) or any(k not in ("results", "teams", "units") for k in inputs):
+    if not isinstance(inputs, Mapping):
         raise InputError(name, None, "inputs: expected an object with results and/or teams")
+    unknown = [k for k in inputs if k not in ("results", "teams")]
+    if unknown:  # a units table is read as it is (unit, group and numeric columns): it has no options
+        raise InputError(name, None, f"unknown key inputs.{unknown[0]} (known: results, teams; a units table "
+                                     "has no reading options)")
     for role in ("results", "teams"):
         if not isinstance(inputs.get(role) or {}, Mapping):
             raise InputError(name, None, f"inputs.{role}: expected an object")
@@ -179,6 +189,9 @@ def read_recipe(src, name: str = "recipe") -> Recipe:
     if isinstance(src, Mapping):
         return parse_recipe(src, name)
     data = source_bytes(src, name)
+    if len(data) > limits.MAX_RECIPE_BYTES:
+        raise InputError(name, None, f"a recipe of {limits.human(len(data))}, over the limit of "
+                                     f"{limits.human(limits.MAX_RECIPE_BYTES)} (LAB_MAX_RECIPE_BYTES raises it)")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -187,8 +200,9 @@ def read_recipe(src, name: str = "recipe") -> Recipe:
         check_bounds(text, what=name)  # TOML's arrays and tables nest like JSON's: the same depth limit
         try:
             doc = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, RecursionError) as e:
-            raise InputError(name, None, f"not a TOML document ({e})") from None
+        except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:  # ValueError: an integer of 4,300+ digits
+            raise InputError(name, None, f"not a TOML document ({str(e)[:200]})") from None
+        check_tree(doc, what=name)  # dotted keys (a.b.c = 1) nest without brackets: the depth of what was read
     else:
         doc = loads_bounded(text, what=name)  # bounded depth and numbers; InputError naming the file
     return parse_recipe(doc, name)

@@ -15,6 +15,24 @@ import numpy as np
 from ..core.ranking import TIE
 
 
+def scale_exponent(x, *, down_only: bool = True) -> int:
+    """The power of two ``k`` that brings the largest finite ``|x|`` into [0.5, 1) (``x · 2^-k``);
+    with ``down_only`` never below 0 (values under 1 stay as they are); 0 for nothing finite.
+    Multiplying by a power of two changes no bit of a normal number, so a mean, a weighted mean
+    or a min–max of the scaled values, scaled back, is bit for bit the same — while sums of
+    values near the largest float (1e308 + 1e308) no longer overflow.
+
+    >>> scale_exponent([1e308, -3.0]), scale_exponent([0.25, np.nan]), scale_exponent([1e-300], down_only=False)
+    (1024, 0, -996)
+    """
+    a = np.abs(np.asarray(x, dtype=float))
+    top = float(a[np.isfinite(a)].max(initial=0.0))
+    if top == 0.0:
+        return 0
+    k = math.frexp(top)[1]
+    return max(k, 0) if down_only else k
+
+
 def normalise(x: np.ndarray, how: str) -> np.ndarray:
     """Per column (unit) of ``x`` (teams × units): ``none``; ``minmax`` to [0, 1] (best 1; a
     unit where every team is equal gives 1); ``zscore`` (population SD; equal → 0); ``rank``:
@@ -30,14 +48,18 @@ def normalise(x: np.ndarray, how: str) -> np.ndarray:
     if how == "none":
         return x.copy()
     present = ~np.isnan(x)
+    # min–max and z-score on values scaled by a power of two (the same bits for values under 1):
+    # 1e308 − (−1e308) and a sum of squares near the largest float no longer overflow
+    k = scale_exponent(x) if how in ("minmax", "zscore") else 0
+    xs, tie = (np.ldexp(x, -k), math.ldexp(TIE, -k)) if k else (x, TIE)
     with np.errstate(invalid="ignore", divide="ignore"):
         if how == "minmax":
-            lo, hi = np.nanmin(x, axis=0), np.nanmax(x, axis=0)
+            lo, hi = np.nanmin(xs, axis=0), np.nanmax(xs, axis=0)
             span = hi - lo
-            return np.where(span > TIE, (x - lo) / np.where(span > TIE, span, 1.0), np.where(present, 1.0, np.nan))
+            return np.where(span > tie, (xs - lo) / np.where(span > tie, span, 1.0), np.where(present, 1.0, np.nan))
         if how == "zscore":
-            mu, sd = np.nanmean(x, axis=0), np.nanstd(x, axis=0)
-            return np.where(sd > TIE, (x - mu) / np.where(sd > TIE, sd, 1.0), np.where(present, 0.0, np.nan))
+            mu, sd = np.nanmean(xs, axis=0), np.nanstd(xs, axis=0)
+            return np.where(sd > tie, (xs - mu) / np.where(sd > tie, sd, 1.0), np.where(present, 0.0, np.nan))
     if how == "rank":
         return win_rates(x)
     raise ValueError(f"expected none, minmax, zscore or rank, got {how!r}")
@@ -55,6 +77,8 @@ def beat_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=float)
     present = ~np.isnan(x)
     n = present.sum(axis=-2, keepdims=True)
+    if x.size == 0:  # no team (a field of one team less that one): nothing beaten, nothing tied
+        return np.zeros(x.shape), np.zeros(x.shape), np.broadcast_to(n, x.shape)
     srt = np.sort(np.where(present, x, np.inf), axis=-2)
     flat_x = x.reshape(-1, *x.shape[-2:])
     flat_s = srt.reshape(-1, *x.shape[-2:])
@@ -114,6 +138,8 @@ def softmin(x: np.ndarray, sizes: np.ndarray, alpha: float) -> np.ndarray:
     if math.isinf(alpha):
         return np.where(np.isfinite(lo[..., 0]), lo[..., 0], np.nan)
     n = np.broadcast_to(np.asarray(sizes, dtype=float)[..., None, :], x.shape)
+    if alpha == 0:  # the size-weighted mean (and no 0 × ∞ where two scores differ by more than the largest float)
+        return _row_weighted_mean(x, np.where(present, n, 0.0))
     with np.errstate(invalid="ignore", over="ignore"):
         w = np.where(present, n * np.exp(-alpha * (np.where(present, x, lo) - lo)), 0.0)
     return _row_weighted_mean(x, w)

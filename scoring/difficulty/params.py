@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.family import Stage
-from ..core.params import Param, ParamSpec
+from ..core.params import Param, ParamSpec, short_value
 
 METRICS = ("wsbias", "wood", "wmprob")
 METRIC_LABELS = {"wsbias": "WSBias (spurious bias)", "wood": "WOOD (similarity to training data)",
@@ -55,7 +55,7 @@ def _parse_splits(value):
     except (TypeError, ValueError, OverflowError):
         ok = False
     if not ok:
-        raise ValueError(f"expected an integer in [2, 7], got {value!r}")
+        raise ValueError(f"expected an integer in [2, 7], got {short_value(value)!r}")
     return int(x)
 
 
@@ -82,10 +82,10 @@ def _parse_weights(value):
         nums = [float(x.strip()) if isinstance(x, str) else float(x) for x in items or ()]
         ok = (not any(isinstance(x, bool) for x in items)) and 2 <= len(nums) <= 7 \
             and all(math.isfinite(x) and x >= 0 for x in nums)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer past the largest float
         ok = False
     if not ok:
-        raise ValueError(f"expected {WEIGHTS_EXPECTED}, got {value!r}")
+        raise ValueError(f"expected {WEIGHTS_EXPECTED}, got {short_value(value)!r}")
     if not any(nums):
         raise ValueError(f"expected at least one split weight above 0 (with every weight 0 each score would be "
                          f"0/0), got {value!r}")

@@ -106,13 +106,26 @@ def test_query_string_sets_the_view_and_follows_the_widgets(core_dir):
 
 
 def test_bad_query_values_fall_back_with_a_warning(core_dir):
-    at = app(query={"w": "abc", "threshold": "0.2", "quality": "huge", "window": "0.3"})
+    at = app(query={"w": "abc", "threshold": "1.2", "quality": "huge", "window": "0.3"})
     assert at.slider(key="sr_w").value == pytest.approx(0.5)
-    assert at.slider(key="sr_threshold").value == pytest.approx(0.51)
+    assert at.slider(key="sr_threshold").value == pytest.approx(0.51)  # 1.2 is outside the range (0, 1]
     assert at.selectbox(key="sr_quality").value == "iou"
     assert at.slider(key="sr_window").value == pytest.approx(30.0)  # the good one is kept
     text = " ".join(w.value for w in at.warning)
     assert "'w'" in text and "'threshold'" in text and "'quality'" in text
+
+
+def test_a_link_value_of_the_range_beyond_the_slider_widens_it_and_says_so(core_dir):
+    """One range per parameter (issue 39): the command line takes threshold 0.2 (range (0, 1]),
+    so a link does too — the slider (0.5–0.95) widens to hold it, and a note says so."""
+    at = app(query={"threshold": "0.2", "alpha": "500"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.slider(key="sr_threshold").value == pytest.approx(0.2)
+    assert at.slider(key="sr_threshold").min == pytest.approx(0.2)
+    assert at.slider(key="sr_alpha").value == pytest.approx(500.0) and at.slider(key="sr_alpha").max == 500
+    notes = " ".join(c.value for c in at.sidebar.caption)
+    assert "widened to hold 0.2" in notes and "usual range is 0.5–0.95" in notes and "widened to hold 500" in notes
+    assert at.query_params["threshold"] == "0.2" and not at.sidebar.warning
 
 
 def test_reset_button_restores_memo_defaults(core_dir):
@@ -158,13 +171,15 @@ def test_validate_values_names_the_bad_key():
     assert state.check(FAM, {"hard_min": True}, ctx)["alpha"] == math.inf  # an older preset's word
     assert state.check(FAM, {"attributes": ["gender"]}, ctx)["attributes"] == ("gender",)
     for bad, word in [({"speed": 1}, "'speed'"), ({"w": 1.5}, "'w'"), ({"w": "x"}, "'w'"),
-                      ({"threshold": 0.4}, "'threshold'"), ({"quality": "f1"}, "'quality'"),
-                      ({"alpha": -1}, "'alpha'"), ({"band": 0.5}, "'band'"),
+                      ({"threshold": 1.4}, "'threshold'"), ({"quality": "f1"}, "'quality'"),
+                      ({"alpha": -1}, "'alpha'"), ({"band": -0.5}, "'band'"),
                       ({"window": 0.0}, "'window'"), ({"overlap_removal": "maybe"}, "'overlap_removal'"),
                       ({"attributes": ["race"]}, "'race'"), ({"max_boost": True}, "'max_boost'")]:
         with pytest.raises(ValueError, match=word):
             state.check(FAM, bad, ctx)
     assert state.defaults(FAM, {"attributes": []})["attributes"] == ()  # no ell_status column: none
+    # one range per parameter: values the command line takes beyond the sliders are taken (issue 39)
+    assert state.check(FAM, {"threshold": 0.4, "band": 0.5}, ctx)["band"] == 0.5
 
 def test_alpha_controls_are_disabled_without_groups(core_dir):
     at = app()

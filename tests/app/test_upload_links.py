@@ -33,8 +33,8 @@ def test_the_default_folder_is_per_user_and_private(tmp_path, monkeypatch):
     bundle = base / "uploads" / "shovel-ready" / DIGEST
     for folder in (base, base / "uploads", base / "uploads" / "shovel-ready", bundle):
         assert _mode(folder) == 0o700, folder  # nobody else may list or enter them
-    assert sorted(p.name for p in bundle.iterdir()) == ["ground_truth-0.bin", "manifest.json", "submissions-0.bin",
-                                                       "submissions-1.bin"]
+    assert sorted(p.name for p in bundle.iterdir()) == [".leaderboard-lab", "ground_truth-0.bin", "manifest.json",
+                                                       "submissions-0.bin", "submissions-1.bin"]  # the app's marker
     assert {_mode(p) for p in bundle.iterdir()} == {0o600}
     # without XDG_CACHE_HOME: ~/.cache
     monkeypatch.delenv("XDG_CACHE_HOME")

@@ -160,9 +160,15 @@ def test_the_alpha_under_the_infinity_switch_survives_the_link(core_dir):
     assert reopened.session_state["_run_views"]["shovel-ready"].params["alpha"] == 37.0
 
 
-def test_a_link_finite_value_the_slider_cannot_take_is_ignored(core_dir):
+def test_a_link_finite_value_beyond_the_slider_widens_it(core_dir):
+    """One range per parameter (issue 39): α's range is [0, ∞), so the finite value kept under ∞
+    may lie beyond the slider's 0–200 — the slider widens to hold it; a value outside the range
+    (-5) is ignored."""
     at = app(query={"alpha": "inf", "alpha_finite": "1e9"})
     assert at.toggle(key="sr_alpha_inf").value is True
+    assert at.slider(key="sr_alpha").value == 1e9 and at.slider(key="sr_alpha").max == 1e9
+    assert any("widened to hold 1e+09" in c.value for c in at.sidebar.caption)
+    at = app(query={"alpha": "inf", "alpha_finite": "-5"})
     assert at.slider(key="sr_alpha").value == SR.params["alpha"].default
 
 

@@ -54,3 +54,38 @@ def test_mangled_inputs_give_input_errors_only(seed):
         ranks = lb["rank"].to_numpy()
         assert len(lb) == len(comp.submission_names) and (ranks >= 1).all() and (ranks <= len(lb)).all()
         assert not np.isinf(lb["final_score"].to_numpy()).any()
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_edge_numbers_in_any_input_give_input_errors_or_finite_scores(seed):
+    """Numbers of every input (results, units, teams, recipe) swapped for ones at the edge of
+    float (``tests.fuzz.EDGE_NUMBERS``: ±1e308, 400 digits, a TOML-style hex, 1e309): a one-line
+    InputError, or every rule scores with finite ranks and no numpy warning (issue 39)."""
+    import warnings
+
+    rng = random.Random(f"edge{seed}")
+    files = {"results": WIDE if seed % 3 else LONG, "units": UNITS, "teams": TEAMS, "recipe": RECIPE}
+    target = rng.choice(list(files))
+    files[target] = fuzz.edge_numbers(files[target], rng, k=rng.randint(1, 3))
+    kw = {k: v.encode() for k, v in files.items() if k != "units" or seed % 3}
+    try:
+        comp = load_competition(**kw)
+    except InputError as e:
+        assert "\n" not in str(e) and str(e).strip()
+        return
+    scorer = Scorer(comp)
+    groups = comp.context()["group_columns"]
+    for rule in ACROSS_RULES:
+        p = {"across": rule, "normalise": rng.choice(["none", "minmax", "zscore", "rank"]), "efficiency": "boost"}
+        if len(groups) > 1:
+            p.update(group_by=groups[1], within=rng.choice(["mean", "size"]), weight_column="size")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            try:
+                lb = scorer.leaderboard(**p)
+            except InputError as e:
+                assert "\n" not in str(e)
+                continue
+        ranks = lb["rank"].to_numpy()
+        assert (ranks >= 1).all() and (ranks <= len(lb)).all()
+        assert not np.isinf(lb["final_score"].to_numpy()).any()

@@ -255,9 +255,12 @@ def test_a_long_table_cannot_name_more_units_than_a_header_can_hold(monkeypatch)
     assert f"{limits.MAX_COLUMNS + 1:,} units, over the limit" in str(e)
     from scoring.custom import data
     monkeypatch.setattr(data, "MAX_CELLS", 50)
-    rows = "\n".join(f"t{i},u{j},1" for i in range(11) for j in range(5))
+    rows = "\n".join(f"t{i},u{i % 5},1" for i in range(11))  # sparse: 11 rows make an 11 x 5 matrix
     e = err(results=f"team,unit,value\n{rows}\n".encode())
     assert "11 teams x 5 units = 55 cells, over the limit of 50" in str(e)
+    rows = "\n".join(f"t{i},u{j},1" for i in range(11) for j in range(5))  # 55 rows: refused before reading
+    e = err(results=f"team,unit,value\n{rows}\n".encode())
+    assert "up to 55 rows = 55 cells, over the limit of 50" in str(e) and "before reading" in str(e)
 
 
 def test_every_problem_of_a_bundle_at_once():
