@@ -14,13 +14,14 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from scoring import InputError, registry
+from scoring.claims import board
 from scoring.core.family import Family
 from scoring.core.params import Params
 
-from . import families, nav, state, store, story
+from . import families, nav, state, store
 from .colors import team_colors
 from .progress import progress_bar
-from .text import md
+from .text import MD, md
 
 TAKEAWAY_ICON = ":material/lightbulb:"
 #: where this run's views live (``store.begin_run`` clears every ``_run_`` key at a run's start)
@@ -185,12 +186,12 @@ def colors(fam: Family) -> dict[str, str]:
 
 
 def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[str, ...] = ()) -> str:
-    """The family's one-sentence takeaway on its leaderboard (``lab.story.winner_takeaway``);
-    the stages of ``skip`` (ids) are left out of the story — e.g. a stage shown for reference
-    that the current parameters do not apply."""
-    stages = [s for s in fam.stages if s.id not in skip]
+    """The family's one-sentence takeaway on its leaderboard (``scoring.claims.board.family_winner``:
+    the family's stages, words and points at the current parameters); the stages of ``skip``
+    (ids) are left out of the story — e.g. a stage shown for reference that the current
+    parameters do not apply."""
     v = view(fam)
-    return story.winner_takeaway(v.leaderboard if lb is None else lb, stages, v.ui.stage_words)
+    return board.family_winner(fam, v.leaderboard if lb is None else lb, v.params, skip=skip, style=MD)
 
 
 def warnings(fam: Family, p: dict[str, Any] | None = None) -> list[str]:

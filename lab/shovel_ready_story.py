@@ -11,19 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.claims.board import SHOVEL_READY_WORDS
 from scoring.shovel_ready import eligibility_threshold, softmin_weights
 
 from .story import count, margin, names, ordinal
 from .text import md
 
-#: stage id -> (short name, what moves a team into it), for ``lab.story.winner_takeaway``
-STAGE_WORDS = {
-    "fp1": ("FP1", ""),
-    "overlap_removed": ("FP1 after overlap removal", "overlap removal"),
-    "segment_score": ("the unified segment score", "the unified segment scoring"),
-    "bias_score": ("the bias-aware score", "the bias-aware aggregation"),
-    "final_score": ("the final score", "the efficiency boost"),
-}
+#: stage id -> (short name, what moves a team into it): the engine's (``scoring.claims.board``)
+STAGE_WORDS = SHOVEL_READY_WORDS
 
 
 def pct(x: float) -> str:

@@ -9,9 +9,10 @@ from decimal import ROUND_FLOOR, Decimal
 
 import pandas as pd
 
+from scoring.claims import board
 from scoring.core.family import Stage
 
-from .text import md
+from .text import MD, md
 
 
 def ordinal(n: int) -> str:
@@ -90,44 +91,5 @@ def step_name(stage: Stage, words: Mapping[str, tuple[str, str]]) -> str:
 
 def winner_takeaway(lb: pd.DataFrame, stages: Sequence[Stage], words: Mapping[str, tuple[str, str]] | None = None
                     ) -> str:
-    """Who wins and what decided it, in one sentence, from any family's leaderboard (rows in
-    final order, ``submission`` and every stage's score and rank columns)::
-
-        **quick-silver** wins: 4th on FP1, the efficiency boost lifts it past **deep-ensemble**
-        by 0.022; **double-dippers**, 1st on FP1, ends 5th.
-
-    ``words[stage id] = (short name, what moves a team into it)`` names stages and steps.
-    """
-    words = words or {}
-    if lb.empty:
-        return "No submissions to rank yet."
-    first, final = stages[0], stages[-1]
-    recs = lb.to_dict("records")
-    top = [r for r in recs if int(r[final.rank]) == 1]
-    if len(recs) == 1:
-        return f"{names([str(recs[0]['submission'])])} is the only team."
-    if len(top) > 1:
-        return (f"{names([str(r['submission']) for r in top])} tie for first on {stage_name(final, words)} "
-                f"({float(top[0][final.id]):.4f}).")
-    win = top[0]
-    rest = [r for r in recs if r is not win]
-    runner = min(rest, key=lambda r: int(r[final.rank]))
-    gap = margin(float(win[final.id]) - float(runner[final.id]))
-    w, r = str(win["submission"]), str(runner["submission"])
-
-    def ahead(s: Stage) -> bool:
-        return int(win[s.rank]) < int(runner[s.rank])
-
-    if all(ahead(s) for s in stages):
-        lead = "1st at every stage" if all(int(win[s.rank]) == 1 for s in stages) else \
-            f"ahead of {names([r])} at every stage"
-        out = f"{names([w])} wins, {lead}, by {gap} in the end"
-    else:
-        k = max(i for i in range(1, len(stages)) if ahead(stages[i]) and not ahead(stages[i - 1]))
-        out = (f"{names([w])} wins: {ordinal(int(win[first.rank]))} on {stage_name(first, words)}, "
-               f"{step_name(stages[k], words)} lifts it past {names([r])} by {gap}")
-    lead0 = [x for x in recs if int(x[first.rank]) == 1]
-    if len(lead0) == 1 and lead0[0] is not win and int(lead0[0][final.rank]) > 2:
-        out += (f"; {names([str(lead0[0]['submission'])])}, 1st on {stage_name(first, words)}, ends "
-                f"{ordinal(int(lead0[0][final.rank]))}")
-    return out + "."
+    """Who wins and what decided it, in one sentence, as markdown (``scoring.claims.board.winner``)."""
+    return board.winner(lb, stages, words, style=MD)

@@ -23,7 +23,7 @@ from ..core import limits
 from ..core.errors import InputError
 from ..core.sources import check_name
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
-from .reading import parse_cells, read_text_table
+from .reading import digits_shown, parse_cells, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
 #: teams × units of one results table (a dense float matrix: 20 M cells = 160 MB); LAB_MAX_RESULT_CELLS raises it
@@ -59,6 +59,9 @@ class Results:
     values: np.ndarray
     published: dict[str, np.ndarray] = field(default_factory=dict)  # aggregate column -> value per team
     report: list[str] = field(default_factory=list)
+    #: the decimals each cell shows (teams × units; −1 where missing), and each published value's
+    digits: np.ndarray | None = None
+    published_digits: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def _metric(header: str) -> str:
@@ -161,7 +164,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     rows = np.asarray(df.attrs["rows"])[keep]
     missing = frozenset(m.lower() for m in opts.missing_marks)
     aggregates = {a.lower() for a in AGGREGATE_NAMES} | {a.lower() for a in opts.aggregate_columns}
-    units, metrics, columns, published, skipped = [], [], [], {}, []
+    units, metrics, columns, published, skipped, digits, published_digits = [], [], [], {}, [], [], {}
     candidates = opts.unit_columns or [c for c in df.columns if c != team_col and c not in opts.ignore_columns]
     all_rows = np.asarray(df.attrs["rows"])
     for c in candidates:
@@ -172,6 +175,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
         if c.lower() in aggregates and c not in opts.unit_columns:
             try:
                 published[c] = parse_cells(cells, missing, "first", name, c, all_rows)[0][keep]
+                published_digits[c] = digits_shown(cells)[keep]
             except InputError:
                 pass
             continue
@@ -185,11 +189,13 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
             units.append(c)
             metrics.append(_metric(c))
             columns.append(first[keep])
+            digits.append(digits_shown(cells, opts.split)[keep])
         else:
             for k, v in ((1, first), (2, second)):
                 units.append(f"{c} [{k}]")
                 metrics.append(f"{_metric(c)} [{k}]")
                 columns.append(v[keep])
+                digits.append(digits_shown(cells, "first" if k == 1 else "second")[keep])
     if published:
         report.append(f"{name}: published aggregate column(s) {', '.join(map(repr, published))} left out of the units")
     if skipped:
@@ -199,7 +205,8 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
                                   "aggregate or ignored")
     values = np.column_stack(columns)
     _check_units(values, units, teams, name, rows, empty_teams)
-    return Results(name, teams, units, list(units), metrics, values, published, report)
+    return Results(name, teams, units, list(units), metrics, values, published, report,
+                   np.column_stack(digits), published_digits)
 
 
 def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
@@ -227,6 +234,8 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     t_of = {t: i for i, t in enumerate(teams)}
     k_of = {k: j for j, k in enumerate(keys)}
     values = np.full((len(teams), len(keys)), np.nan)
+    digits = np.full(values.shape, -1, dtype=np.int64)
+    shown = digits_shown(df["value"].tolist(), opts.split)
     seen: dict[tuple, int] = {}
     team_rows = np.zeros(len(teams), dtype=np.int64)  # each team's first row
     for i, (t, u, m) in enumerate(zip(teams_raw, units_raw, metrics_raw, strict=True)):
@@ -237,12 +246,13 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
         seen[key] = int(rows[i])
         ti = t_of[t]
         values[ti, k_of[(u, m)]] = vals[i]
+        digits[ti, k_of[(u, m)]] = shown[i] if np.isfinite(vals[i]) else -1
         if not team_rows[ti]:
             team_rows[ti] = int(rows[i])
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
     _check_units(values, labels, teams, name, team_rows, empty_teams)
     return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
-                   {}, report)
+                   {}, report, digits)
 
 
 # ---- units and teams ------------------------------------------------------------------------

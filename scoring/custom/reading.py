@@ -117,3 +117,32 @@ def parse_cells(cells: list[str], missing: frozenset[str], split: str, name: str
     if split == "mean":
         return first / 2 + second / 2, None, 0  # not (a + b) / 2: finite for a, b near the largest float
     return first, second, 0
+
+
+def digits_shown(cells: list[str], split: str = "first") -> np.ndarray:
+    """The decimals each cell shows (``"0.123"`` → 3, ``"12"`` → 0, ``"1.5e-3"`` → 4; a pair
+    ``a/b`` as ``split`` reads it, the mean by the coarser of the two; −1 where there is no
+    number): what the rounding of a published cell can hide is half a unit of its last digit.
+
+    >>> digits_shown(["0.123", "12", "1.5e-3", "-", "94.2/92.35", "x"], "mean").tolist()
+    [3, 0, 4, -1, 1, -1]
+    """
+    def one(text: str) -> int:
+        t = text.strip().lstrip("+-")
+        mant, _, exp = t.lower().partition("e")
+        try:
+            float(t)
+        except ValueError:
+            return -1
+        d = len(mant.split(".", 1)[1]) if "." in mant else 0
+        return max(0, d - int(exp)) if exp else d
+
+    out = np.full(len(cells), -1, dtype=np.int64)
+    for i, c in enumerate(cells):
+        m = PAIR.match(c)
+        if m is None:
+            out[i] = one(c)
+            continue
+        a, b = one(m.group(1)), one(m.group(2))
+        out[i] = a if split == "first" else b if split == "second" else min(a, b)
+    return out

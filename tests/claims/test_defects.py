@@ -63,3 +63,120 @@ def test_the_winners_curse_at_one_submission_per_team_is_exact_when_every_split_
     assert all(g["exact"] for g in got)
 
 
+
+
+# ---- Custom: a published Rank column, and the rounding claim ---------------------------------------
+# an MTEB-like table: the published Rank (1 = best) first, then the model, an Average that is not
+# this recipe's mean (it averaged other columns), and three units shown to 2 decimals
+MTEB = ("Rank\tModel\tAverage\tu1\tu2\tu3\n"
+        "1\tbest\t82.99\t90.10\t80.20\t85.30\n"
+        "2\tsecond\t80.10\t88.00\t79.00\t84.00\n"
+        "3\tthird\t75.00\t70.50\t81.00\t60.25\n"
+        "4\tfourth\t60.00\t50.00\t55.00\t65.00\n")
+
+
+def _mteb(tmp_path):
+    d = tmp_path / "mteb"
+    d.mkdir()
+    (d / "results.tsv").write_text(MTEB)
+    (d / "recipe.json").write_text('{"title": "MTEB-like", "stages": {"across": "mean", "normalise": "none"}}')
+    return d
+
+
+def test_a_published_rank_column_is_read_as_a_rank(tmp_path):
+    from lab import custom as cu
+    from scoring.custom import Scorer, load_competition
+
+    d = _mteb(tmp_path)
+    comp = load_competition(results=d / "results.tsv", recipe=d / "recipe.json")
+    lb = Scorer(comp).leaderboard(**comp.param_defaults)
+    pub = cu.published_comparison(lb).set_index("Team")
+    # the model published at Rank 1 holds rank 1 of the published column (it was shown at rank 4)
+    assert pub.loc["best", "Published Rank · rank"] == 1 and pub.loc["fourth", "Published Rank · rank"] == 4
+
+
+def test_the_custom_page_says_rounding_only_within_the_computed_bound(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.helpers import APP, TIMEOUT, rerun
+
+    monkeypatch.setenv("LAB_DATA_DIR_CUSTOM", str(_mteb(tmp_path)))
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.switch_page("pages/custom_leaderboard.py")
+    at = rerun(at)
+    assert not at.exception, at.exception
+    words = " ".join(str(c.value) for c in at.caption).replace("\\", "")
+    assert "Beside" in " ".join(str(s.value) for s in at.subheader)
+    # the Average is off by far more than 2-decimal cells allow (0.005 + 0.005): no word of rounding as the cause
+    assert "cells are rounded" not in words and "agree up to rounding" not in words, words
+    assert "more than rounding to the digits shown allows" in words, words
+    assert "published Rank is a rank (1 = best)" in words and "published Rank is 8" not in words, words
+
+
+# ---- Custom: stage words that follow the recipe, Borda points as points -----------------------------
+# Borda over six units, no normalisation: w is best on five units and far worst but one on the sixth.
+# Plain means: a 0.8, b 0.7, c 0.6, w (5·0.9 − 5)/6 = −0.083, d (5·0.5 − 6)/6 = −0.583: w is 4th.
+# Borda (teams beaten per unit): w 4·5 + 1 = 21, a 3·5 + 4 = 19: w wins by 2 points.
+BORDA = ("model\tu1\tu2\tu3\tu4\tu5\tu6\n"
+         "w\t0.9\t0.9\t0.9\t0.9\t0.9\t-5\n"
+         "a\t0.8\t0.8\t0.8\t0.8\t0.8\t0.8\n"
+         "b\t0.7\t0.7\t0.7\t0.7\t0.7\t0.7\n"
+         "c\t0.6\t0.6\t0.6\t0.6\t0.6\t0.6\n"
+         "d\t0.5\t0.5\t0.5\t0.5\t0.5\t-6\n")
+
+
+def test_the_custom_takeaway_names_raw_means_as_such_and_borda_points_without_decimals(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.helpers import APP, TIMEOUT, rerun
+
+    d = tmp_path / "borda"
+    d.mkdir()
+    (d / "results.tsv").write_text(BORDA)
+    (d / "recipe.json").write_text('{"stages": {"across": "borda", "normalise": "none"}}')
+    monkeypatch.setenv("LAB_DATA_DIR_CUSTOM", str(d))
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(tmp_path / "uploads"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.switch_page("pages/custom_leaderboard.py")
+    at = rerun(at)
+    assert not at.exception, at.exception
+    takeaway = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "**w** wins: 4th on " in takeaway, takeaway
+    assert "normalised mean" not in takeaway and "4th on the mean of the raw values" in takeaway, takeaway
+    assert "past **a** by 2." in takeaway and "2.000" not in takeaway, takeaway
+
+
+# ---- Kemeny–Young: the tie rule as the code follows it ----------------------------------------------
+def bottom_up(p: np.ndarray) -> list[int]:
+    """The stated rule, by brute force: among the optimal orders, the last place to the
+    latest-listed team that ends one of them, then the same among those orders, upward."""
+    n = len(p)
+    score = {o: sum(p[o[i], o[j]] for i in range(n) for j in range(i + 1, n)) for o in itertools.permutations(range(n))}
+    best = max(score.values())
+    left = [o for o, s in score.items() if abs(s - best) <= 1e-9]
+    out = []
+    for k in range(n - 1, -1, -1):
+        pick = max(o[k] for o in left)
+        left = [o for o in left if o[k] == pick]
+        out.append(pick)
+    return out[::-1]
+
+
+def test_kemeny_ties_follow_the_rule_the_docs_state():
+    from pathlib import Path
+
+    from scoring.custom import rules
+
+    # the issue's example: A = (2, 0, 1), B = (2, 1, 0), C = (1, 1, 2); optimal B>C>A, C>A>B, C>B>A
+    p = rules.pairwise(np.array([[2.0, 0, 1], [2, 1, 0], [1, 1, 2]]), np.ones(3))
+    assert rules.kemeny_exact(p).tolist() == bottom_up(p) == [2, 0, 1]  # C > A > B
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(2, 6))
+        k = int(rng.integers(1, 5))
+        q = rules.pairwise(rng.integers(0, 3, size=(n, k)).astype(float), np.ones(k))
+        assert rules.kemeny_exact(q).tolist() == bottom_up(q)
+    docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "custom.md").read_text().split())
+    assert "the exact solver chooses from the bottom up: the last place goes to the latest-listed team" in docs
+    assert "the earlier-listed team goes higher." not in docs
