@@ -180,3 +180,18 @@ def test_kemeny_ties_follow_the_rule_the_docs_state():
     docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "custom.md").read_text().split())
     assert "the exact solver chooses from the bottom up: the last place goes to the latest-listed team" in docs
     assert "the earlier-listed team goes higher." not in docs
+
+
+# ---- the validation report: a field-count error no longer hides the next problem -------------------
+def test_a_row_with_too_many_fields_does_not_hide_a_bad_value_below_it():
+    from scoring import registry
+    from scoring.core.validate import check_inputs
+    from tests.shovel_ready.tiny import TINY_ALPHA, TINY_BETA, TINY_GT
+
+    # row 3 has a stray comma (5 fields); row 5 a word index that is not a number
+    gt = (TINY_GT.replace("e1,Claim,5 6 7 8 9,Ineffective", "e1,Claim,5 6 7 8 9,Ineffective,x")
+          .replace("e2,Claim,0 1 2 3 4 5,Effective", "e2,Claim,0 1 2 3 4 x5,Effective"))
+    found, more = check_inputs(registry.get("shovel-ready"), ground_truth=gt.encode(),
+                               submissions={"Alpha": TINY_ALPHA.encode(), "Beta": TINY_BETA.encode()})
+    assert [(e.file, e.row) for e in found] == [("ground truth", 3), ("ground truth", 5)], [str(e) for e in found]
+    assert not more
