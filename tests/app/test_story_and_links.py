@@ -26,7 +26,7 @@ def _lb(rows: dict[str, tuple]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("module", ["lab.story", "lab.nav", "lab.text", "lab.charts.segments",
-                                    "lab.charts.efficiency", "lab.shovel_ready_story", "lab.charts.common",
+                                    "lab.charts.efficiency", "lab.charts.common",
                                     "lab.tables", "lab.datalinks"])
 def test_doctests_of_the_ui_helpers(module):
     result = doctest.testmod(importlib.import_module(module))
