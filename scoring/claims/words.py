@@ -188,7 +188,7 @@ def percent_runs(values: Sequence[float], grid: Sequence[float]) -> str:
     return listing(parts)
 
 
-def percent(p: float, *, target: float | None = None, most: int = 6) -> str:
+def percent(p: float, *, target: float | None = None, most: int = 6, space: bool = False) -> str:
     """A probability as a percentage, whole percents unless that would say something false:
     0% or 100% of a probability that is neither, or a value on the other side of ``target``
     than ``p`` (a probability under a 50% target never reads "50%"). Then one more decimal at a
@@ -196,6 +196,8 @@ def percent(p: float, *, target: float | None = None, most: int = 6) -> str:
 
     >>> percent(0.7), percent(0.996), percent(0.0004), percent(0.4996, target=0.5), percent(0.5, target=0.5)
     ('70%', '99.6%', '0.04%', '49.96%', '50%')
+    >>> percent(0.25, space=True)
+    '25 %'
     """
     p = float(p)
     if not math.isfinite(p):
@@ -206,5 +208,5 @@ def percent(p: float, *, target: float | None = None, most: int = 6) -> str:
         if target is not None:
             ok = ok and ((v >= target) if p >= target else (v < target))
         if ok:
-            return f"{p * 100:.{d}f}%"
-    return f"{p * 100:.{most}g}%"
+            return f"{p * 100:.{d}f}{' %' if space else '%'}"
+    return f"{p * 100:.{most}g}{' %' if space else '%'}"
