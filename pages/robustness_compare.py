@@ -7,7 +7,8 @@ from lab import current, report_button, state, tables
 from lab import robustness as rb
 from lab.charts.draw import memo
 from lab.charts.robustness import slope_figure
-from lab.text import md
+from lab.text import MD, md
+from scoring.claims import intervals as claims
 from scoring.core.stability import compare
 
 fam = rb.begin(
@@ -40,13 +41,7 @@ if not changed:
     st.markdown("**A and B are the same settings** — change something in the sidebar.")
 else:
     st.markdown("**B differs from A in:** " + md("; ".join(changed)) + ".")
-    winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
-    st.markdown(
-        f"{len(moved)} team{'s' if len(moved) != 1 else ''} move"
-        + ("" if len(moved) != 1 else "s")
-        + (f"; the winner changes from **{md(winner_a)}** to **{md(winner_b)}**." if winner_a != winner_b
-           else f"; **{md(winner_b)}** wins under both.")
-    )
+    st.markdown(claims.compare(diff, style=MD))
 if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise",
                          help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
                               f"{fam.unit}s under A and under B, at 95 % confidence (as on the Rank intervals page)."):

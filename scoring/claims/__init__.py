@@ -9,7 +9,17 @@ result's JSON. The sentences are plain text unless the caller passes a markdown
 :class:`~scoring.claims.words.Style` (the UI does, with its escaping function).
 """
 
-from . import board, custom, shakeup, validation  # noqa: F401  (each module registers its kinds)
+from . import (  # noqa: F401  (each module registers its kinds)
+    board,
+    custom,
+    difficulty,
+    intervals,
+    qa,
+    shakeup,
+    shovel_ready,
+    spotgeo,
+    validation,
+)
 from .registry import KINDS, Kind, claim
 from .words import PLAIN, Style, markdown
 
