@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (each module registers its kinds)
     board,
     custom,
     difficulty,
+    help,
     intervals,
     qa,
     shakeup,
