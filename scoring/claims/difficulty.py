@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .registry import claim
-from .words import PLAIN, Style, names
+from .words import PLAIN, Style, names, percent
 
 
 def _names(items: Sequence[str], style: Style) -> str:
@@ -80,7 +80,7 @@ def samples(table: pd.DataFrame, points: pd.DataFrame, n_models: int, n_splits: 
     k = int(scored["split"].max())
     share, held = float((wrong["split"] == k).mean()), float((scored["split"] == k).mean())
     which = _which(k, n_splits, "hardest").rstrip(",")
-    return f"{head}; {which} holds {share:.0%} of the wrong predictions, against {held:.0%} of all predictions."
+    return f"{head}; {which} holds {percent(share)} of the wrong predictions, against {percent(held)} of all predictions."
 
 
 @claim("difficulty.weights", states="views.split_table (weight, weight_share, n) and views.preset_table (case, rank)", shown=("page: difficulty Weights",))
@@ -104,7 +104,7 @@ def weights(table: pd.DataFrame, presets: pd.DataFrame, continuous: bool, leader
     ratio = f"{b[-1] / b[0]:.3g}× the easiest" if b[0] > 0 else "while the easiest weighs nothing"
     head = f"{who or 'T'}he hardest split weighs {ratio}"
     if n[-1] > 0:
-        return f"{head} and holds {share[-1]:.0%} of the attainable score; {tail}."
+        return f"{head} and holds {percent(share[-1])} of the attainable score; {tail}."
     k = int(np.flatnonzero(n > 0)[-1]) if (n > 0).any() else None
-    held = f"; split {k + 1} holds {share[k]:.0%} of the attainable score" if k is not None else ""
+    held = f"; split {k + 1} holds {percent(share[k])} of the attainable score" if k is not None else ""
     return f"{head} but holds no sample at these thresholds{held}; {tail}."

@@ -74,8 +74,11 @@ def demographics(lb: pd.DataFrame, gs: Any, p: Mapping[str, Any], *, style: Styl
                 f"{ordinal(int(worst['segment_score_rank']))} on the segment score, "
                 f"{ordinal(int(worst['bias_score_rank']))} after the bias aggregation — {where}.")
     lost = float(worst["segment_score"]) - float(worst["bias_score"])
-    return (f"At α = {a} on {style.text(attrs)} the bias aggregation moves no team's rank; {names([team], style)} "
-            f"loses the most score ({margin(lost)}): {where}.")
+    if lost > 0:
+        return (f"At α = {a} on {style.text(attrs)} the bias aggregation moves no team's rank; {names([team], style)} "
+                f"loses the most score ({margin(lost)}): {where}.")
+    return (f"At α = {a} on {style.text(attrs)} the bias aggregation moves no team's rank and lowers no team's score; "
+            f"for {names([team], style)}, {where}.")
 
 
 @claim("shovel_ready.efficiency", states="the efficiency frame (team, score, runtime, eligible, boost, rank) and the "

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .registry import claim
-from .words import PLAIN, Style, count, listing, plural
+from .words import PLAIN, Style, count, listing, percent, plural
 
 RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit code"}
 #: the verb "give" agreeing with RULE_WORDS ("the published rules give", "the starter-kit code gives")
@@ -110,11 +110,11 @@ def errors(team: str, parts: pd.DataFrame, bins: pd.DataFrame | None, costs: pd.
     if total <= 0:
         return f"{style.name(team)} has no error at all under these parameters."
     share = {k: float(row[k]) / total for k in ("fn", "fp", "tp")}
-    text = (f"{style.name(team)}'s MSE of {total:.2f} is {share['fn']:.0%} misses, {share['fp']:.0%} false alarms "
-            f"and {share['tp']:.0%} position error")
+    text = (f"{style.name(team)}'s MSE of {total:.2f} is {percent(share['fn'])} misses, {percent(share['fp'])} false alarms "
+            f"and {percent(share['tp'])} position error")
     if bins is not None and len(bins) > 1:
-        text += (f"; it finds {bins['recall'].iloc[0]:.0%} of the faintest objects (brightness "
-                 f"{bins['label'].iloc[0]}) and {bins['recall'].iloc[-1]:.0%} of the brightest")
+        text += (f"; it finds {percent(bins['recall'].iloc[0])} of the faintest objects (brightness "
+                 f"{bins['label'].iloc[0]}) and {percent(bins['recall'].iloc[-1])} of the brightest")
     if len(costs) and costs["contribution"].iloc[0] > 0:
         text += f"; sequence {int(costs['sequence_id'].iloc[0])} costs it the most"
     return text + "."

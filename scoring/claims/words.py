@@ -204,7 +204,7 @@ def percent(p: float, *, target: float | None = None, most: int = 6, space: bool
         return f"{p}"
     for d in range(most + 1):
         v = round(p * 100, d) / 100
-        ok = v not in (0.0, 1.0) or v == p
+        ok = v not in (0.0, 1.0) or abs(v - p) <= 1e-12  # (a share is a ratio: 1 − 1e-16 is 1)
         if target is not None:
             ok = ok and ((v >= target) if p >= target else (v < target))
         if ok:
