@@ -52,6 +52,15 @@ def random_board(rng, n: int, k: int, points: bool):
     return lb, stages
 
 
+def stage_of(stages, words, name):
+    return next(s for s in stages if words.get(s.id, (s.label, ""))[0] == name)
+
+
+def shown(pts: bool, value: float, printed: str) -> bool:
+    """A point count is printed exactly; a score rounds."""
+    return float(printed) == value if pts else agrees(printed, value)
+
+
 WIN_STEP = re.compile(r"(\S+) wins: (\d+)(?:st|nd|rd|th) on (.+?), (.+) lifts it past (\S+) by ([\d.e-]+)"
                       r"(?:; (\S+), 1st on (.+?), ends (\d+)(?:st|nd|rd|th))?\.")
 WIN_ALL = re.compile(r"(\S+) wins, (1st at every stage|ahead of (\S+) at every stage), by ([\d.e-]+) in the end"
@@ -72,12 +81,6 @@ def test_winner_takeaway_states_the_leaderboards_own_numbers():
         recs = json.loads(lb.to_json(orient="records"))
         final, first = stages[-1], stages[0]
 
-        def stage_of(name):
-            return next(s for s in stages if words.get(s.id, (s.label, ""))[0] == name)
-
-        def shown(value, printed):  # a point count is exact; a score rounds
-            return float(printed) == value if pts else agrees(printed, value)
-
         if not recs:
             assert text == "No submissions to rank yet."
             continue
@@ -89,7 +92,7 @@ def test_winner_takeaway_states_the_leaderboards_own_numbers():
             m = TIE.fullmatch(text)
             assert m, text
             assert set(re.split(r", | and ", m[1])) == {r["submission"] for r in top}
-            assert stage_of(m[2]) is final and shown(top[0][final.id], m[3].replace(",", "")), (case, text)
+            assert stage_of(stages, words, m[2]) is final and shown(pts, top[0][final.id], m[3].replace(",", "")), (case, text)
             assert len({r[final.id] for r in top}) == 1
             continue
         win = top[0]
@@ -104,20 +107,20 @@ def test_winner_takeaway_states_the_leaderboards_own_numbers():
             assert all(ahead)
             assert (m[2] == "1st at every stage") == all(win[s.rank] == 1 for s in stages)
             assert m[3] in (None, runner["submission"])
-            assert shown(gap, m[4]), (case, text, gap)
+            assert shown(pts, gap, m[4]), (case, text, gap)
             tail = m.groups()[4:]
         else:
             assert not all(ahead) and ahead[-1]
-            assert int(m[2]) == win[first.rank] and stage_of(m[3]) is first
+            assert int(m[2]) == win[first.rank] and stage_of(stages, words, m[3]) is first
             step = next(i for i, s in enumerate(stages) if words.get(s.id, ("", ""))[1] == m[4]
                         or f"the “{s.label}” stage" == m[4])
             assert ahead[step] and not ahead[step - 1] and all(ahead[step:]), (case, text)  # it passes there for good
-            assert m[5] == runner["submission"] and shown(gap, m[6]), (case, text, gap)
+            assert m[5] == runner["submission"] and shown(pts, gap, m[6]), (case, text, gap)
             tail = m.groups()[6:]
         if tail[0] is None:
             assert not (len(lead) == 1 and lead[0] is not win and lead[0][final.rank] > 2)
         else:
-            assert len(lead) == 1 and tail[0] == lead[0]["submission"] and stage_of(tail[1]) is first
+            assert len(lead) == 1 and tail[0] == lead[0]["submission"] and stage_of(stages, words, tail[1]) is first
             assert int(tail[2]) == lead[0][final.rank] > 2
 
 

@@ -176,7 +176,7 @@ def test_notes_state_the_tables_counts_and_the_rule_as_applied():
     from scoring.custom import KEMENY_EXACT_MAX
 
     rng = np.random.default_rng(909)
-    for k in range(CASES["custom.notes"]):
+    for _ in range(CASES["custom.notes"]):
         x, digits, cols, p, sc, lb = case(rng)
         notes = json.loads(json.dumps(leaderboard_document(lb, p)["notes"]))
         m = NOTE_HEAD.fullmatch(notes[0])
