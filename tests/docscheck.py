@@ -153,12 +153,14 @@ def _command(cmd: str) -> list[str]:
     tokens = [t for t in tokens if t not in ("...",)]
     if "-m" in tokens:
         tokens = tokens[tokens.index("-m") + 1:]
-        module, rest = tokens[0], tokens[1:]
-    elif tokens and tokens[0].endswith("pytest"):
+    elif not (tokens and tokens[0].endswith("pytest")):
+        return []
+    if not tokens:
+        return []
+    if tokens[0].endswith("pytest"):
         paths = [t for t in tokens[1:] if not t.startswith("-") and "/" in t]
         return [f"pytest path {p!r} does not exist" for p in paths if not _exists(p, ROOT)]
-    else:
-        return []
+    module, rest = tokens[0], tokens[1:]
     if module == "scoring":
         table = scoring_options()
         words = [t for t in rest if not t.startswith("-")]
@@ -244,7 +246,7 @@ FIGURE = re.compile(r"\b\d[\d,.]*\s?(?:ms|s|min)\b(?![-\w])|\b(?:peaks?|RSS|meas
 DESIGN = re.compile(r"(\d[\d,.]*\s?(?:×\s?\d[\d,]*\s)?(?:essays|submissions|teams|units|themes|groups|files|models|"
                     r"replicates|splits|rows|columns|cells|questions|sequences|samples|test sets)|"
                     r"sample|FP1[- ]scale|crowded|tie6|leader design|\d[\d,.]* MB of CSV|\d[\d,.]* ?MB [\w -]*file)")
-COMMAND = re.compile(r"python -m (benchmarks|scoring|tests\.[\w.]+)")
+COMMAND = re.compile(r"python -m (benchmarks|scoring|tests\.[\w.]+|pytest [^`]*tests/)")
 
 
 def blocks(text: str) -> list[tuple[int, str, str]]:
