@@ -231,6 +231,46 @@ def test_every_help_default_and_range_is_the_declarations():
     assert seen > 40
 
 
+def test_every_command_help_default_is_the_options_own_default():
+    """Beyond the parameters: the other options of every command (--format, --seed, --confidence,
+    the shake-up's --public-fraction, --splits, ...) state the default argparse holds."""
+    from scoring.cli import build_parser
+
+    def parsers(p):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sub in a.choices.values():
+                    yield sub
+                    yield from parsers(sub)
+
+    checked = 0
+    for parser in parsers(build_parser()):
+        for a in parser._actions:
+            # "(default X)" states a value; "(default: words)" describes one (not a figure), except "none"
+            m = re.search(r"\(default (\S[^)]*)\)$|\(default: (none)\)$", a.help or "")
+            if not m or not a.option_strings:
+                continue
+            said = m[1] or m[2]
+            if a.dest in ("splits", "thresholds") and "(default 7" in a.help or "(default i/n)" in a.help:
+                continue  # a default the words derive (test above)
+            if isinstance(a, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+                on = a.default if isinstance(a, argparse._StoreTrueAction) else a.default
+                assert said in ("on", "off") and (said == "on") == bool(on), (a.option_strings, a.help)
+            elif a.default is None:
+                assert said in ("none", "none given") or "(default " in (a.help or ""), (a.option_strings, a.help)
+            else:
+                assert said == str(a.default) or _same_number(said, a.default), (a.option_strings, a.help, a.default)
+            checked += 1
+    assert checked > 100
+
+
+def _same_number(a, b) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return False
+
+
 # ---- the validation report ---------------------------------------------------------------------------
 def test_the_validation_count_is_a_count_only_when_every_file_was_checked_to_its_end():
     rng = np.random.default_rng(707)
