@@ -8,8 +8,9 @@ from lab import current, links
 from lab import shovel_ready as sr
 from lab import shovel_ready_story as words
 from lab.charts import efficiency as eff_charts
-from lab.story import count, names
+from lab.story import count
 from lab.text import MD, md
+from scoring.claims.shovel_ready import band_news
 from scoring.claims.shovel_ready import what_if as what_if_words
 
 FAM = sr.FAM
@@ -85,14 +86,9 @@ def _explain_runtimes(res: dict, runtime: float) -> None:
 
 def _band_news(res: dict) -> None:
     """Say when the what-if's score is a new best that pushes rivals out of the band."""
-    before = set(eff.loc[eff["eligible"].astype(bool), "team"])
-    table = res["table"].set_index("submission")
-    dropped = sorted(t for t in before if t in table.index and not bool(table.loc[t, "eligible"]))
-    if dropped:
-        st.warning(f"This score is a new best ({res['best']:.4f}): the band now starts at "
-                   f"{res['threshold_score']:.4f}, so {names(dropped)} {'falls' if len(dropped) == 1 else 'fall'} "
-                   f"out of it and lose{'s' if len(dropped) == 1 else ''} {'its' if len(dropped) == 1 else 'their'} "
-                   "eligibility.", icon=":material/trending_up:")
+    news = band_news(list(eff.loc[eff["eligible"].astype(bool), "team"]), res, style=MD)
+    if news:
+        st.warning(news, icon=":material/trending_up:")
 
 
 @st.fragment

@@ -49,8 +49,7 @@ if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise"
         iv_a, iv_b = rb.intervals(fam, params=a), rb.intervals(fam)
     could_a = [str(t) for t in iv_a.index[iv_a["could_win"].to_numpy(dtype=bool)]]
     could_b = [str(t) for t in iv_b.index[iv_b["could_win"].to_numpy(dtype=bool)]]
-    st.markdown(f"**Could have won under A:** {md(', '.join(could_a))}; **under B:** {md(', '.join(could_b))} "
-                "(each list is built to hold that setting's true winner with probability at least 95 %).")
+    st.markdown(claims.compare_could(could_a, could_b, 0.95, style=MD))
     winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
     if winner_a != winner_b:
         notes = [rb.noise_note(fam, iv, winner_a, winner_b, where=w) for iv, w in ((iv_a, "under A"), (iv_b, "under B"))]

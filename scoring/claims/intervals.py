@@ -115,6 +115,14 @@ def stability_noise(could: Sequence[str], named: Sequence[str], *, style: Style 
                f"{plural(len(outside), 'its', 'their')} wins on the map come from the settings." if outside else ""))
 
 
+@claim("compare.could_win", states="bootstrap()'s could_win under A and under B", shown=("page: Compare settings",))
+def compare_could(could_a: Sequence[str], could_b: Sequence[str], confidence: float = 0.95, *,
+                  style: Style = PLAIN) -> str:
+    return (f"{_bold('Could have won under A:', style)} {_listed(could_a, style)}; {_bold('under B:', style)} "
+            f"{_listed(could_b, style)} (each list is built to hold that setting's true winner with probability at "
+            f"least {confidence:.0%}).")
+
+
 @claim("compare.summary", states="compare()'s frame (rank_a, rank_b, delta)", shown=("page: Compare settings",
                                                                                     "report: Two configurations"))
 def compare(diff: pd.DataFrame, *, style: Style = PLAIN) -> str:

@@ -173,6 +173,21 @@ def what_if(res: Mapping[str, Any], runtime: float, *, style: Style = PLAIN) -> 
     return {"lines": lines, "why": why}
 
 
+@claim("shovel_ready.band_news", states="the field's eligibility before the what-if and what_if()'s table, best and "
+       "threshold", shown=("page: Efficiency, What if…",))
+def band_news(eligible_before: Sequence[str], res: Mapping[str, Any], *, style: Style = PLAIN) -> str | None:
+    """When the what-if's score is a new best that pushes rivals out of the band: who, and where
+    the band now starts (rounded up: a score below it is out). None when nobody drops out."""
+    table = res["table"].set_index("submission")
+    dropped = sorted(t for t in eligible_before if t in table.index and not bool(table.loc[t, "eligible"]))
+    if not dropped:
+        return None
+    n = len(dropped)
+    return (f"This score is a new best ({res['best']:.4f}): the band now starts at {_at_least(res['threshold_score'])}, "
+            f"so {names(dropped, style, limit=None)} {plural(n, 'falls', 'fall')} out of it and "
+            f"{plural(n, 'loses its', 'lose their')} eligibility.")
+
+
 # ---- the guardrails --------------------------------------------------------------------------------
 #: what a softmin over small groups does to the score and its interval (measured: docs/robustness.md)
 SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low and varies more than its bootstrap "

@@ -18,6 +18,7 @@ from tests.claims.parse import agrees, number, share
 
 CASES = {"shovel_ready.boost": 300, "shovel_ready.demographics": 300, "shovel_ready.efficiency": 300,
          "shovel_ready.segments": 300, "shovel_ready.worked": 200, "shovel_ready.what_if": 400,
+         "shovel_ready.band_news": 300,
          "shovel_ready.group_warnings": 300, "shovel_ready.letter_warnings": 300,
          "spotgeo.leaderboard": 300, "spotgeo.ties": 300, "spotgeo.frame": 300, "spotgeo.errors": 300,
          "spotgeo.rules": 300, "spotgeo.example": 300,
@@ -215,6 +216,30 @@ def test_what_if_bounds_stay_true():
             assert runtime * (1 - faster / 100) <= bound + 1e-9 * bound, (text, bound)  # that much faster is enough
         assert ("no eligible rival is faster" in text) == (need is not None and runtime <= need + 1e-12)
         assert ("nobody to overtake" in text) == (above is None)
+
+
+def test_band_news_names_who_drops_out_and_a_band_start_that_stays_true():
+    rng = np.random.default_rng(16)
+    for _ in range(CASES["shovel_ready.band_news"]):
+        n = int(rng.integers(1, 7))
+        names = team_names(rng, n)
+        before = [t for t in names if rng.random() < 0.6]
+        after = rng.random(n) < 0.5
+        threshold = float(rng.random())
+        res = {"table": pd.DataFrame({"submission": names, "eligible": after}), "best": threshold * 1.05,
+               "threshold_score": threshold}
+        text = shovel_ready.band_news(before, res)
+        dropped = sorted(t for t, e in zip(names, after, strict=True) if t in before and not e)
+        if not dropped:
+            assert text is None
+            continue
+        m = re.fullmatch(r"This score is a new best \(([\d.]+)\): the band now starts at ([\d.]+), so (.+) "
+                         r"(falls|fall) out of it and (loses its|lose their) eligibility\.", text)
+        assert m, text
+        assert agrees(m[1], res["best"]) and sorted(re.split(r", | and ", m[3])) == dropped
+        start = number(m[2])
+        assert start >= threshold - 1e-12 and start - threshold < 1e-4  # a score under the printed start is out
+        assert (m[4] == "falls") == (len(dropped) == 1) == (m[5] == "loses its")
 
 
 def test_group_and_letter_warnings_state_their_findings():

@@ -15,7 +15,7 @@ from scoring.claims import intervals
 from tests.claims.parse import agrees, share
 
 CASES = {"intervals.could_win": 300, "intervals.top_k": 300, "intervals.fragile": 300, "intervals.noise": 300,
-         "stability.summary": 300, "stability.noise": 300, "compare.summary": 300}
+         "stability.summary": 300, "stability.noise": 300, "compare.summary": 300, "compare.could_win": 300}
 
 
 @dataclass(frozen=True)
@@ -173,3 +173,15 @@ def test_compare_summary_counts_moves_and_names_first_place():
         else:
             w = re.fullmatch(r"(?:the winner|first place) changes from (.+) to (.+)", m[2])
             assert w and split(w[1]) == fa and split(w[2]) == fb
+
+
+def test_compare_could_win_names_both_sets():
+    rng = np.random.default_rng(17)
+    for _ in range(CASES["compare.could_win"]):
+        a = names(rng, int(rng.integers(1, 5)))
+        b = [t for t in names(rng, 6) if rng.random() < 0.5] or ["t0"]
+        conf = float(rng.choice([0.9, 0.95]))
+        text = intervals.compare_could(a, b, conf)
+        m = re.fullmatch(r"Could have won under A: (.+); under B: (.+) \(each list is built to hold that setting's "
+                         r"true winner with probability at least (\d+)%\)\.", text)
+        assert m and listed(m[1]) == a and listed(m[2]) == b and int(m[3]) == round(conf * 100)
