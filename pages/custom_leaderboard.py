@@ -9,6 +9,7 @@ from lab.families import custom as cu
 from lab.view import current, export_button, report_button, tables
 from lab.view.draw import altair_chart, memo
 from lab.words.text import md
+from scoring.claims import custom as claims
 from scoring.custom import STAGES
 
 FAM = cu.FAM
@@ -42,15 +43,8 @@ export_button.show(FAM, key="cu_lb_export", page="custom_leaderboard", params=p,
 pub = cu.published_comparison(lb)
 if pub is not None:
     st.subheader("Beside the published aggregate")
-    first = [c for c in pub.columns if c.startswith("Published") and not c.endswith("rank")][0]
-    moved = int((pub["Rank"] != pub[first + " · rank"]).sum())
-    same_scale = p["across"] in ("mean", "winrate", "weighted") and p["efficiency"] == "none"
-    gap = (pub["Final score"] - pub[first]).abs().max()
-    st.caption((f"The largest difference between this recipe's final score and the published {md(first[10:])} is "
-                f"{gap:.4g}: the published cells are rounded, so a recomputed aggregate matches only within that "
-                "rounding. " if same_scale else
-                f"This recipe's scores are on another scale than the published {md(first[10:])}: compare the ranks. ")
-               + f"{moved} of {len(pub)} teams rank differently here.")
+    for comparison in lb.attrs["published"]:
+        st.caption(md(claims.published(comparison)))
     st.dataframe(pub, hide_index=True, key="cu_lb_pub")
 
 altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")

@@ -14,6 +14,7 @@ from lab.data import store, uploads
 from lab.view import current, links, nav, state
 from lab.words.text import md
 from scoring import registry
+from scoring.claims import validation
 from scoring.core import limits
 from scoring.core.jsonsafe import loads_bounded
 from scoring.core.validate import MAX_ERRORS, check_inputs
@@ -117,7 +118,8 @@ def _load_uploads() -> None:
 
 def _problem(e: scoring.InputError) -> dict:
     return {"File": e.file, "Row": "—" if e.row is None else str(e.row), "Problem": e.problem,
-            "Column": getattr(e, "column", None), "Value": getattr(e, "value", None)}
+            "Column": getattr(e, "column", None), "Value": getattr(e, "value", None),
+            "Stopped": bool(getattr(e, "stopped", False))}
 
 
 def _show_problem(problem: dict) -> None:
@@ -233,11 +235,7 @@ result = st.session_state.get(f"{K}_result")
 if result is not None:
     st.subheader("Validation report")
     if result["status"] == "error":
-        n = len(result["errors"])
-        found = (f"the first {n} problems (checking stopped at {MAX_ERRORS}; fix these and load again to see "
-                 "the rest)" if result.get("more") else f"{n} problem{'s' if n != 1 else ''}")
-        st.error(f"Nothing was loaded — the data you had before is still active. The files have {found}; fix "
-                 f"{'it' if n == 1 else 'them'} and load again:")
+        st.error(md(validation.found(result["errors"], more=bool(result.get("more")), limit=MAX_ERRORS)))
         for problem in result["errors"]:
             _show_problem(problem)
     elif result["status"] == "ok":

@@ -1,6 +1,5 @@
 """Efficiency: score against runtime, who gets a boost, and a competitor's what-if."""
 
-import math
 
 import streamlit as st
 
@@ -9,8 +8,10 @@ from lab.charts import efficiency as eff_charts
 from lab.families import shovel_ready as sr
 from lab.view import current, links
 from lab.words import shovel_ready as words
-from lab.words.story import count, names, upper_bound
-from lab.words.text import md
+from lab.words.story import count
+from lab.words.text import MD, md
+from scoring.claims.shovel_ready import band_news
+from scoring.claims.shovel_ready import what_if as what_if_words
 
 FAM = sr.FAM
 
@@ -75,55 +76,19 @@ def _fill_from_team() -> None:
     links.keep("eff_runtime", "runtime")
 
 
-def _faster(bound: float, runtime: float) -> str:
-    """How much faster than ``runtime`` a run must be to get under ``bound``, in percent rounded
-    up (so that running that much faster is enough)."""
-    return f"{math.ceil((1 - bound / runtime) * 1000 - 1e-9) / 10:.1f} %"
-
-
 def _explain_runtimes(res: dict, runtime: float) -> None:
-    need, r = res["full_boost_runtime"], res["overtake_runtime"]
-    if not res["eligible"]:
-        st.markdown(
-            f"Not eligible: the score must be at least **{res['threshold_score']:.4f}** "
-            f"(the best score {res['best']:.4f} divided by 1 + band). Speed alone cannot help."
-        )
-        return
-    if need is not None and runtime <= need + 1e-12:
-        st.markdown("**Full boost**: no eligible rival is faster.")
-    elif need is not None:
-        st.markdown(f"**Full boost** needs a runtime of at most **{upper_bound(need)} s** — "
-                    f"{_faster(need, runtime)} faster than {runtime:,.6g} s.")
-    if res["above"] is None:
-        st.markdown("**Top of the leaderboard** — nobody to overtake.")
-        return
-    if r is None:
-        st.markdown(f"**{md(res['above'])}** (directly above) cannot be overtaken by speed alone with these "
-                    "parameters: a better score is needed.")
-        return
-    st.markdown(f"To **overtake {md(res['above'])}** (directly above), run in under **{upper_bound(r)} s** — "
-                f"{_faster(r, runtime)} faster.")
-    if need is not None and abs(r - need) > 1e-9 * need:
-        if r > need:
-            why = (f"Overtaking needs less than the full boost — only enough to pass {md(res['above'])}'s final "
-                   f"score — so a run slower than the fastest eligible rival ({upper_bound(need)} s) already does it.")
-        else:
-            why = (f"Overtaking needs more than being the fastest: {md(res['above'])} has a boost of its own, which "
-                   f"only shrinks as you run faster than {upper_bound(need)} s (the fastest eligible runtime sets every "
-                   "boost).")
-        st.caption(f"Why two runtimes? The full boost needs the fastest eligible runtime. {why}")
+    said = what_if_words(res, runtime, style=MD)
+    for line in said["lines"]:
+        st.markdown(line)
+    if said["why"]:
+        st.caption(said["why"])
 
 
 def _band_news(res: dict) -> None:
     """Say when the what-if's score is a new best that pushes rivals out of the band."""
-    before = set(eff.loc[eff["eligible"].astype(bool), "team"])
-    table = res["table"].set_index("submission")
-    dropped = sorted(t for t in before if t in table.index and not bool(table.loc[t, "eligible"]))
-    if dropped:
-        st.warning(f"This score is a new best ({res['best']:.4f}): the band now starts at "
-                   f"{res['threshold_score']:.4f}, so {names(dropped)} {'falls' if len(dropped) == 1 else 'fall'} "
-                   f"out of it and lose{'s' if len(dropped) == 1 else ''} {'its' if len(dropped) == 1 else 'their'} "
-                   "eligibility.", icon=":material/trending_up:")
+    news = band_news(list(eff.loc[eff["eligible"].astype(bool), "team"]), res, style=MD)
+    if news:
+        st.warning(news, icon=":material/trending_up:")
 
 
 @st.fragment

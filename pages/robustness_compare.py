@@ -7,7 +7,8 @@ from lab import robustness as rb
 from lab.charts.robustness import slope_figure
 from lab.view import current, report_button, state, tables
 from lab.view.draw import memo
-from lab.words.text import md
+from lab.words.text import MD, md
+from scoring.claims import intervals as claims
 from scoring.core.stability import compare
 
 fam = rb.begin(
@@ -40,13 +41,7 @@ if not changed:
     st.markdown("**A and B are the same settings** — change something in the sidebar.")
 else:
     st.markdown("**B differs from A in:** " + md("; ".join(changed)) + ".")
-    winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
-    st.markdown(
-        f"{len(moved)} team{'s' if len(moved) != 1 else ''} move"
-        + ("" if len(moved) != 1 else "s")
-        + (f"; the winner changes from **{md(winner_a)}** to **{md(winner_b)}**." if winner_a != winner_b
-           else f"; **{md(winner_b)}** wins under both.")
-    )
+    st.markdown(claims.compare(diff, style=MD))
 if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise",
                          help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
                               f"{fam.unit}s under A and under B, at 95 % confidence (as on the Rank intervals page)."):
@@ -54,8 +49,7 @@ if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise"
         iv_a, iv_b = rb.intervals(fam, params=a), rb.intervals(fam)
     could_a = [str(t) for t in iv_a.index[iv_a["could_win"].to_numpy(dtype=bool)]]
     could_b = [str(t) for t in iv_b.index[iv_b["could_win"].to_numpy(dtype=bool)]]
-    st.markdown(f"**Could have won under A:** {md(', '.join(could_a))}; **under B:** {md(', '.join(could_b))} "
-                "(each list is built to hold that setting's true winner with probability at least 95 %).")
+    st.markdown(claims.compare_could(could_a, could_b, 0.95, style=MD))
     winner_a, winner_b = str(diff.loc[diff["rank_a"].idxmin(), "submission"]), str(diff.iloc[0]["submission"])
     if winner_a != winner_b:
         notes = [rb.noise_note(fam, iv, winner_a, winner_b, where=w) for iv, w in ((iv_a, "under A"), (iv_b, "under B"))]

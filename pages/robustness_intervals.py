@@ -8,7 +8,8 @@ from lab import robustness as rb
 from lab.charts.robustness import interval_figure
 from lab.view import current, tables
 from lab.view.draw import memo
-from lab.words.text import md
+from lab.words.text import MD
+from scoring.claims.intervals import could_win, top_k
 from scoring.core.ranksets import max_letters
 from scoring.core.robustness import top_set
 
@@ -40,16 +41,8 @@ with st.spinner(f"Resampling the {fam.unit}s {b:,} times…"):
 winners = top_set(iv, 1)
 pct = f"{confidence:.0%}"
 st.subheader("Who could have won?")
-if len(winners) == 1:
-    st.markdown(f"**{md(winners[0])}** alone could have won: every other team is established worse at {pct} "
-                "confidence.")
-else:
-    st.markdown(f"**{len(winners)} teams could have won:** {md(', '.join(winners))} — no team is established better "
-                f"than any of them. This list is built to hold the true winner (the best on all possible {fam.unit}s) with "
-                f"probability at least {pct}.")
-top = top_set(iv, int(k))
-st.markdown(f"**Could be in the top {int(k)}:** {md(', '.join(top))} ({len(top)} team{'s' if len(top) != 1 else ''}) "
-            f"— the list is built to hold every true top-{int(k)} team with probability at least {pct}.")
+st.markdown(could_win(winners, confidence, fam.unit, style=MD))
+st.markdown(top_k(top_set(iv, int(k)), int(k), confidence, style=MD))
 rb.show_warnings(rb.fragile(fam, lb, iv))
 
 

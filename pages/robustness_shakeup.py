@@ -8,6 +8,7 @@ from lab.robustness import shakeup as sk
 from lab.view import current, tables
 from lab.view.draw import memo
 from lab.words.text import md
+from scoring.claims.shakeup import sweep_best
 from scoring.core.shakeup_selection import selection_sentence
 
 fam, slot = sk.begin(
@@ -58,10 +59,7 @@ tau_at = st.select_slider("τ that counts as the same order", [0.5, 0.6, 0.7, 0.
 if st.toggle(f"Sweep the public fraction from 5 % to 95 % ({len(sk.FRACTIONS)} fractions × {sk.SWEEP_SPLITS} splits)",
              key="rob_shk_sweep"):
     sw = sk.fraction_sweep(fam, seed, tau_at)
-    best = sw.sort_values(["p_winner_holds", "fraction"], ascending=[False, True]).iloc[0]
-    st.markdown(f"The public leader holds on most often with a **{best['fraction']:.0%}** public split "
-                f"({best['p_winner_holds']:.0%}); the splits of one seed are nested, so the curves move with the "
-                "fraction, not with fresh draws.")
+    st.markdown(md(sweep_best(sw)))
     st.plotly_chart(memo(sweep_figure, sw, current=fraction, tau_at=tau_at), key="rob_shk_sweep_chart")
 
 st.subheader("How big must the public split be?")
@@ -86,6 +84,7 @@ teams = sk.membership(names, sep)
 if sep and teams is None:
     st.caption(f"No two submission names share a part before “{md(sep)}”: every submission is its own team.")
 chosen = sk.choose(sh, teams, keep, seed)
-st.markdown(md(selection_sentence(chosen, known=teams is not None, score=fam.final.label)))
+st.markdown(md(selection_sentence(chosen, known=teams is not None, score=fam.final.label, splits_exact=sh.exact,
+                                  seed=seed)))
 if len(chosen) > 1:
     st.plotly_chart(memo(selection_figure, chosen, score_label=fam.final.label), key="rob_shk_selection_chart")

@@ -6,7 +6,8 @@ from lab import robustness as rb
 from lab.charts.robustness import stability_figure
 from lab.view import current, state
 from lab.view.draw import memo
-from lab.words.text import md
+from lab.words.text import MD, md
+from scoring.claims import intervals as claims
 from scoring.core.stability import axis
 
 fam = rb.begin(
@@ -41,11 +42,8 @@ for name, where in ((xname, "x"), (yname, "y")):
 x, y = axes
 grid = rb.map_with_progress(fam, x, y)
 valid = grid[grid["valid"]]
-winners = valid["winner"].value_counts(normalize=True)
 here = current.params(fam)
-st.markdown(f"**{md(winners.index[0])}** wins in {winners.iloc[0]:.0%} of the cells; Kendall's τ against the "
-            f"current ranking runs from {valid['tau'].min():.2f} to {valid['tau'].max():.2f}."
-            if len(valid) else "No cell of this grid is a valid combination of parameters.")
+st.markdown(claims.stability(grid, style=MD))
 
 
 @st.fragment
@@ -58,17 +56,7 @@ def noise() -> None:
             iv = rb.intervals(fam)
         could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
         named = sorted({w for cell in valid["winners"] for w in cell})
-        inside = [w for w in named if w in could]
-        outside = [w for w in named if w not in could]
-        st.markdown(f"At the current settings **{md(', '.join(could))}** could have won (the list is built to hold the true winner "
-                    "with probability at least 95 %)."
-                    + (f" Of this map's winners, {md(', '.join(inside))} {'is' if len(inside) == 1 else 'are'} in that "
-                       "list: a flip between them could come from the sample alone." if len(inside) > 1 else "")
-                    + (f" {md(', '.join(outside))} {'is' if len(outside) == 1 else 'are'} not: at the current settings "
-                       f"{'it is' if len(outside) == 1 else 'they are'} established worse than another team, so "
-                       f"{'its' if len(outside) == 1 else 'their'} wins on the map come from the settings."
-                       if outside else ""))
-
+        st.markdown(claims.stability_noise(could, named, style=MD))
 
 noise()
 

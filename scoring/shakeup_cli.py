@@ -117,8 +117,10 @@ def document(fam: Family, params: Mapping[str, Any], sh: Shakeup, *, sweep_table
         doc["advice"] = {**{k: json_value(v) if not isinstance(v, list) else v for k, v in rec.items()},
                          "grid": [{k: json_value(v) for k, v in r.items()} for r in grid.to_dict("records")]}
     if chosen is not None:
-        doc["selection"] = {"sentence": selection_sentence(chosen, known=known_teams, score=fam.final.label),
+        doc["selection"] = {"sentence": selection_sentence(chosen, known=known_teams, score=fam.final.label,
+                                                           splits_exact=sh.exact, seed=sh.seed),
                             "team_membership": "given" if known_teams else ONE_PER_TEAM,
+                            "exact": bool(len(chosen) and chosen["exact"].all()),
                             "rows": [{k: json_value(v) for k, v in r.items()} for r in chosen.to_dict("records")]}
     return doc
 

@@ -60,9 +60,6 @@ class FamilyUI:
     extra_inputs: tuple[InputSpec, ...] = ()
     #: a few words on the loaded data: competition -> "9 submissions, 500 essays"
     describe: Callable[[Any], str] = lambda comp: f"{len(comp.submission_names)} submissions"
-    #: stage id -> (short name, what moves a team into the stage), for the takeaways
-    #: (``lab.words.story``): ``{"final_score": ("the final score", "the efficiency boost")}``
-    stage_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: extra work done once per server on the default data, so every first visit is served
     #: warm: (store entry, the app's default parameters) -> None (the leaderboard and the
     #: guardrail warnings at the defaults are always computed)

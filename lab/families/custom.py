@@ -19,7 +19,7 @@ import streamlit as st
 from scoring.core.errors import InputError
 from scoring.core.export import to_json
 from scoring.core.jsonsafe import loads_bounded
-from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
+from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, published, recipe_json
 
 from ..data import store
 from ..view import current, state, tables
@@ -127,17 +127,10 @@ def apply_recipe_input() -> None:
 
 
 def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
-    """The final score beside each published aggregate column, with the difference (None
-    when the results had no published aggregate)."""
-    pub = [c for c in lb.columns if str(c).startswith("published:")]
-    if not pub:
-        return None
-    out = pd.DataFrame({"Team": lb["submission"].astype(str), "Final score": lb["final_score"], "Rank": lb["rank"]})
-    for c in pub:
-        name = c.split(":", 1)[1]
-        out[f"Published {name}"] = lb[c]
-        out[f"Published {name} · rank"] = lb[c].rank(ascending=False, method="min").astype("Int64")
-    return out
+    """The final score beside each published aggregate column (``scoring.custom.published``:
+    a rank column read as a rank), None when the results had no published aggregate."""
+    pubs = lb.attrs.get("published")
+    return published.table(pubs, lb) if pubs else None
 
 
 def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
@@ -185,8 +178,4 @@ UI = FamilyUI(
     sidebar_extra=dataset_picker,
     sample_label="HELM Lite (published table)",
     describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
-    stage_words={"normalised": ("the normalised mean", "normalising the units"),
-                 "grouped": ("the group mean", "grouping the units"),
-                 "aggregate": ("the aggregate", "the across rule"),
-                 "final_score": ("the final score", "the efficiency stage")},
 )

@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from scoring.claims import qa as claims
 from scoring.core.errors import InputError
 from scoring.core.family import InputSpec
 from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_document
@@ -33,7 +34,7 @@ from scoring.qa import FAMILY, csv_columns, explain_question, leaderboard_docume
 from ..charts.colors import class_colours
 from ..charts.qa import METRIC_LABELS
 from ..view import current, state, tables
-from ..words.text import md
+from ..words.text import MD, md
 from . import FamilyUI, PageSpec
 
 FAM = FAMILY
@@ -182,87 +183,24 @@ def default_map_themes(lb: pd.DataFrame, k: int = 3) -> list[str]:
     return [t for t in themes if t in top]
 
 
-# ---- takeaways: one sentence from the current numbers -----------------------------------------
-def _pct(x: float) -> str:
-    return f"{x * 100:.0f} %" if x == 0 or x >= 0.005 else "under 1 %"
-
-
-def _names(names: Sequence[str]) -> str:
-    bold = [f"**{md(n)}**" for n in names]
-    return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + " and " + bold[-1]
-
-
-def _is(names: Sequence[str]) -> str:
-    return "is" if len(names) == 1 else "are"
+# ---- takeaways: the engine's sentences (``scoring.claims.qa``), as markdown ------------------------
+literal_match = claims.literal_match
 
 
 def leaderboard_takeaway(lb: pd.DataFrame, changes: pd.DataFrame, label: str) -> str:
-    first = changes.loc[changes["rank"] == 1, "submission"].astype(str).tolist()
-    eq_first = changes.loc[changes["equal_rank"] == 1, "submission"].astype(str).tolist()
-    pf = dict(zip(lb["submission"].astype(str), lb["p_first"].astype(float), strict=True))
-    p_lead, p_eq = max(pf[t] for t in first), max(pf[t] for t in eq_first)
-    if label == "equal weights":
-        return (f"{_names(first)} {_is(first)} first with equal weights, and first in {_pct(p_lead)} "
-                "of random weightings.")
-    if set(first) == set(eq_first):
-        return (f"{_names(first)} {_is(first)} first both with equal weights and under {label}, and first in "
-                f"{_pct(p_lead)} of random weightings.")
-    how = "although first in only" if p_lead < p_eq else "and first in"
-    return (f"{_names(eq_first)} {'wins' if len(eq_first) == 1 else 'win'} with equal weights; under {label} "
-            f"{_names(first)} {_is(first)} first, {how} {_pct(p_lead)} of random weightings "
-            f"({_names(eq_first)}: {_pct(p_eq)}).")
+    return claims.leaderboard(lb, changes, label, style=MD)
 
 
 def hidden_takeaway(lb: pd.DataFrame, draws: int) -> str:
-    ranked = lb.sort_values(["p_first", "submission"], ascending=[False, True], kind="stable")
-    winners = ranked[ranked["p_first"] > 0]
-    if len(winners) == 1:
-        return (f"Over {draws:,} random weightings, {_names([str(winners.iloc[0]['submission'])])} is first "
-                "every time: no weighting of the themes changes the winner.")
-    shown = [f"{_names([str(r.submission)])} ({_pct(float(r.p_first))})" for r in winners.head(3).itertuples()]
-    more = len(winners) - len(shown)
-    listed = ", ".join(shown[:-1]) + " and " + shown[-1] + (f", and {more} more" if more > 0 else "")
-    never = len(lb) - len(winners)
-    rest = f"{never} of {len(lb)} teams are never first." if never else "every team is first sometimes."
-    return f"Over {draws:,} random weightings, the teams first most often are {listed}; {rest}"
+    return claims.hidden(lb, draws, style=MD)
 
 
 def speed_takeaway(sp: pd.DataFrame, order: Sequence[str], threshold: float, n_themes: int) -> str:
-    over = sp[sp["over_ms"] > 0]
-    if over.empty:
-        return (f"At T = {threshold:g} ms no team is slowed down: every average time per question is within "
-                "the threshold, so saving time gains nothing.")
-    parts = []
-    for team in [t for t in order if t in set(over["submission"])]:
-        themes = over.loc[over["submission"] == team, "theme"].astype(str).tolist()
-        where = "every theme" if len(themes) == n_themes else ", ".join(md(t) for t in themes)
-        parts.append(f"{_names([team])} on {where}")
-    best = sp.loc[sp["gain"].idxmax()]
-    return (f"At T = {threshold:g} ms, {len(over)} team–theme average{'s are' if len(over) != 1 else ' is'} over "
-            f"the threshold ({'; '.join(parts)}); the most to gain from {STEP_MS:g} ms saved is "
-            f"{_names([str(best['submission'])])}'s on {md(best['theme'])}: +{float(best['gain']):.4f} final score.")
-
-
-def literal_match(answer: str, accepted: Sequence[str]) -> bool:
-    """Whether the raw answer is one of the accepted answers as written (surrounding blanks aside)."""
-    return answer.strip() in {a.strip() for a in (accepted or [""])}
+    return claims.speed(sp, order, threshold, n_themes, STEP_MS, style=MD)
 
 
 def question_takeaway(ex: Mapping[str, Any]) -> str:
-    t = ex["teams"]
-    n = len(t)
-    right = int(t["paragraph_correct"].sum())
-    perfect = t[t["f1"] >= 1 - 1e-12]
-    only_norm = sum(not literal_match(a, ex["answers"]) for a in perfect["answer"])
-    para = ("no paragraph answers it, and " if not ex["paragraph_ids"] else "") + \
-        f"{right} of {n} teams {'say so' if not ex['paragraph_ids'] else 'name a right paragraph'}"
-    ans = f"{len(perfect)} of {n} answers score F1 = 1"
-    if len(perfect):
-        ans += (", as written" if not only_norm else
-                ", only after normalisation" if only_norm == len(perfect) == 1 else
-                ", all of them only after normalisation" if only_norm == len(perfect) else
-                f", {only_norm} of them only after normalisation")
-    return f"On this question {para}; {ans}."
+    return md(claims.question(ex))
 
 
 # ---- one question ------------------------------------------------------------------------------

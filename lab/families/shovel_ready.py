@@ -229,7 +229,6 @@ UI = FamilyUI(
     disabled=_shovel_ready_disabled,
     group_note=_shovel_ready_note,
     describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",
-    stage_words=STAGE_WORDS,
     warm=_warm,
     extra_inputs=(InputSpec("essays", "Essay texts", "id plus a text column (text, essay_text or full_text): "
                             "the Segments page then shows the words instead of numbered boxes", required=False,

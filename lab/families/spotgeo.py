@@ -3,8 +3,8 @@ table, the one-sentence takeaways, the picked team / sequence / frame kept in th
 address, the error breakdowns of one team, the Rules page's texts, and the family's
 ``UI = FamilyUI(...)``.
 
-Sentences are built here from the current numbers; every team name in them goes through
-:func:`~lab.words.text.md` (they are shown as markdown)."""
+Sentences are the engine's (``scoring.claims.spotgeo``), written as markdown with every name
+escaped (:data:`~lab.words.text.MD`)."""
 
 from __future__ import annotations
 
@@ -15,20 +15,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from scoring.claims import spotgeo as claims
 from scoring.spotgeo import FAMILY, LEADERBOARD_COLUMNS, Scorer, leaderboard_document, load_competition
 from scoring.spotgeo import explain as ex
 from scoring.spotgeo.rules import ruleset
 
 from ..charts.tables import rank_arrow
 from ..view import current, links, tables
-from ..words.text import md
+from ..words.text import MD
 from . import FamilyUI, PageSpec
 
 FAM = FAMILY
-RULE_WORDS = {"seed": "the published rules", "starter-kit": "the starter-kit code"}
+RULE_WORDS, RULE_GIVE = claims.RULE_WORDS, claims.RULE_GIVE
 RULE_SHORT = {"seed": "published rules", "starter-kit": "starter-kit code"}
-#: The verb "give" agreeing with RULE_WORDS ("the published rules give", "the starter-kit code gives")
-RULE_GIVE = {"seed": "give", "starter-kit": "gives"}
 RULE_TAG = {"seed": "published", "starter-kit": "kit"}
 HELP = {
     "TP": "True positives: predictions paired one-to-one with a true object at most τ pixels away.",
@@ -42,13 +41,8 @@ HELP = {
 }
 
 
-def num(x: float) -> str:
-    """A whole number as is (325), else two decimals (532.39)."""
-    return f"{x:.0f}" if float(x).is_integer() else f"{x:.2f}"
-
-
-def other(rules: str) -> str:
-    return "starter-kit" if rules == "seed" else "seed"
+num = claims.num  # a whole number as is (325), else two decimals (532.39)
+other = claims.other
 
 
 # ---- parameters and the leaderboard ---------------------------------------------------------
@@ -112,51 +106,23 @@ def leaderboard_json(lb: pd.DataFrame, p: dict[str, Any]) -> bytes:
 # ---- sentences ---------------------------------------------------------------------------------
 def names_text(names: Sequence[str]) -> str:
     """``A``, ``A and B``, ``A, B and C`` (escaped)."""
-    n = [md(x) for x in names]
-    return n[0] if len(n) == 1 else ", ".join(n[:-1]) + " and " + n[-1]
+    return claims.names_text(names, MD)
 
 
 def moves_text(names: Sequence[str], before: Sequence[int], after: Sequence[int]) -> str | None:
-    """How the ranking changes from ``before`` to ``after`` ("A and B swap places",
-    "A 1→2, B 2→3 and C 3→1"); None when nothing moves. Teams in ``before`` order."""
-    changed = sorted(((int(b), str(n), int(a)) for n, b, a in zip(names, before, after, strict=True) if a != b))
-    if not changed:
-        return None
-    if len(changed) == 2 and changed[0][0] == changed[1][2] and changed[1][0] == changed[0][2]:
-        return f"{names_text([changed[0][1], changed[1][1]])} swap places"
-    return names_text([f"{n} {b}→{a}" for b, n, a in changed])
-
-
-def lead_text(names: Sequence[str], ranks: Sequence[int]) -> str:
-    top = [str(n) for n, r in zip(names, ranks, strict=True) if int(r) == 1]
-    return f"**{names_text(top)}** " + ("leads" if len(top) == 1 else "share the lead")
+    """How the ranking changes ("A and B swap places", "A 1→2, B 2→3 and C 3→1"), escaped."""
+    return claims.moves(names, before, after, MD)
 
 
 def takeaway_leaderboard(lb: pd.DataFrame, rules: str) -> str:
     """"sharp-eye leads under the published rules; under the starter-kit code near-enough and
-    four-off swap places"."""
-    names = lb["submission"].tolist()
-    moves = moves_text(names, lb["rank"], lb["other_rules_rank"])
-    tail = f"{RULE_WORDS[other(rules)]} {RULE_GIVE[other(rules)]} the same ranking" if moves is None else \
-        f"under {RULE_WORDS[other(rules)]} {moves}"
-    return f"{lead_text(names, lb['rank'])} under {RULE_WORDS[rules]}; {tail}."
+    four-off swap places" (``scoring.claims.spotgeo.leaderboard``)."""
+    return claims.leaderboard(lb, rules, style=MD)
 
 
 def tie_note(lb: pd.DataFrame) -> str | None:
     """Teams with the same 1 − F1 (so the MSE orders them), as a sentence."""
-    s = lb["score"].to_numpy(float)
-    groups, used = [], set()
-    for i in range(len(s)):
-        if i in used:
-            continue
-        g = [j for j in range(len(s)) if abs(s[j] - s[i]) <= 1e-12]
-        used.update(g)
-        if len(g) > 1:
-            groups.append(names_text(lb["submission"].iloc[g].tolist()))
-    if not groups:
-        return None
-    return ("; ".join(groups) + (" have" if len(groups) == 1 else " have, group by group,")
-            + " the same F1, so the MSE decides their order — this is where the rule sets matter.")
+    return claims.ties(lb, style=MD)
 
 
 # ---- the picked team / sequence / frame, kept in the address ---------------------------------
@@ -194,22 +160,12 @@ def go_to(seq: int, frame: int) -> None:
 
 
 def frame_takeaway(view: dict) -> str:
-    s = view["summary"]
-    n_obj, n_pred = s["tp"] + s["fn"], s["tp"] + s["fp"]
-    where = f"In sequence {s['sequence_id']}, frame {s['frame']},"
-    if n_obj + n_pred == 0:
-        return f"{where} there is nothing: no object and no prediction from **{md(s['team'])}**, so no error."
-    found = f"**{md(s['team'])}** finds {s['tp']} of {n_obj} object{'s' if n_obj != 1 else ''}"
-    alarms = "no false alarm" if s["fp"] == 0 else f"{s['fp']} false alarm{'s' if s['fp'] != 1 else ''}"
-    return f"{where} {found} with {alarms}; the frame adds {num(s['sse'])} to its SSE."
+    return claims.frame(view, style=MD)
 
 
 def sse_text(view: dict) -> str:
     """"SSE = Σ π(d) + τ² · (FN + FP) = 25 + 100 · (1 + 2) = **325**"."""
-    s = view["summary"]
-    pen = float(np.nansum(view["matches"]["penalty"])) if len(view["matches"]) else 0.0
-    return (f"SSE = Σ π(d) + τ² · (FN + FP) = {num(pen)} + {num(s['tau'] ** 2)} · ({s['fn']} + {s['fp']}) "
-            f"= **{num(s['sse'])}**")
+    return claims.sse(view)
 
 
 def _maybe(values, fmt: str) -> list[str]:
@@ -268,19 +224,7 @@ def mse_parts(lb: pd.DataFrame, p: dict[str, Any]) -> pd.DataFrame:
 
 
 def errors_takeaway(team: str, parts: pd.DataFrame, bins: pd.DataFrame | None, costs: pd.DataFrame) -> str:
-    row = parts.set_index("team").loc[team]
-    total = float(row.sum())
-    if total <= 0:
-        return f"**{md(team)}** has no error at all under these parameters."
-    share = {k: float(row[k]) / total for k in ("fn", "fp", "tp")}
-    text = (f"**{md(team)}**'s MSE of {total:.2f} is {share['fn']:.0%} misses, {share['fp']:.0%} false alarms and "
-            f"{share['tp']:.0%} position error")
-    if bins is not None and len(bins) > 1:
-        text += (f"; it finds {bins['recall'].iloc[0]:.0%} of the faintest objects (brightness "
-                 f"{bins['label'].iloc[0]}) and {bins['recall'].iloc[-1]:.0%} of the brightest")
-    if len(costs) and costs["contribution"].iloc[0] > 0:
-        text += f"; sequence {int(costs['sequence_id'].iloc[0])} costs it the most"
-    return text + "."
+    return claims.errors(team, parts, bins, costs, style=MD)
 
 
 # ---- the Rules page ------------------------------------------------------------------------------
@@ -304,49 +248,11 @@ def ranks_table(ranks: pd.DataFrame, diffs: list[dict]) -> pd.DataFrame:
 
 def example_text(d: dict, team: str, tau: float, eps: float) -> str:
     """The live example of one difference, in words (numbers from the data)."""
-    e, k = d["example"], d["key"]
-    t = md(team)
-    if k == "squared":
-        # the distance with enough digits that its square, as printed, checks by hand
-        return (f"**{t}**: {md(e['source'])} is {e['d']:.4f} px off. The published rules add "
-                f"{e['d']:.4f}² = {e['seed_penalty']:.2f} for it, the starter kit {e['kit_penalty']:.4f}. "
-                f"Switching only this difference takes {t}'s MSE from {e['mse_seed']:.2f} to {e['mse_switched']:.2f}.")
-    if k == "pooled":
-        return (f"**{t}**: an SSE of {e['sse']:,.1f} over {e['detections']:,} detections is a pooled MSE of "
-                f"{e['mse_pooled']:.2f}; the starter kit adds up the {e['sequences']:,} sequences' own MSEs instead: "
-                f"{e['mse_summed']:,.2f} (sequence {e['worst_sequence']} alone adds {e['worst_sequence_mse']:.2f}). "
-                "A test set with more sequences gets larger MSEs for the same quality.")
-    if k == "edge":
-        n = e["pairs_at_tau"]
-        found = (f"The data has {n} true positive{'s' if n != 1 else ''} at exactly d = τ = {tau:g} px" if n else
-                 f"No true positive in the data sits at exactly d = τ = {tau:g} px, so this changes nothing here")
-        return (f"{found}. Such a pair adds τ² = {e['seed_penalty']:g} under the published rules and "
-                f"{e['kit_penalty']:g} under the starter kit.")
-    first, b = e["first"], e["built"]
-    live = (f"In the data, {e['frames_that_differ']} frame{'s' if e['frames_that_differ'] != 1 else ''} differ at "
-            f"τ = {tau:g} px — the first: **{md(first['team'])}**, sequence {first['sequence_id']}, frame "
-            f"{first['frame']} ({first['tp_seed']} TP vs {first['tp_kit']}).") if first else (
-            f"At τ = {tau:g} px no frame of the data differs: it needs min(M, N)·τ ≥ 1000, i.e. at least "
-            f"{int(np.ceil(1000 / tau))} objects and predictions in one frame"
-            + (" — more than the 30 a frame may hold." if 1000 / tau > 30 else "."))
-    return (f"{live} A built frame shows it: {b['objects']} objects {49.4:g} px apart at τ = {b['tau']:g} px, each "
-            f"prediction 0.3 px from the next object — the published rules find {b['tp_seed']} true positives, the "
-            f"starter kit {b['tp_kit']}.")
+    return claims.example(d, team, tau, eps, style=MD)
 
 
 def rules_takeaway(ranks: pd.DataFrame, diffs: list[dict], tau: float) -> str:
-    names = ranks["submission"].tolist()
-    moves = moves_text(names, ranks["seed"], ranks["starter-kit"])
-    head = ("The starter-kit code ranks the teams exactly like the published rules" if moves is None else
-            f"Under the starter-kit code {moves}")
-    movers = [f"no. {n} ({d['title']})" for n, d in enumerate(diffs, start=1) if d["moved"]]
-    if not movers:
-        tail = f"no single difference moves anyone on its own at τ = {tau:g} px"
-    elif len(movers) == 1:
-        tail = f"of the four differences, only {movers[0]} moves teams on its own at τ = {tau:g} px"
-    else:
-        tail = f"on its own, each of {names_text(movers)} moves teams at τ = {tau:g} px"
-    return f"{head}; {tail}."
+    return claims.rules(ranks, diffs, tau, style=MD)
 
 
 @st.cache_resource(show_spinner=False)

@@ -33,6 +33,7 @@ from scoring.core.stability import compare
 from ..charts import tables
 from ..charts.colors import team_colors
 from ..charts.common import bump_chart
+from ..words.text import MD
 from .families import Section, family_report
 from .html import cell, esc, frame_table, markdown_text, page, table
 from .html import figure as figure_html
@@ -240,24 +241,25 @@ def intervals_section(lb: pd.DataFrame, iv: pd.DataFrame, info: Mapping[str, Any
     """The rank confidence sets of ``scoring.core.robustness.bootstrap``: who could have won
     (and the top ``k`` when ``info["top_k"]`` is given) first, then the columns asked for
     (``info["columns"]``, default every one) in the leaderboard's order, each explained."""
+    from scoring.claims import intervals as claims
     from scoring.core.robustness import top_set
 
     sec = Section("Rank confidence sets")
     info = dict(info or {})
     conf = info.get("confidence")
+    unit = str(info.get("unit", "unit"))
     if info:
         sec.parts.append('<p class="muted">' + esc(
             f"Bootstrap over the {info.get('unit', 'unit')}s: {info.get('replicates')} resamples, seed "
             f"{info.get('seed')}, confidence {conf}; paired comparisons of every two teams "
             "(docs/robustness.md).") + "</p>")
-    if "rank_low_all" in iv:
-        share = f"with probability at least {conf}" if conf is not None else "at the chosen confidence"
-        sec.parts.append(f"<p><strong>Who could have won?</strong> {esc(', '.join(top_set(iv, 1)))} — the list is "
-                         f"built to hold the true winner {esc(share)}.</p>")
+    if "rank_low_all" in iv and conf is not None:  # the page's sentences (scoring.claims.intervals)
+        sec.parts.append(f"<p><strong>Who could have won?</strong> "
+                         f"{markdown_text(claims.could_win(top_set(iv, 1), float(conf), unit, style=MD))}</p>")
         k = info.get("top_k")
         if k:
-            sec.parts.append(f"<p><strong>Who could be in the top {int(k)}?</strong> "
-                             f"{esc(', '.join(top_set(iv, int(k))))}.</p>")
+            sec.parts.append(f"<p>{markdown_text(claims.top_k(top_set(iv, int(k)), int(k), float(conf), style=MD))}"
+                             "</p>")
     order = [t for t in lb["submission"].astype(str) if t in set(map(str, iv.index))]
     keep = [c for c in info.get("columns") or iv.columns if c in iv.columns]
     frame = iv[["score", "rank", *[c for c in keep if c not in ("score", "rank")]]] \

@@ -19,10 +19,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from scoring.claims import board
 from scoring.core.family import Family
 from scoring.core.robustness import stage_intervals
 
-from ..words import story
+from ..words.text import MD
 from .html import esc, frame_table, markdown_text, number
 
 #: A section's content, in order: HTML (already escaped) or a Plotly figure.
@@ -44,13 +45,6 @@ def _p(text: str) -> str:
 _GS_KEYS = ("w", "quality", "threshold", "attributes", "overlap_removal", "exclude_missing")
 #: replicates behind the heat map's per-group intervals (as the Demographics page)
 GROUP_INTERVAL_B = 500
-
-
-def _sr_takeaway(fam: Family, lb: pd.DataFrame, p: Mapping[str, Any]) -> str:
-    from ..words.shovel_ready import STAGE_WORDS
-
-    skip = () if p.get("overlap_removal", True) else ("overlap_removed",)
-    return story.winner_takeaway(lb, [s for s in fam.stages if s.id not in skip], STAGE_WORDS)
 
 
 def _sr_extras(lb: pd.DataFrame) -> dict[str, Any]:
@@ -198,9 +192,9 @@ def _df_sections(fam: Family, scorer: Any, comp: Any, p: Mapping[str, Any], lb: 
 
 @dataclass(frozen=True)
 class FamilyReport:
-    #: (family, leaderboard, parameters) -> the takeaway, as ``lab.words.story`` markdown
+    #: (family, leaderboard, parameters) -> the takeaway, as markdown (``scoring.claims``)
     takeaway: Callable[[Family, pd.DataFrame, Mapping[str, Any]], str] = (
-        lambda fam, lb, p: story.winner_takeaway(lb, list(fam.stages)))
+        lambda fam, lb, p: board.family_winner(fam, lb, p, style=MD))
     #: columns added to the final result's group of the stage table
     extras: Callable[[pd.DataFrame], Mapping[str, Any]] | None = None
     #: (family, scorer, competition, parameters, leaderboard, colours) -> the family's sections
@@ -208,7 +202,7 @@ class FamilyReport:
 
 
 FAMILIES: dict[str, FamilyReport] = {
-    "shovel-ready": FamilyReport(takeaway=_sr_takeaway, extras=_sr_extras, sections=_sr_sections),
+    "shovel-ready": FamilyReport(extras=_sr_extras, sections=_sr_sections),
     "spotgeo": FamilyReport(sections=_sg_sections),
     "qa": FamilyReport(sections=_qa_sections),
     "difficulty": FamilyReport(takeaway=_df_takeaway, sections=_df_sections),

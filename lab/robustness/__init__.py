@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from scoring.claims import intervals as claims
 from scoring.core.family import Family
 from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
@@ -103,48 +104,21 @@ def leave_one_team_out(fam: Family) -> pd.DataFrame:
 
 
 def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
-    """Plain-words warnings where the current conclusion is fragile, from the paired comparisons
-    of ``iv`` (``intervals``): more than one team could have won; and a last stage that hands
-    the win to a team the previous stage's leader cannot be told apart from (they share a
-    letter); and the family's own warnings on the letters (``scorer.letter_warnings``: Shovel-Ready's
-    two teams sharing a letter although the better is 2 or more paired SEs ahead while its score
-    rests on a small group). (The family's other guardrails — small groups carrying a team's
-    weight — are in every page's header: ``current.header``.)"""
-    out: list[str] = []
-    ordered = lb.sort_values([fam.final.rank, "submission"])
-    winner = str(ordered.iloc[0]["submission"])
-    could = [str(t) for t in iv.index[iv["could_win"].to_numpy(dtype=bool)]]
-    others = [t for t in could if t != winner]
-    if others:
-        names = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
-        out.append(f"the winner, {winner}, is not clearly first: at this confidence {names} could also have won "
-                   "(no team is established better than them)")
-    if len(fam.stages) >= 2 and len(lb) >= 2:
-        prev = fam.stages[-2]
-        before = str(lb.sort_values([prev.rank, "submission"]).iloc[0]["submission"])
-        if before != winner and before in iv.index and _share(iv.loc[winner, "letters"], iv.loc[before, "letters"]):
-            out.append(f"the last stage ({fam.final.label}) decides the winner: {winner} passes {before}, and the "
-                       "two are not distinguishable at this confidence (they share a letter)")
+    """Plain-words warnings where the current conclusion is fragile (``scoring.claims.intervals.
+    fragile``): more than one team could have won; a last stage that hands the win to a team the
+    previous stage's leader cannot be told apart from; and the family's own warnings on the
+    letters (``scorer.letter_warnings``: Shovel-Ready's two teams sharing a letter although the
+    better is 2 or more paired SEs ahead while its score rests on a small group). (The family's
+    other guardrails — small groups carrying a team's weight — are in every page's header:
+    ``current.header``.)"""
     check = getattr(current.entry(fam).scorer, "letter_warnings", None)
-    if callable(check):
-        out += check(iv, current.params(fam))
-    return out
+    own = check(iv, current.params(fam)) if callable(check) else []
+    return claims.fragile(fam.stages, lb, iv, own)
 
 
 def noise_note(fam: Family, iv: pd.DataFrame, a: str, b: str, *, where: str) -> str:
     """Whether teams ``a`` and ``b`` can be told apart in ``iv`` (``intervals``), in words."""
-    if a not in iv.index or b not in iv.index or not (iv.loc[a, "letters"] and iv.loc[b, "letters"]):
-        return ""  # (no letters: too many for this field)
-    if _share(iv.loc[a, "letters"], iv.loc[b, "letters"]):
-        return f"{where}, {a} and {b} share a letter: they cannot be told apart at this confidence"
-    first, second = (a, b) if iv.loc[a, "rank"] <= iv.loc[b, "rank"] else (b, a)
-    return f"{where}, {first} is established better than {second}"
-
-
-def _share(a: str, b: str) -> bool:
-    """Two teams' letters have one in common (letters are single characters, or space-separated)."""
-    split = (lambda x: set(x.split(" "))) if " " in a + b else set
-    return bool(split(a) & split(b))
+    return claims.noise(iv, a, b, where=where)
 
 
 def show_warnings(lines: list[str]) -> None:

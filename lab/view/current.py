@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from scoring import InputError, registry
+from scoring.claims import board
 from scoring.core.family import Family
 from scoring.core.params import Params
 
@@ -21,8 +22,7 @@ from .. import families
 from ..charts.colors import team_colors
 from ..data import store
 from ..data.progress import progress_bar
-from ..words import story
-from ..words.text import md
+from ..words.text import MD, md
 from . import nav, state
 
 TAKEAWAY_ICON = ":material/lightbulb:"
@@ -189,12 +189,12 @@ def colors(fam: Family) -> dict[str, str]:
 
 
 def winner_takeaway(fam: Family, lb: pd.DataFrame | None = None, *, skip: tuple[str, ...] = ()) -> str:
-    """The family's one-sentence takeaway on its leaderboard (``lab.words.story.winner_takeaway``);
-    the stages of ``skip`` (ids) are left out of the story — e.g. a stage shown for reference
-    that the current parameters do not apply."""
-    stages = [s for s in fam.stages if s.id not in skip]
+    """The family's one-sentence takeaway on its leaderboard (``scoring.claims.board.family_winner``:
+    the family's stages, words and points at the current parameters); the stages of ``skip``
+    (ids) are left out of the story — e.g. a stage shown for reference that the current
+    parameters do not apply."""
     v = view(fam)
-    return story.winner_takeaway(v.leaderboard if lb is None else lb, stages, v.ui.stage_words)
+    return board.family_winner(fam, v.leaderboard if lb is None else lb, v.params, skip=skip, style=MD)
 
 
 def warnings(fam: Family, p: dict[str, Any] | None = None) -> list[str]:

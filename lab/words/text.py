@@ -13,6 +13,8 @@ from __future__ import annotations
 import html as _html
 import re
 
+from scoring.claims.words import markdown
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
 
@@ -33,6 +35,10 @@ def md(text: object) -> str:
     s = " ".join(str(text).splitlines()) if "\n" in str(text) or "\r" in str(text) else str(text)
     s = _AUTOLINK.sub(lambda m: m.group()[0] + _JOINER + m.group()[1:], s)
     return _MD_SPECIAL.sub(r"\\\1", s).replace("/", "\\/")
+
+
+#: the claims layer's sentences as markdown: names escaped (:func:`md`) and in bold
+MD = markdown(lambda s: md(s))
 
 
 def html(text: object) -> str:

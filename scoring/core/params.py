@@ -417,27 +417,25 @@ class ParamSpec:
     # ---- command line -------------------------------------------------------------------
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """One option per parameter with a flag, its help ending in the default."""
+        from ..claims.help import option as help_option
+
         for p in self.params:
             if p.flag is None:
                 continue
-            default = p.to_json(p.default)
+            text = help_option(p)  # the help and its default (scoring.claims.help)
             if p.kind == "bool" and p.cli_negative:
-                parser.add_argument(p.cli_negative, dest=p.name, action="store_false", default=p.default,
-                                    help=f"{p.help} (default {'on' if p.default else 'off'})")
+                parser.add_argument(p.cli_negative, dest=p.name, action="store_false", default=p.default, help=text)
                 continue
             if p.kind == "bool":
-                parser.add_argument(p.flag, dest=p.name, action="store_true", default=p.default,
-                                    help=f"{p.help} (default {'on' if p.default else 'off'})")
+                parser.add_argument(p.flag, dest=p.name, action="store_true", default=p.default, help=text)
                 continue
             metavar = None
             if p.kind == "choice" and p.choices:
                 metavar = "|".join(map(str, p.choices))
             elif p.kind in ("names", "floats"):
                 metavar = "A[,B...]" if p.kind == "names" else "X[,Y...]"
-            shown = "none" if default in (None, [], ()) else (",".join(map(str, default))
-                                                             if isinstance(default, list) else default)
             parser.add_argument(p.flag, dest=p.name, default=None, metavar=metavar, required=p.cli_required,
-                                help=p.help if p.cli_required else f"{p.help} (default {shown})")
+                                help=text)
 
     def from_args(self, args: argparse.Namespace, *, context=None, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Validated parameters from parsed arguments (errors name the flag); ``base``: values

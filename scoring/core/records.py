@@ -89,9 +89,14 @@ def _count_bytes(buf: np.ndarray, sep: int = 44, block: int = 1 << 18) -> tuple[
 DELIMITER_NAMES = {b",": "comma", b"\t": "tab", b";": "semicolon", b"|": "bar"}
 
 
+class FieldCountError(InputError):
+    """A record with more or fewer fields than the header (its row named): the rest of the file
+    can still be read without it (``scoring.core.validate`` does, to report every problem)."""
+
+
 def _field_error(name: str, row: int, got: int, expected: int, delimiter: bytes = b","):
     what = DELIMITER_NAMES.get(delimiter, repr(delimiter.decode()))
-    raise InputError(name, row, f"the row has {got} field{'s' if got != 1 else ''} but the header has {expected} "
+    raise FieldCountError(name, row, f"the row has {got} field{'s' if got != 1 else ''} but the header has {expected} "
                                 f"(a stray or missing {what}?)")
 
 

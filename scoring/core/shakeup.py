@@ -353,12 +353,11 @@ class Shakeup:
                 "p_top_k_equal": {str(k): self.p_top(k) for k in ks if k < self.n_teams}}
 
     def sentence(self) -> str:
-        """The plain one-line answer: "With a 30 % public split, the public leader wins the
-        final board 71 % of the time" (and over what)."""
-        how = (f"over all {self.splits:,} possible splits" if self.exact
-               else f"over {self.splits:,} random splits")
-        return (f"With a {self.fraction:.0%} public split, the public leader wins the final board "
-                f"{self.p_winner():.0%} of the time ({how} of the {self.n_units:,} {self.unit}s).")
+        """The plain one-line answer: "With a 30% public split, the public leader wins the
+        final board 71% of the time" (and over what): ``scoring.claims.shakeup.headline``."""
+        from ..claims.shakeup import headline
+
+        return headline(self)
 
 
 def shakeup(us: UnitStats, fraction: float = 0.3, splits: int = 1000, *, seed: int = 0, size: float = 1.0,

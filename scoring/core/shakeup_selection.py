@@ -15,18 +15,20 @@ public *leader* (chosen among teams) is what remains of the curse.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
+from ..claims import shakeup as claims
 from .errors import InputError
 from .shakeup import Shakeup
 from .tables import first_duplicate, first_empty, read_table, require_columns, row_of
 
 #: said wherever membership is unknown
-ONE_PER_TEAM = "team membership unknown: one submission per team (every submission is its own team)"
+ONE_PER_TEAM = claims.ONE_PER_TEAM
 
 
 def teams_by_separator(names: Sequence[str], separator: str) -> list[str]:
@@ -67,17 +69,62 @@ def _oriented(sh: Shakeup) -> tuple[np.ndarray, np.ndarray]:
     return s * sh.public_score, s * sh.private_score
 
 
+#: each team's choices are enumerated (every subset of ``N`` of its submissions, and every joint
+#: holding of one choice per team for the public leader) while the arrays stay below this many numbers;
+#: beyond it they are drawn at random (seeded) and the rows say ``exact = False``
+ENUMERATE_CELLS = 4_000_000
+
+
+def _choices(n_members: int, n: int, splits: int, order: np.ndarray) -> tuple[np.ndarray, bool]:
+    """A team's choices among ``n`` of its ``n_members`` submissions: ``(splits' × k × n)``
+    positions (each subset in submission order, so a public tie goes to the earlier-listed
+    submission) and whether they are every subset (``k = C(n_members, n)``, the same in every
+    split) or one drawn per split (``order``: the team's seeded random order in each split)."""
+    if n == n_members or n == 1 or math.comb(n_members, n) * n * splits <= ENUMERATE_CELLS:
+        subsets = np.array(list(itertools.combinations(range(n_members), n)), dtype=np.int64)
+        return subsets[None, :, :], True
+    return np.sort(order[:, :n], axis=1)[:, None, :], False
+
+
+def _leader(pub: list[np.ndarray], gap: list[np.ndarray], rng: np.random.Generator) -> tuple[float, bool]:
+    """The mean overstatement of the public leader among the teams, each team holding one of its
+    choices (``pub[t]``, ``gap[t]``: splits × choices) with equal chance: every joint holding
+    enumerated when small enough (exact), else one drawn per team and split. Teams tied on the
+    public board share the lead (their mean)."""
+    splits = pub[0].shape[0]
+    sizes = [p.shape[1] for p in pub]
+    joint = math.prod(sizes)
+    exact = joint * splits * len(pub) <= ENUMERATE_CELLS
+    if exact:
+        idx = np.array(list(itertools.product(*[range(k) for k in sizes])), dtype=np.int64).reshape(joint, len(pub))
+        p = np.stack([pub[t][:, idx[:, t]] for t in range(len(pub))], axis=2)  # splits × joint × teams
+        g = np.stack([gap[t][:, idx[:, t]] for t in range(len(pub))], axis=2)
+    else:
+        pick = [rng.integers(0, k, size=splits) for k in sizes]
+        r = np.arange(splits)
+        p = np.stack([pub[t][r, pick[t]] for t in range(len(pub))], axis=1)[:, None, :]
+        g = np.stack([gap[t][r, pick[t]] for t in range(len(pub))], axis=1)[:, None, :]
+    top = p == p.max(axis=2, keepdims=True)
+    lead = (g * top).sum(axis=2) / top.sum(axis=2)
+    return float(lead.mean()), exact
+
+
 def selection(sh: Shakeup, teams: Sequence[str] | None = None, *, keep: int = 1, seed: int = 0,
               ns: Sequence[int] | None = None) -> pd.DataFrame:
     """How much the public board overstates the private score of each team's chosen
     submission, as a function of ``N`` submissions per team (module doc).
 
     For each ``N`` (every ``N`` up to the largest team's count, or ``ns``), each team with at
-    least ``N`` submissions chooses among ``N`` of them — all of its submissions taken one at a
-    time for ``N = 1``, all of them together for its whole count, else ``N`` drawn at random
-    (seeded) in each split. Columns: ``n_submissions``, ``teams`` (counted), ``overstatement``
-    (mean over teams and splits), ``q05``, ``q95``, ``leader_overstatement`` (the team first on
-    the public board among them).
+    least ``N`` submissions chooses among ``N`` of them: each of its submissions alone for
+    ``N = 1``, all of them together at its whole count, otherwise every subset of ``N`` of them
+    with equal chance — enumerated while small enough (``ENUMERATE_CELLS``), else one subset
+    drawn at random (seeded) in each split. Within a subset the team keeps its ``keep`` best
+    public scores (a tie: the earlier-listed submission). Columns: ``n_submissions``, ``teams``
+    (counted), ``overstatement`` (the mean over teams and splits of a team's expected
+    overstatement), ``q05``, ``q95`` (of a team's overstatement in a split, each team and split
+    weighing the same), ``leader_overstatement`` (the team first on the public board among them,
+    each team holding each of its choices with equal chance; tied leaders share) and ``exact``:
+    True when nothing random remains — every split and every choice enumerated.
     """
     if not isinstance(keep, (int, np.integer)) or keep < 1:
         raise InputError("--keep", None, f"expected a whole number >= 1, got {keep!r}")
@@ -93,58 +140,39 @@ def selection(sh: Shakeup, teams: Sequence[str] | None = None, *, keep: int = 1,
     orders = {t: np.argsort(rng.random((sh.splits, len(m))), axis=1) for t, m in enumerate(members)}
     rows = []
     for n in wanted:
-        gaps, chosen_pub = [], []
+        gaps, weights, chosen_pub, chosen_gap, enumerated = [], [], [], [], True
         for t, m in enumerate(members):
             if len(m) < n:
                 continue
-            if n == 1:  # every submission alone: (splits × |m|) choices of one
-                subsets = np.broadcast_to(np.arange(len(m))[None, :, None], (sh.splits, len(m), 1))
-            else:
-                subsets = orders[t][:, None, :n]  # (splits × 1 × n): the first n of a random order
+            subsets, every = _choices(len(m), n, sh.splits, orders[t])
+            enumerated &= every
             p, q = pub[:, m], priv[:, m]
+            subsets = np.broadcast_to(subsets, (sh.splits, *subsets.shape[1:]))
             ps = np.take_along_axis(p[:, None, :], subsets, axis=2)
             qs = np.take_along_axis(q[:, None, :], subsets, axis=2)
             o = np.argsort(-ps, axis=2, kind="stable")[..., :min(keep, n)]
             best_pub = np.take_along_axis(ps, o[..., :1], axis=2)[..., 0]
             best_priv = np.take_along_axis(qs, o, axis=2).max(axis=2)
-            gaps.append(best_pub - best_priv)  # (splits × choices)
-            col = orders[t][:, 0] if n == 1 else np.zeros(sh.splits, dtype=np.int64)  # the team's one choice
-            r = np.arange(sh.splits)
-            chosen_pub.append((best_pub[r, col], (best_pub - best_priv)[r, col]))
+            g = best_pub - best_priv  # (splits × choices)
+            gaps.append(g)
+            weights.append(np.full(g.shape, 1.0 / g.shape[1]))
+            chosen_pub.append(best_pub)
+            chosen_gap.append(g)
         if not gaps:
             continue
         flat = np.concatenate([g.ravel() for g in gaps])
-        # the public leader among the teams counted (for N = 1 a team holds one submission at
-        # random, the first of its random order)
-        lead_pub = np.stack([c[0] for c in chosen_pub], axis=1)
-        lead_gap = np.stack([c[1] for c in chosen_pub], axis=1)
-        leader = lead_gap[np.arange(sh.splits), lead_pub.argmax(axis=1)]
-        rows.append({"n_submissions": n, "teams": len(gaps), "overstatement": float(flat.mean()),
-                     "q05": float(np.quantile(flat, 0.05)), "q95": float(np.quantile(flat, 0.95)),
-                     "leader_overstatement": float(leader.mean()) if len(gaps) > 1 else math.nan})
+        w = np.concatenate([x.ravel() for x in weights])
+        per_team = np.concatenate([g.mean(axis=1) for g in gaps])  # a team's expected overstatement, per split
+        lead, lead_exact = _leader(chosen_pub, chosen_gap, rng) if len(gaps) > 1 else (math.nan, True)
+        q05, q95 = np.quantile(flat, [0.05, 0.95], weights=w, method="inverted_cdf")
+        rows.append({"n_submissions": n, "teams": len(gaps), "overstatement": float(per_team.mean()),
+                     "q05": float(q05), "q95": float(q95), "leader_overstatement": lead,
+                     "exact": bool(sh.exact and enumerated and lead_exact)})
     return pd.DataFrame(rows, columns=["n_submissions", "teams", "overstatement", "q05", "q95",
-                                       "leader_overstatement"])
+                                       "leader_overstatement", "exact"])
 
 
-def selection_sentence(table: pd.DataFrame, *, known: bool, score: str = "score") -> str:
-    """One plain sentence on the table of :func:`selection`: positive overstatement is the
-    public board showing the chosen submission better than the private board does."""
-    if table.empty:
-        return "No team has a submission to choose from."
-
-    def gap(x: float) -> str:
-        return f"{abs(x):.4f} {'better' if x >= 0 else 'worse'} than the private board does"
-
-    first = table.iloc[0]
-    if not known or len(table) == 1:
-        lead = first["leader_overstatement"]
-        who = "" if known else f"Team membership unknown, so {ONE_PER_TEAM.split(': ', 1)[1]}: "
-        what = (f"the public board shows the public leader's {score} {gap(lead)}, on average"
-                if not math.isnan(lead) else f"the public board shows a team's {score} {gap(first['overstatement'])}, "
-                "on average")
-        return (who or "With one submission per team, ") + what + "."
-    last = table.iloc[-1]
-    n, teams = int(last["n_submissions"]), int(last["teams"])
-    return (f"When a team chooses by the public board among {n} submissions, the public board shows the chosen "
-            f"one's {score} {gap(last['overstatement'])}, on average ({teams} team{'s' if teams != 1 else ''} with "
-            f"that many; with one submission: {first['overstatement']:+.4f}).")
+def selection_sentence(table: pd.DataFrame, *, known: bool, score: str = "score", splits_exact: bool = False,
+                       seed: int = 0) -> str:
+    """One plain sentence on the table of :func:`selection` (``scoring.claims.shakeup.selection``)."""
+    return claims.selection(table, known=known, score=score, splits_exact=splits_exact, seed=seed)

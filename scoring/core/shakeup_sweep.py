@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from ..claims import shakeup as claims
 from .errors import InputError, parameter_error
 from .family import UnitStats
 from .limits import check_fields
@@ -208,30 +209,20 @@ def advice_from(runs: Sequence[tuple[float, Sequence[Shakeup]]], *, target: str 
     grid = pd.DataFrame(rows)
     grid["meets"] = grid["p"] >= p
     grid["sure"] = grid["low"] >= p
-    what = ("the public leader wins the final board" if target == "winner"
-            else f"Kendall's τ between the boards is at least {tau:g}")
-    goal = f"“{what}” with probability ≥ {p:.0%}"
+    rec: dict = {"target": target, "probability": float(p), "tau": float(tau), "confidence": float(confidence),
+                 "unit": unit, "tried_units": sorted({int(u) for u in grid["units"]})}
     ok = grid[grid["meets"]]
     if ok.empty:
         best = grid.sort_values(["p", "size"], ascending=[False, True]).iloc[0]
-        return grid, {"sentence": f"No test size or public fraction tried meets {goal}: the best is "
-                      f"{best['p']:.0%} ({confidence:.0%} interval {best['low']:.0%}–{best['high']:.0%}) at a "
-                      f"{best['fraction']:.0%} public split of {int(best['units']):,} {unit}s.",
-                      "size": None, "units": None, "fractions": [], "best_fraction": None,
-                      "p": float(best["p"]), "low": float(best["low"]), "high": float(best["high"]), "sure": False}
-    size = float(ok["size"].min())
-    here = ok[ok["size"] == size]
-    best = here.sort_values(["p", "fraction"], ascending=[False, True]).iloc[0]
-    fr = here["fraction"].tolist()
-    span = f"{fr[0]:.0%}" if len(fr) == 1 else f"{min(fr):.0%} to {max(fr):.0%}"
-    sure = bool(here["sure"].any())
-    tried = ", ".join(f"{u:,}" for u in sorted(set(grid["units"].astype(int))))
-    sentence = (f"{goal[0].upper()}{goal[1:]} is met with a test set of {int(best['units']):,} {unit}s — the "
-                f"smallest of the sizes tried ({tried}) that meets it — at a public fraction of {span}; best "
-                f"{best['fraction']:.0%}: "
-                f"{best['p']:.0%} ({confidence:.0%} interval {best['low']:.0%}–{best['high']:.0%})."
-                + ("" if sure else " The interval's lower end stays under the target: more splits, or a larger "
-                   "test set, would make it sure."))
-    return grid, {"sentence": sentence, "size": size, "units": int(best["units"]), "fractions": fr,
-                  "best_fraction": float(best["fraction"]), "p": float(best["p"]), "low": float(best["low"]),
-                  "high": float(best["high"]), "sure": sure}
+        rec.update({"size": None, "units": int(best["units"]), "fractions": [], "grid_fractions": [],
+                    "best_fraction": float(best["fraction"]), "p": float(best["p"]), "low": float(best["low"]),
+                    "high": float(best["high"]), "exact": bool(best["exact"]), "sure": False})
+    else:
+        size = float(ok["size"].min())
+        here = ok[ok["size"] == size]
+        best = here.sort_values(["p", "fraction"], ascending=[False, True]).iloc[0]
+        rec.update({"size": size, "units": int(best["units"]), "fractions": [float(f) for f in here["fraction"]],
+                    "grid_fractions": [float(f) for f in grid.loc[grid["size"] == size, "fraction"]],
+                    "best_fraction": float(best["fraction"]), "p": float(best["p"]), "low": float(best["low"]),
+                    "high": float(best["high"]), "exact": bool(best["exact"]), "sure": bool(here["sure"].any())})
+    return grid, {"sentence": claims.advice(rec), **rec}  # the sentence, from this very record

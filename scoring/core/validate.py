@@ -11,6 +11,7 @@ first problem of each further bad file of an input that takes many, each file ch
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -19,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError
-from .sources import expand_submissions
+from .records import FieldCountError
+from .sources import expand_submissions, source_bytes
 from .tables import read_table
 
 #: the problems reported for one bundle, and for one file
@@ -27,16 +29,73 @@ MAX_ERRORS = 25
 PER_FILE = 10
 
 
+def stopped(errors: list[InputError]) -> list[InputError]:
+    """Mark the last problem as the one the check stopped at (``e.stopped``): what comes after
+    it in its file — and in the files checked against it — was not checked, so the count of
+    problems is a lower bound (the Data page says "at least")."""
+    if errors:
+        errors[-1].stopped = True
+    return errors
+
+
+def blank_record(data: bytes, row: int, *, quoting: bool = True, delimiter: str = ",") -> bytes:
+    """``data`` with the record on spreadsheet row ``row`` made a blank line (the other records
+    keep their rows: a blank line is skipped but counted). A record is a line unless quoting
+    lets a quoted cell span lines (then the record's lines become one blank line).
+
+    >>> blank_record(b"a,b\\n1,2,3\\n4,5\\n", 2)
+    b'a,b\\n\\n4,5\\n'
+    >>> blank_record(b'a,b\\n"x\\ny",1,9\\n4,5\\n', 2)
+    b'a,b\\n\\n4,5\\n'
+    """
+    lines = data.split(b"\n")
+    if quoting and b'"' in data:
+        reader = csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline=""), delimiter=delimiter)
+        before = 0
+        for number, _ in enumerate(reader, start=1):
+            if number == row:
+                return b"\n".join(lines[:before] + [b""] + lines[reader.line_num:])
+            before = reader.line_num
+        return data
+    if 1 <= row <= len(lines):
+        lines[row - 1] = b""
+    return b"\n".join(lines)
+
+
+def read_rows(read: Callable[[Any], pd.DataFrame], src, name: str, *, limit: int = PER_FILE, quoting: bool = True,
+              delimiter: str = ",") -> tuple[pd.DataFrame | None, list[InputError]]:
+    """``read(src)`` (a table reader), and the problems it met: a record with more or fewer
+    fields than the header is named and left out (made blank), and the rest read again — up to
+    ``limit`` problems. Any other problem reading the file ends it (marked :func:`stopped`)."""
+    errors: list[InputError] = []
+    try:
+        if isinstance(src, pd.DataFrame):
+            return read(src), errors
+        data = source_bytes(src, name)  # once: a stream is read once
+    except InputError as e:
+        return None, stopped([e])
+    while True:
+        try:
+            return read(data), errors
+        except FieldCountError as e:
+            errors.append(e)
+            if len(errors) >= limit or e.row is None or e.row < 2:
+                return None, stopped(errors)
+            data = blank_record(data, e.row, quoting=quoting, delimiter=delimiter)
+        except InputError as e:
+            return None, stopped(errors + [e])
+
+
 def table_errors(check: Callable[[pd.DataFrame], Any], src, name: str, *, limit: int = PER_FILE
                  ) -> tuple[list[InputError], Any]:
     """The problems of one CSV input, and what ``check`` returned once none was left (None if
-    it never got there). A problem reading the file is its only one; a problem that names no
-    data row (a missing column, an empty file) ends the file's list."""
-    try:
-        df = read_table(src, name)
-    except InputError as e:
-        return [e], None
-    errors: list[InputError] = []
+    it never got there). A record with the wrong number of fields is named and left out, the
+    rest read again (:func:`read_rows`); any other problem reading the file is its last one; a
+    problem that names no data row (a missing column, an empty file) ends the file's list. A
+    list that ends before the check went through is marked :func:`stopped`."""
+    df, errors = read_rows(lambda s: read_table(s, name), src, name, limit=limit)
+    if df is None:
+        return errors, None
     result = None
     while True:
         try:
@@ -47,6 +106,7 @@ def table_errors(check: Callable[[pd.DataFrame], Any], src, name: str, *, limit:
             rows = np.asarray(df.attrs["rows"])
             at = np.flatnonzero(rows == e.row) if e.row is not None and e.row >= 2 else np.zeros(0, int)
             if len(errors) >= limit or len(at) == 0:
+                stopped(errors)
                 break
             keep = np.ones(len(df), dtype=bool)
             keep[at] = False

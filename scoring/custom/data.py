@@ -25,7 +25,7 @@ from ..core.errors import InputError
 from ..core.records import header_of
 from ..core.sources import check_name, source_bytes
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
-from .reading import is_tab_separated, parse_cells, parse_column, read_text_table
+from .reading import digits_shown, is_tab_separated, parse_cells, parse_column, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
 #: teams × units of one results table, checked from the line count before the text is read
@@ -80,6 +80,9 @@ class Results:
     values: np.ndarray
     published: dict[str, np.ndarray] = field(default_factory=dict)  # aggregate column -> value per team
     report: list[str] = field(default_factory=list)
+    #: the decimals each cell shows (teams × units; −1 where missing), and each published value's
+    digits: np.ndarray | None = None
+    published_digits: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def _metric(header: str) -> str:
@@ -186,7 +189,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     rows = np.asarray(df.attrs["rows"])[keep]
     missing = frozenset(m.lower() for m in opts.missing_marks)
     aggregates = {a.lower() for a in AGGREGATE_NAMES} | {a.lower() for a in opts.aggregate_columns}
-    units, metrics, columns, published, skipped = [], [], [], {}, []
+    units, metrics, columns, published, skipped, digits, published_digits = [], [], [], {}, [], [], {}
     candidates = opts.unit_columns or [c for c in df.columns if c != team_col and c not in opts.ignore_columns]
     all_rows = np.asarray(df.attrs["rows"])
     for c in candidates:
@@ -196,6 +199,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
         if c.lower() in aggregates and c not in opts.unit_columns:
             try:
                 published[c] = parse_column(df[c], missing, "first", name, c, all_rows)[0][keep]
+                published_digits[c] = digits_shown(df[c])[keep]
             except InputError:
                 pass
             continue
@@ -209,11 +213,13 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
             units.append(c)
             metrics.append(_metric(c))
             columns.append(first[keep])
+            digits.append(digits_shown(df[c], opts.split)[keep])
         else:
             for k, v in ((1, first), (2, second)):
                 units.append(f"{c} [{k}]")
                 metrics.append(f"{_metric(c)} [{k}]")
                 columns.append(v[keep])
+                digits.append(digits_shown(df[c], "first" if k == 1 else "second")[keep])
     if published:
         report.append(f"{name}: published aggregate column(s) {', '.join(map(repr, published))} left out of the units")
     if skipped:
@@ -223,7 +229,8 @@ def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
                                   "aggregate or ignored")
     values = np.column_stack(columns)
     _check_units(values, units, teams, name, rows, empty_teams)
-    return Results(name, teams, units, list(units), metrics, values, published, report)
+    return Results(name, teams, units, list(units), metrics, values, published, report,
+                   np.column_stack(digits), published_digits)
 
 
 def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
@@ -268,10 +275,12 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
         raise InputError(name, int(rows[i]), f"duplicate row for {what} (first on row {int(rows[first])})")
     values = np.full((len(teams), len(keys)), np.nan)
     values[t_code, k_code] = vals
+    digits = np.full(values.shape, -1, dtype=np.int64)
+    digits[t_code, k_code] = np.where(np.isfinite(vals), digits_shown(df["value"], opts.split), -1)
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
     _check_units(values, labels, teams, name, rows[first_at], empty_teams)
     return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
-                   {}, report)
+                   {}, report, digits)
 
 
 # ---- units and teams ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def csv_columns(lb: pd.DataFrame) -> list[str]:
 
 def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, Any]:
     """``{"family": "custom", "parameters", "notes": [the recipe's choices in words], "recipe": {inputs,
-    stages as used}, "leaderboard":
+    stages as used}, "published": [each published aggregate beside this recipe, with its sentence], "leaderboard":
     [{fixed columns…, "items": {item: value}, "published": {column: value}}]}`` in rank order."""
     rows = []
     for rec in lb.to_dict("records"):
@@ -36,6 +36,8 @@ def leaderboard_document(lb: pd.DataFrame, params: Mapping[str, Any]) -> dict[st
     doc = {"family": "custom", "parameters": json_parameters(ordered), "notes": list(lb.attrs.get("notes", []))}
     if "recipe" in lb.attrs:
         doc["recipe"] = lb.attrs["recipe"]
+    if lb.attrs.get("published"):  # each published aggregate beside this recipe, with its sentence
+        doc["published"] = [pb.document() for pb in lb.attrs["published"]]
     doc["leaderboard"] = rows
     return doc
 

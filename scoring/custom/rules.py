@@ -202,8 +202,10 @@ def agreement(p: np.ndarray, order: np.ndarray) -> float:
 def kemeny_exact(p: np.ndarray) -> np.ndarray:
     """An order (teams, best first) maximising the agreement with the pairwise counts ``P``
     (Kemeny–Young), by dynamic programming over subsets: ``f(S ∪ {x}) = f(S) + Σ_{y ∉ S ∪ {x}}
-    P[x, y]`` for ``x`` placed just below the set ``S``. O(2ⁿ·n²); among optimal orders the
-    earlier-listed team goes higher where a choice is left.
+    P[x, y]`` for ``x`` placed just below the set ``S``. O(2ⁿ·n²). Among optimal orders it
+    chooses from the bottom up: the last place goes to the latest-listed team that ends some
+    optimal order, the place above it likewise among the rest, and so on (docs/custom.md; not
+    "the earlier-listed team goes higher", which would read the ties top-down).
 
     >>> kemeny_exact(np.array([[0.0, 2.0, 2.0], [1.0, 0.0, 2.0], [1.0, 1.0, 0.0]])).tolist()
     [0, 1, 2]

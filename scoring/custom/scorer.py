@@ -36,6 +36,7 @@ from ..shovel_ready.efficiency import boost_arrays
 from . import rules
 from .competition import Competition
 from .params import KEMENY_EXACT_MANY, KEMENY_EXACT_MAX, NONE, PARAMS, STAGES
+from .published import comparisons
 
 RANK_RULES = ("winrate", "borda", "copeland", "kemeny")
 #: ungrouped units a bootstrap keeps apart (one statistic per unit and team: memory grows as units²)
@@ -331,7 +332,7 @@ class Scorer:
             data[f"published:{c}"] = vals
         df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
         df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p),
-                        recipe=self.comp.recipe.document(p))
+                        recipe=self.comp.recipe.document(p), published=comparisons(self, df, p))
         return df
 
     def final_ranks(self, p: Mapping[str, Any] | None = None, /, **params) -> np.ndarray:
@@ -341,12 +342,12 @@ class Scorer:
 
     def notes(self, p: dict) -> list[str]:
         """Every choice of the recipe in words, for the output."""
-        from .describe import notes
+        from ..claims.custom import notes
         return notes(self, p)
 
     def warnings(self, p: Mapping[str, Any] | None = None, /, **params) -> list[str]:
         """Guardrails: what the chosen recipe does to this data that a reader should know."""
-        from .describe import warnings
+        from ..claims.custom import warnings
         try:
             p = self.check(p, **params)
         except InputError:  # the page says why these parameters cannot be scored

@@ -8,20 +8,30 @@ checks it, again and again without the row each problem names
 
 from __future__ import annotations
 
+import pandas as pd
+
 from ..core.errors import InputError
-from ..core.sources import source_name
-from ..core.validate import MAX_ERRORS, table_errors
+from ..core.sources import source_bytes, source_name
+from ..core.validate import MAX_ERRORS, read_rows, stopped, table_errors
 from .data import load_results, load_teams, load_units
-from .reading import read_text_table
+from .reading import is_tab_separated, read_text_table
 from .recipe import Recipe, read_recipe
 
 
 def _errors(check, src, name: str, limit: int):
+    """A table read once (a record with the wrong number of fields named and left out), then
+    checked row by row."""
     try:
-        df = read_text_table(src, name)
+        data = src if isinstance(src, pd.DataFrame) else source_bytes(src, name)
     except InputError as e:
-        return [e], None
-    return table_errors(check, df, name, limit=limit)
+        return stopped([e]), None
+    tab = isinstance(data, bytes) and is_tab_separated(data.removeprefix(b"\xef\xbb\xbf"))
+    df, errors = read_rows(lambda s: read_text_table(s, name), data, name, limit=limit, quoting=not tab,
+                           delimiter="\t" if tab else ",")
+    if df is None:
+        return errors, None
+    found, result = table_errors(check, df, name, limit=max(1, limit - len(errors)))
+    return sorted(errors + found, key=lambda e: e.row or 0), result
 
 
 def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_ERRORS,
@@ -31,7 +41,7 @@ def validate(*, results, recipe=None, units=None, teams=None, limit: int = MAX_E
     try:
         rec = read_recipe(recipe, source_name(recipe, "recipe")) if recipe is not None else Recipe()
     except InputError as e:
-        return [e]
+        return stopped([e])
     name = source_name(results, "results")
     if progress is not None:
         progress(0, 1, name)

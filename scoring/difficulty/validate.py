@@ -14,7 +14,7 @@ import pandas as pd
 from ..core.errors import InputError
 from ..core.sources import source_name
 from ..core.tables import read_table
-from ..core.validate import MAX_ERRORS, PER_FILE, table_errors
+from ..core.validate import MAX_ERRORS, PER_FILE, read_rows, stopped, table_errors
 from .predictions import read_predictions
 from .samples import read_samples
 
@@ -29,16 +29,15 @@ def validate(*, samples, predictions, train=None, limit: int = MAX_ERRORS, progr
 
     s_name = source_name(samples, "samples.csv")
     p_name = source_name(predictions, "predictions.csv")
-    try:
-        s_df = read_table(samples, s_name)  # read once: checked here, and set aside from below
-    except InputError as e:
-        return [e]
+    s_df, errors = read_rows(lambda s: read_table(s, s_name), samples, s_name, limit=room())
+    if s_df is None:  # read once: checked here, and set aside from below
+        return errors[:limit]
     found, smp = table_errors(lambda df: read_samples(df, s_name), s_df, s_name, limit=room())
     errors += found
     if smp is None or errors:
         # predictions checked against a partial set of samples would be wrong about the samples
         # left out ("sample_id 's2' is not in samples.csv"): they are checked once these load
-        return errors[:limit]
+        return stopped(sorted(errors, key=lambda e: e.row or 0))[:limit]
     full: list[int] = []
 
     def check(df: pd.DataFrame):

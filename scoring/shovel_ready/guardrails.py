@@ -14,10 +14,9 @@ in truth that shared a letter was flagged so."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from ..claims import shovel_ready as claims
 from .aggregate import softmin_matrix
 from .data import MISSING
 
@@ -26,15 +25,14 @@ HEAVY_SHARE = 1 / 3  # a small group carrying more than this share of a team's s
 #: a team rests on a group whose softmin weight is at least this many times its share of the essays
 LIFT = 2.0
 #: what a softmin over small groups does to the score and its interval (measured: docs/robustness.md)
-SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low and varies more than its bootstrap "
-                    "interval shows (in a simulation with a 25-essay group: 0.5 standard deviations low, "
-                    "95 % intervals holding the true score 85 % of the time)")
+SMALL_GROUP_BIAS = claims.SMALL_GROUP_BIAS
 
 
-def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE,
-                   **params) -> list[str]:
-    """Plain-words warnings for the parameters (``p``, or by name): each names the group, its
-    size and the teams."""
+def group_findings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE,
+                   **params) -> list[dict]:
+    """What the group warnings state, as numbers: ``{"kind": "many", attributes, groups, small,
+    min_group}`` when most groups are small; ``{"kind": "heavy", group, size, weight, alpha,
+    teams, missing}`` per small group carrying more than ``share`` of a team's softmin weight."""
     p = scorer.check(p, **params)
     attrs = p["attributes"]
     if not attrs:
@@ -42,25 +40,27 @@ def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: floa
     gs = scorer.group_scores(p)
     sizes = gs.sizes.reindex(gs.labels).to_numpy(dtype=float)
     small = sizes < min_group
-    out: list[str] = []
+    out: list[dict] = []
     if small.sum() > max(1, len(sizes) // 2):
-        out.append(f"{', '.join(attrs)} makes {len(sizes)} groups, {int(small.sum())} of them with fewer than "
-                   f"{min_group} essays: the bias-aware score rests on very few essays per group")
+        out.append({"kind": "many", "attributes": list(attrs), "groups": len(sizes), "small": int(small.sum()),
+                    "min_group": min_group})
     if not small.any():
         return out
     _, betas = softmin_matrix(gs.scores[gs.labels].to_numpy(dtype=float), sizes, p["alpha"])
     heavy = (betas > share) & small[None, :]
-    alpha = "∞" if math.isinf(p["alpha"]) else f"{p['alpha']:g}"
     for j in np.flatnonzero(heavy.any(axis=0)):
-        teams = [str(t) for t in np.asarray(gs.scores.index)[heavy[:, j]]]
-        most = betas[heavy[:, j], j].max()
-        out.append(f"the group {gs.labels[j]} has only {int(sizes[j])} essay{'s' if sizes[j] != 1 else ''} yet carries "
-                   f"up to {most:.0%} of the softmin weight at α = {alpha} for {', '.join(teams[:5])}"
-                   f"{' and others' if len(teams) > 5 else ''}: it decides {'its' if len(teams) == 1 else 'their'} "
-                   "bias-aware score"
-                   + (" (essays without demographics can be left out of the groups)" if MISSING in gs.labels[j] else "")
-                   + SMALL_GROUP_BIAS)
+        out.append({"kind": "heavy", "group": str(gs.labels[j]), "size": int(sizes[j]),
+                    "weight": float(betas[heavy[:, j], j].max()), "alpha": float(p["alpha"]),
+                    "teams": [str(t) for t in np.asarray(gs.scores.index)[heavy[:, j]]],
+                    "missing": MISSING in gs.labels[j]})
     return out
+
+
+def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE,
+                   **params) -> list[str]:
+    """Plain-words warnings for the parameters (``p``, or by name): each names the group, its
+    size and the teams (``scoring.claims.shovel_ready.group_warnings`` of :func:`group_findings`)."""
+    return claims.group_warnings(group_findings(scorer, p, min_group=min_group, share=share, **params))
 
 
 def resting_groups(groups, sizes, alpha: float, *, share: float = HEAVY_SHARE,
@@ -113,12 +113,9 @@ def letter_flags(close_calls, groups, sizes, alpha: float, *, share: float = HEA
             for j, calls in enumerate(close_calls) if g[j] >= 0 for other, t in calls]
 
 
-def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: float = LIFT,
-                    most: int = 6, **params) -> list[str]:
-    """Plain-words warnings for :func:`letter_flags` on a ``bootstrap`` frame ``iv`` of this
-    scorer's data at the parameters (``p``, or by name): one per group that teams rest on,
-    naming the group, its size, the teams' weights on it and the flagged pairs (the first
-    ``most``, largest gap first)."""
+def letter_findings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: float = LIFT, **params) -> list[dict]:
+    """What the letter warnings state, per group that flagged teams rest on: ``{group, size,
+    weights (whole percents, sorted), teams, pairs: [(team, worse team, t)] largest t first}``."""
     p = scorer.check(p, **params)
     if not p["attributes"] or "close_calls" not in iv:
         return []
@@ -134,13 +131,17 @@ def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: 
     out = []
     for g, flags in by_group.items():
         flags.sort(key=lambda f: -f[2])
-        teams = list(dict.fromkeys(names[j] for j, *_ in flags))
-        weights = sorted({round(w * 100) for *_, w in flags})
-        wr = f"{weights[0]}%" if len(weights) == 1 else f"{weights[0]}–{weights[-1]}%"
-        pairs = ", ".join(f"{names[j]} over {other} ({t:.1f} SE)" for j, other, t, _ in flags[:most])
-        more = f" and {len(flags) - most} more" if len(flags) > most else ""
-        out.append(f"the group {gs.labels[g]} ({int(sizes[g])} essay{'s' if sizes[g] != 1 else ''}) carries {wr} of "
-                   f"the softmin weight of {', '.join(teams)}, and these pairs share a letter although the first is "
-                   f"2 or more paired standard errors ahead: {pairs}{more}; a bad draw of a small group can hide a "
-                   "real gap, so they may differ more than the letters show")
+        out.append({"group": str(gs.labels[g]), "size": int(sizes[g]),
+                    "weights": sorted({round(w * 100) for *_, w in flags}),
+                    "teams": list(dict.fromkeys(names[j] for j, *_ in flags)),
+                    "pairs": [(names[j], str(other), float(t)) for j, other, t, _ in flags]})
     return out
+
+
+def letter_warnings(scorer, iv, p=None, /, *, share: float = HEAVY_SHARE, lift: float = LIFT,
+                    most: int = 6, **params) -> list[str]:
+    """Plain-words warnings for :func:`letter_flags` on a ``bootstrap`` frame ``iv`` of this
+    scorer's data at the parameters (``p``, or by name): one per group that teams rest on,
+    naming the group, its size, the teams' weights on it and the flagged pairs (the first
+    ``most``, largest gap first) — ``scoring.claims.shovel_ready.letter_warnings``."""
+    return claims.letter_warnings(letter_findings(scorer, iv, p, share=share, lift=lift, **params), most=most)

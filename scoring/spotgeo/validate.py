@@ -15,7 +15,7 @@ from pathlib import Path
 from ..core.errors import InputError
 from ..core.jsonsafe import loads_bounded
 from ..core.sources import expand_submissions, source_bytes, source_name
-from ..core.validate import MAX_ERRORS, PER_FILE
+from ..core.validate import MAX_ERRORS, PER_FILE, stopped
 from .competition import align, ground_truth_from_frames
 from .data import Invalid, check_batch, entry_error
 from .stream import read_frames
@@ -33,8 +33,10 @@ def entry_errors(src, name: str, *, limit: int = PER_FILE, ground_truth: bool = 
         return [], read_frames(src, name, ground_truth=ground_truth, report=[])
     except InputError as e:
         first = e
-    if getattr(first, "entry", None) is None or limit <= 1:
+    if getattr(first, "entry", None) is None:
         return [first], None  # not JSON, not an array of entries, empty: the file's one problem
+    if limit <= 1:
+        return stopped([first]), None
     try:
         entries = list(src) if isinstance(src, (list, tuple)) else \
             loads_bounded(source_bytes(src, name), what=name)
@@ -42,7 +44,8 @@ def entry_errors(src, name: str, *, limit: int = PER_FILE, ground_truth: bool = 
         return [first], None
     if not isinstance(entries, list):
         return [first], None
-    return (every_bad_entry(entries, name, limit) or [first]), None
+    found = every_bad_entry(entries, name, limit) or [first]
+    return (stopped(found) if len(found) >= limit else found), None
 
 
 def every_bad_entry(entries: list, name: str, limit: int) -> list[InputError]:
@@ -90,6 +93,8 @@ def validate(*, ground_truth, submissions, limit: int = MAX_ERRORS, progress=Non
                                     ground_truth=True)
     errors += found
     gt = ground_truth_from_frames(gt_frames) if gt_frames is not None else None
+    if gt is None:
+        stopped(errors)  # the submissions are matched against the ground truth once it loads
     try:
         items = expand_submissions(submissions, suffix=".json")
     except InputError as e:

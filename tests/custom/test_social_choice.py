@@ -42,7 +42,8 @@ def test_condorcet_cycle_by_hand():
     assert p.tolist() == [[0, 2, 1], [1, 0, 2], [2, 1, 0]]
     assert rules.copeland(p).tolist() == [1.0, 1.0, 1.0]  # each wins one majority, loses one
     assert rules.borda(CYCLE, np.ones(3)).tolist() == [3.0, 3.0, 3.0]
-    # three orders tie at 2 + 1 + 2 = 5 (A>B>C, B>C>A, C>A>B); the earlier-listed team goes higher
+    # three orders tie at 2 + 1 + 2 = 5 (A>B>C, B>C>A, C>A>B); chosen from the bottom up: C, the
+    # latest-listed team that ends an optimal order, goes last, then A > B above it
     order = rules.kemeny_exact(p)
     assert rules.agreement(p, order) == 5
     assert order.tolist() == [0, 1, 2]

@@ -56,7 +56,7 @@ def test_simultaneous_sets_and_top_k_as_the_leaderboard_command_takes_them(tmp_p
                      d / "submissions", "--bootstrap", "30", "--simultaneous", "--top-k", "2")
     assert res.returncode == 0, res.stderr
     html = out.read_text(encoding="utf-8").split("Rank confidence sets")[1]
-    assert 'data-key="rank_low_all"' in html and "Who could be in the top 2?" in html
+    assert 'data-key="rank_low_all"' in html and "Could be in the top 2:" in html
     assert "--simultaneous --top-k 2" in out.read_text(encoding="utf-8")
     bad = run_report("shovel-ready", "--out", out, "--ground-truth", d / "ground_truth.csv", "--submissions",
                      d / "submissions", "--top-k", "2")

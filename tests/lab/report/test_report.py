@@ -195,9 +195,10 @@ def test_rank_sets_lead_with_who_could_have_won(setup):
             "columns": ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]}
     page = Page(_build(setup, intervals=iv, interval_info=info))
     assert "Rank confidence sets" in page.plain and "Bootstrap over the essays: 200 resamples" in page.plain
-    assert f"Who could have won? C, {SCRIPT} — the list is built to hold the true winner with probability at " \
-           "least 0.95" in page.plain
-    assert f"Who could be in the top 2? C, {SCRIPT}, {LINK}." in page.plain  # rank_low_all <= 2
+    assert f"Who could have won? 2 teams could have won: C, {SCRIPT} — no team is established better than any of " \
+           "them. This list is built to hold the true winner (the best on all possible essays) with probability at " \
+           "least 95%." in page.plain  # the Rank intervals page's sentence (scoring.claims.intervals)
+    assert f"Could be in the top 2: C, {SCRIPT}, {LINK} (3 teams)" in page.plain  # rank_low_all <= 2
     assert [c["text"] for c in page.row(team=SCRIPT) if c.get("data-key") in ("letters", "rank_low")] == ["1", "a"]
     # the simultaneous columns were not asked for; every column shown is explained
     assert "rank_low_all" not in _build(setup, intervals=iv, interval_info=info).split("Rank confidence sets")[1] \
