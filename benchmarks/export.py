@@ -10,6 +10,7 @@ without data.
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -48,13 +49,18 @@ def _size(folder: Path) -> int:
 
 
 def main(argv=None) -> int:
-    reps = 3
+    ap = argparse.ArgumentParser(prog="python -m benchmarks export", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeats", type=int, default=3, help="runs of each command, interleaved; the best is shown "
+                    "(default 3)")
+    ap.add_argument("--family", action="append", choices=FAMILIES, help="only this family (repeatable; default all)")
+    args = ap.parse_args(argv)
+    reps = max(1, args.repeats)
     print(f"load average {os.getloadavg()[0]:.2f}; best of {reps}, interleaved; times in seconds")
     print("family        | leaderboard | codabench / sub | ratio | python all | ratio | program MB (no data) | Kaggle metric.py MB")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        for name in FAMILIES:
+        for name in args.family or FAMILIES:
             fam = get(name)
             case = sample_case(name, tmp / name / "data")
             cb = export(fam, case.sources, case.params, target="codabench", out=tmp / name / "cb").folder

@@ -119,8 +119,22 @@ def benchmark_names() -> frozenset[str]:
     return frozenset(r.stdout.split())
 
 
+@functools.cache
+def report_options() -> dict[str, set[str]]:
+    """``family -> options`` of ``python -m lab.report <family>`` (the report's own command)."""
+    from lab.report.__main__ import build_parser
+
+    acts = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return {fam: {o for a in fp._actions for o in a.option_strings} for fam, fp in acts[0].choices.items()}
+
+
 def every_option() -> set[str]:
-    return set().union(*scoring_options().values())
+    """Every option of the project's commands: ``python -m scoring``, ``python -m lab.report``, and
+    the exported program's ``score.py`` (docs/export.md)."""
+    from scoring.export.program import codabench_parser
+
+    exported = {o for a in codabench_parser()._actions for o in a.option_strings}
+    return set().union(*scoring_options().values(), *report_options().values(), exported)
 
 
 def _module(token: str) -> str | None:
@@ -184,6 +198,20 @@ def _command(cmd: str) -> list[str]:
                 if opt not in table[key]:
                     problems.append(f"option {opt} is not in 'python -m scoring {fam} {cmd_name} --help'"
                                     .replace("  ", " "))
+        return problems
+    if module == "lab.report":
+        table = report_options()
+        words = [t for t in rest if not t.startswith("-")]
+        if not words:
+            return []
+        fam_list = sorted(table) if words[0] == "<family>" else [words[0]]
+        problems = []
+        for fam in fam_list:
+            if fam not in table:
+                problems.append(f"command 'python -m lab.report {fam}' does not exist")
+                continue
+            problems += [f"option {o} is not in 'python -m lab.report {fam} --help'" for o in _options(rest)
+                         if o not in table[fam]]
         return problems
     if module == "benchmarks":
         name = rest[0] if rest and not rest[0].startswith("-") else "shovel-ready"

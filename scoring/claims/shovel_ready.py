@@ -24,7 +24,7 @@ def boost(lb: pd.DataFrame, p: Mapping[str, Any], *, has_runtimes: bool = True, 
           bold: bool = False) -> str:
     """Who the efficiency stage concerns at these parameters, in one line (so that a move of
     the band, the maximum boost or the window visibly changes the page)."""
-    from scoring.shovel_ready import eligibility_threshold
+    from scoring.shovel_ready.efficiency import eligibility_threshold
 
     lead = "**Efficiency boost:**" if bold else "Efficiency boost:"
     if lb.empty:
@@ -55,7 +55,7 @@ def _at_least(x: float) -> str:
        "group scores and the parameters", shown=("page: Demographics",))
 def demographics(lb: pd.DataFrame, gs: Any, p: Mapping[str, Any], *, style: Style = PLAIN) -> str:
     """Who the bias stage moves most at this α, and which group carries its weight."""
-    from scoring.shovel_ready import softmin_weights
+    from scoring.shovel_ready.aggregate import softmin_weights
 
     a = alpha(p["alpha"])
     attrs = ", ".join(p["attributes"])

@@ -59,16 +59,21 @@ def _run(fn) -> int:
     return 0
 
 
-def codabench_main(argv: list[str], spec: dict) -> int:
-    """``score.py [INPUT] [OUTPUT] [--ref REF] [--res RES]``: the reference data in ``INPUT/ref``,
-    the submission in ``INPUT/res``; writes ``OUTPUT/scores.json`` (Codabench) and
-    ``OUTPUT/scores.txt`` (CodaLab Competitions), every stage a column."""
+def codabench_parser() -> argparse.ArgumentParser:
+    """The options of ``score.py`` (the Codabench/CodaLab program)."""
     p = argparse.ArgumentParser(prog="score.py", description="Score one submission (Codabench/CodaLab layout).")
     p.add_argument("input", nargs="?", default="input", help="the input folder (default ./input)")
     p.add_argument("output", nargs="?", default="output", help="where scores.json goes (default ./output)")
     p.add_argument("--ref", help="the reference data folder (default INPUT/ref)")
     p.add_argument("--res", help="the submission folder (default INPUT/res)")
-    args = p.parse_args(argv)
+    return p
+
+
+def codabench_main(argv: list[str], spec: dict) -> int:
+    """``score.py [INPUT] [OUTPUT] [--ref REF] [--res RES]``: the reference data in ``INPUT/ref``,
+    the submission in ``INPUT/res``; writes ``OUTPUT/scores.json`` (Codabench) and
+    ``OUTPUT/scores.txt`` (CodaLab Competitions), every stage a column."""
+    args = codabench_parser().parse_args(argv)
 
     def go() -> None:
         ref = Path(args.ref or Path(args.input) / "ref")

@@ -84,7 +84,7 @@ def _mteb(tmp_path):
 
 
 def test_a_published_rank_column_is_read_as_a_rank(tmp_path):
-    from lab import custom as cu
+    from lab.families import custom as cu
     from scoring.custom import Scorer, load_competition
 
     d = _mteb(tmp_path)
