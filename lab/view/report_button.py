@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
@@ -19,25 +19,38 @@ from . import current
 _ROOT = Path(__file__).resolve().parents[2]
 
 
-def _relative(path: Path) -> str:
-    """A data path as the command line would name it from the app's folder."""
-    try:
-        return str(Path(path).resolve().relative_to(_ROOT))
-    except ValueError:
-        return str(path)
+def page_link(url: str | None, page: str, pairs: Sequence[tuple[str, str]], *, base_path: str = "") -> str:
+    """The address of page ``page`` (its registered address) on the server that ``url`` came
+    from: scheme and host from ``url`` (the browser's address), never its path — Streamlit
+    trims a page's address from the path, so a page opened by its own address reads as
+    ``/qa_`` beside the default page's alias ``leaderboard`` — then the server's
+    ``baseUrlPath``, the page and ``pairs``.
+
+    >>> page_link("http://h:8501/qa_", "qa_leaderboard", [("w", "0.5")])
+    'http://h:8501/qa_leaderboard?w=0.5'
+    >>> page_link(None, "leaderboard", [], base_path="/lab/")
+    'http://localhost:8501/lab/leaderboard'
+    """
+    from ..report import DEFAULT_BASE
+
+    parts = urlsplit(url or DEFAULT_BASE)
+    if not parts.scheme or not parts.netloc:
+        parts = urlsplit(DEFAULT_BASE)
+    path = "/".join(x for x in (*base_path.strip("/").split("/"), page) if x)
+    return f"{parts.scheme}://{parts.netloc}/{path}" + (f"?{urlencode(list(pairs))}" if pairs else "")
 
 
 def _link(page: str) -> str:
-    """The address of this view: the app's base, the page, and every query value the app keeps
-    (the parameters, the pinned ``pin=``, the page's own picks) — never ``data=``, the key to an
-    upload: a report is made to be passed around, and whoever holds that key can open the files."""
-    from ..report import DEFAULT_BASE
-
-    url = (st.context.url or DEFAULT_BASE).split("?")[0].rstrip("/")  # this page's address, or the app's
-    if not url.endswith(f"/{page}"):
-        url = f"{url}/{page}"
+    """The address of this view: the app's base, the page's registered address, and every query
+    value the app keeps (the parameters, the pinned ``pin=``, the page's own picks) — never
+    ``data=``, the key to an upload: a report is made to be passed around, and whoever holds
+    that key can open the files."""
+    try:
+        url = st.context.url
+    except Exception:  # no browser context (bare mode)
+        url = None
     pairs = [(k, v) for k in st.query_params if k != "data" for v in st.query_params.get_all(k)]
-    return url + (f"?{urlencode(pairs)}" if pairs else "")
+    return page_link(url, page, pairs, base_path=str(st.get_option("server.baseUrlPath") or ""))
 
 
 def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,
@@ -57,14 +70,21 @@ def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,
     def build() -> str:
         if folder is not None:
             sources = store.folder_sources(fam, Path(folder))
-            data = report.file_digests(fam, sources)
-            shown = {r: [_relative(x) for x in v] if isinstance(v, list) else _relative(v) for r, v in sources.items()}
+            roots = [_ROOT, Path(folder).resolve()]  # the app's folder (the samples), else the data's own
+            sources = {r: [Path(x).resolve() for x in v] if isinstance(v, list) else Path(v).resolve()
+                       for r, v in sources.items()}
+            data = report.file_digests(fam, sources, roots=roots)
+            shown = {r: [report.shown_path(x, roots) for x in v] if isinstance(v, list) else report.shown_path(v, roots)
+                     for r, v in sources.items()}
+            inside = Path(folder).resolve().is_relative_to(_ROOT)
+            where = "in the app's folder" if inside else "in the data's folder"
         else:
+            where = ""
             bundle = uploads.load(fam.name, digest) or {}
             data = report.bundle_digests(fam, bundle)
             shown = {r: [n for n, _ in v] if isinstance(v, list) else v[0] for r, v in bundle.items() if v}
         return report.build_report(fam, comp, scorer, p, data=data, data_label=label,
-                                   command=report.command_line(fam, shown, p), link=link, params_b=pb,
+                                   command=report.command_line(fam, shown, p), command_where=where, link=link, params_b=pb,
                                    labels=labels)
 
     return build
