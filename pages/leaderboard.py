@@ -62,10 +62,9 @@ def team_waterfall() -> None:
     st.subheader("One team, stage by stage")
     teams = [str(t) for t in lb["submission"]]
     # the team in the link when it is one of ours; otherwise the current leader, on every run
-    team = links.choice("lb_team", "team", teams, teams[0], follow_default=True)
-    st.selectbox("Team", teams, key="lb_team", on_change=links.keep, args=("lb_team", "team"),
-                 help="Defaults to the current leader; a team you pick is kept in the page's address, so a "
-                      "shared link shows it.")
+    team = links.draw(st.selectbox, "Team", sr.LB_TEAM, options=teams, default=teams[0], follow_default=True,
+                      help="Defaults to the current leader; a team you pick is kept in the page's address, so a "
+                           "shared link shows it.")
     profile = sr.team_profiles().get(team)
     if profile:
         st.caption(profile)

@@ -5,7 +5,8 @@ import streamlit as st
 
 from lab import robustness as rb
 from lab.charts.robustness import slope_figure
-from lab.view import current, report_button, state, tables
+from lab.families import CMP_NOISE
+from lab.view import current, links, report_button, state, tables
 from lab.view.draw import memo
 from lab.words.text import md
 from scoring.core.stability import compare
@@ -47,8 +48,8 @@ else:
         + (f"; the winner changes from **{md(winner_a)}** to **{md(winner_b)}**." if winner_a != winner_b
            else f"; **{md(winner_b)}** wins under both.")
     )
-if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise",
-                         help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
+if changed and links.draw(st.toggle, "Is it beyond the sampling noise?", CMP_NOISE,
+                          help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
                               f"{fam.unit}s under A and under B, at 95 % confidence (as on the Rank intervals page)."):
     with st.spinner(f"Resampling the {fam.unit}s under A and B…"):
         iv_a, iv_b = rb.intervals(fam, params=a), rb.intervals(fam)

@@ -24,7 +24,7 @@ from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_reci
 from ..data import store
 from ..view import current, state, tables
 from ..words.text import md
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target, stage_table_toggle
 
 FAM = FAMILY
 DATASET_KEY = "cu_dataset"
@@ -77,8 +77,10 @@ def dataset_picker() -> None:
             del st.query_params[LINK_DATASET]
     elif st.query_params.get(LINK_DATASET) != active:
         st.query_params[LINK_DATASET] = active
-    ss[DATASET_KEY] = active
-    st.sidebar.selectbox("Leaderboard", list(DATASETS), key=DATASET_KEY, format_func=lambda n: DATASETS[n][0],
+    if ss.get(DATASET_KEY) != active:
+        ss[DATASET_KEY] = active
+    st.sidebar.selectbox("Leaderboard", list(DATASETS), index=list(DATASETS).index(active) if active in DATASETS else None,
+                         key=DATASET_KEY, format_func=lambda n: DATASETS[n][0],
                          on_change=_on_pick, placeholder="Your uploaded results (Data page)",
                          help="Published leaderboards shipped with the app (benchbench 1.0.1, MIT licence), each "
                               "with its recipe. Upload your own results table and recipe on the Data page.")
@@ -175,11 +177,22 @@ def _data_defaults(comp) -> dict[str, Any]:
     return out
 
 
+#: the controls (lab.families.Control): the sidebar's shipped leaderboard (on both pages), the Recipe
+#: page's text box (derived: its text is applied to the sidebar by a button, it holds no value of the view)
+DATASET = Control(DATASET_KEY, LINK_DATASET)  # one of the shipped tables (none: an upload)
+RECIPE_TEXT = Control("cu_recipe_text", "", "derived")
+
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/custom_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:"),
+        PageSpec("pages/custom_leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Your own leaderboard from any team × unit results table, composed by a recipe.",
+                 (stage_table_toggle("cu_lb_table"), export_target("cu_lb_export"))),
+        PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:",
+                 "The recipe behind the leaderboard: read it, edit it, save it, load one.", (RECIPE_TEXT,)),
     ),
+    controls=(DATASET,),
+    about="Any results table — a published one such as HELM, Open LLM or GLUE, or your own — composed into a "
+          "leaderboard by a recipe: normalisation, groups, an across rule, an optional boost or penalty.",
     data_defaults=_data_defaults,
     disabled=_disabled,
     sidebar_extra=dataset_picker,

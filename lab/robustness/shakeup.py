@@ -23,10 +23,11 @@ from scoring.core.shakeup_sweep import SIZES, advice_from, advice_runs, nested_s
 
 from .. import families
 from ..data import shared
+from ..families import SHK_SPLITS
 from ..view import current, nav
 
-SPLITS = (200, 500, 1000, 2000)
-DEFAULT_SPLITS = 1000
+SPLITS = SHK_SPLITS.options  # the page's declared choices (lab.families)
+DEFAULT_SPLITS = SHK_SPLITS.default
 SWEEP_SPLITS = 200
 #: the advice's grid on the page: every other fraction of the sweep (10 %, 20 %, … 90 %)
 ADVICE_FRACTIONS = tuple(f for f in FRACTIONS if round(f * 100) % 10 == 0)

@@ -7,37 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
 from scoring.core.family import Family
 
 from ..data import store, uploads
-from . import current
+from . import current, links
 
 _ROOT = Path(__file__).resolve().parents[2]
-
-
-def page_link(url: str | None, page: str, pairs: Sequence[tuple[str, str]], *, base_path: str = "") -> str:
-    """The address of page ``page`` (its registered address) on the server that ``url`` came
-    from: scheme and host from ``url`` (the browser's address), never its path — Streamlit
-    trims a page's address from the path, so a page opened by its own address reads as
-    ``/qa_`` beside the default page's alias ``leaderboard`` — then the server's
-    ``baseUrlPath``, the page and ``pairs``.
-
-    >>> page_link("http://h:8501/qa_", "qa_leaderboard", [("w", "0.5")])
-    'http://h:8501/qa_leaderboard?w=0.5'
-    >>> page_link(None, "leaderboard", [], base_path="/lab/")
-    'http://localhost:8501/lab/leaderboard'
-    """
-    from ..report import DEFAULT_BASE
-
-    parts = urlsplit(url or DEFAULT_BASE)
-    if not parts.scheme or not parts.netloc:
-        parts = urlsplit(DEFAULT_BASE)
-    path = "/".join(x for x in (*base_path.strip("/").split("/"), page) if x)
-    return f"{parts.scheme}://{parts.netloc}/{path}" + (f"?{urlencode(list(pairs))}" if pairs else "")
 
 
 def _link(page: str) -> str:
@@ -45,12 +23,11 @@ def _link(page: str) -> str:
     value the app keeps (the parameters, the pinned ``pin=``, the page's own picks) — never
     ``data=``, the key to an upload: a report is made to be passed around, and whoever holds
     that key can open the files."""
-    try:
-        url = st.context.url
-    except Exception:  # no browser context (bare mode)
-        url = None
+    from ..report import DEFAULT_BASE
+
     pairs = [(k, v) for k in st.query_params if k != "data" for v in st.query_params.get_all(k)]
-    return page_link(url, page, pairs, base_path=str(st.get_option("server.baseUrlPath") or ""))
+    return links.page_link(links.browser_url(), page, pairs, base_path=str(st.get_option("server.baseUrlPath") or ""),
+                           fallback=DEFAULT_BASE)
 
 
 def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,

@@ -22,6 +22,7 @@ from scoring.core.family import Family
 from scoring.core.params import Param
 
 from .. import families
+from . import links, nav
 
 _INIT, _PENDING, _PROBLEMS, _DATA = "init", "pending", "query_problems", "data_key"
 
@@ -192,7 +193,9 @@ def finite_key(name: str) -> str:
 
 def write_query(fam: Family) -> None:
     """Put the current parameters in the page's address, so a link reproduces the view — with
-    the finite value a switched-on ∞ hides (``alpha_finite=``)."""
+    the finite value a switched-on ∞ hides (``alpha_finite=``) — and take out what is not of this
+    view (``lab.view.links.clean``: another family's parameters, another page's controls)."""
+    links.clean(fam)
     vals = values(fam)
     _write_query(fam, vals)
     qp, ss = st.query_params, st.session_state
@@ -262,7 +265,11 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
         ss[_meta(fam, _DATA)] = data_key
     base = defaults(fam, context)
     if not ss.get(_meta(fam, _INIT)):
-        vals, problems = _from_query(fam, context)
+        # the link's values are this family's only when the link was opened on its view (a family
+        # shown later in the session starts from its own defaults: the address may still hold
+        # another family's values of the same name, e.g. alpha, threshold, band)
+        owned = nav.link_owner() in (None, fam.name)
+        vals, problems = _from_query(fam, context) if owned else (dict(base), [])
         ss[_meta(fam, _PROBLEMS)] = problems
         ss.update(_to_state(fam, vals))
         ss.update(_finite_from_query(fam, vals))
@@ -338,6 +345,10 @@ def reset(fam: Family) -> None:
     suggestions included)."""
     ctx = st.session_state.get(_meta(fam, "context")) or {}
     st.session_state.update(_to_state(fam, defaults(fam, ctx)))
-    for extra in families.ui(fam).link_keys:
+    page = links.page_spec(nav.page_path())
+    own = [c for c in page.controls if c.kind not in ("derived", "json")] if page is not None else []
+    for c in own:  # the page's own picks too: the whole view back to its defaults
+        st.session_state.pop(c.key, None)
+    for extra in {*families.ui(fam).link_keys, *(c.link for c in own)}:
         if extra in st.query_params:
             del st.query_params[extra]
