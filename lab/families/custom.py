@@ -70,6 +70,7 @@ def dataset_picker() -> None:
         wanted = st.query_params.get(LINK_DATASET)
         if wanted in DATASETS and wanted != active_dataset() and (current.entry(FAM).is_default or active_dataset()):
             _switch(wanted)
+            state.relink(FAM)  # the link's stages are for the board it names
             st.rerun()
     active = active_dataset()
     if active is None:

@@ -81,6 +81,7 @@ def dataset_picker() -> None:
         wanted = st.query_params.get(LINK_DATASET)
         if wanted in choices and wanted != active_dataset(choices) and current.entry(FAM).is_default:
             _switch(wanted)
+            state.relink(FAM)  # the link's settings are for the dataset it names
             st.rerun()
     active = active_dataset(choices)
     if active is None:

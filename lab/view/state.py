@@ -231,6 +231,26 @@ def _finite_from_query(fam: Family, vals: Mapping[str, Any]) -> dict[str, Any]:
     return state
 
 
+def shareable(fam: Family, context: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """The address's query for whoever opens it on the family's own data (``context``: the sample's):
+    without ``data``, the key to an upload, and without the parameters whose values only the upload
+    has (a weight per unit of an uploaded table, an attribute the sample lacks) — the sample's own
+    values stand in for them, so the link opens without a warning."""
+    qp = st.query_params
+    query = {k: qp.get_all(k) for k in qp if k != "data"}
+    for p in fam.params:
+        if p.name not in query:
+            continue
+        raw: Any = query[p.name]
+        raw = [a for a in raw if a] if p.kind in ("names", "mapping") else raw[-1]
+        try:
+            check(fam, {p.name: raw}, context)
+        except ValueError:
+            del query[p.name]
+            query.pop(finite_key(p.name), None)
+    return query
+
+
 def _from_query(fam: Family, context) -> tuple[dict[str, Any], list[str]]:
     qp = st.query_params
     out = defaults(fam, context)
@@ -315,6 +335,22 @@ def remember(fam: Family) -> None:
     keys = set(_to_state(fam, values(fam))) | {key(fam, p.name) for p in fam.params if p.allow_inf}  # ∞ hides one
     ss = st.session_state
     ss[_meta(fam, "saved")] = {k: ss[k] for k in keys if k in ss}
+
+
+def relink(fam: Family) -> None:
+    """Read the link again in the next run, on the data it is about to show: a link that names a
+    shipped dataset (``board=``, ``dataset=``) switches to it on the first run, after the sidebar read
+    the link's values against the first data — whose own defaults (a recipe's stages) would then
+    replace them. The family's widget state goes, so the new data's defaults fill what the link does
+    not say."""
+    ss = st.session_state
+    prefix = f"{fam.key}_"
+    for k in [k for k in ss if isinstance(k, str) and k.startswith(prefix)
+              and any(k == key(fam, p.name) or k.startswith(key(fam, p.name) + ".") or k == inf_key(fam, p.name)
+                      for p in fam.params)]:
+        del ss[k]
+    for what in (_INIT, _DATA, "saved", _PROBLEMS):
+        ss.pop(_meta(fam, what), None)
 
 
 def problems(fam: Family) -> list[str]:

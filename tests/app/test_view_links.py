@@ -33,6 +33,23 @@ _KINDS = ("selectbox", "radio", "multiselect", "button_group", "select_slider", 
 
 
 @pytest.fixture(autouse=True)
+def _served_app(monkeypatch):
+    """Every run through ``app.py``, as on a server where ``st.navigation`` has run once (Streamlit's
+    documented switch away from the legacy ``pages/`` folder). AppTest builds a new pages manager
+    before each run, in the legacy mode: after a session's first run a page's file ran alone —
+    without ``app.py``, its sidebar, and the sidebar's writing of the link."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    init = PagesManager.__init__
+
+    def navigated(self, *args, **kwargs):
+        PagesManager.uses_pages_directory = False
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(PagesManager, "__init__", navigated)
+
+
+@pytest.fixture(autouse=True)
 def _browser_like_picks(monkeypatch):
     """Let a test pick an option by its text, as the browser does (AppTest's ``set_value`` takes the
     option's value and needs the page's own formatting of it)."""
@@ -196,6 +213,11 @@ def _open(page: str, query: dict | None = None) -> AppTest:
     return at
 
 
+def _all(at: AppTest, key: str) -> list[str]:
+    v = at.query_params.get(key)
+    return [] if v is None else [v] if isinstance(v, str) else list(v)
+
+
 def _link(at: AppTest) -> dict[str, list[str]]:
     qp = at.query_params
     return {k: list(qp.get_all(k)) if hasattr(qp, "get_all") else qp[k] for k in qp}
@@ -256,9 +278,10 @@ def test_every_control_of_every_page_round_trips_through_its_link(page, monkeypa
     for k in before["widgets"]:
         assert k in declared or k in sidebar or k.split(".")[0] in sidebar, f"{page}: {k} is not declared"
     link = _link(at)
-    for k in done:  # each control set holds its value in the link, under its own key
-        c = _declared(page).get(k)
-        if c is not None and c.link and c.kind not in ("derived", "json"):
+    opened = view(_open(page))["widgets"]  # the page as a fresh visitor first sees it
+    for k, c in _declared(page).items():  # a control with a declared default, moved off it: in the link
+        if c.link and c.default is not None and c.kind not in ("derived", "json") and k in before["widgets"] \
+                and before["widgets"][k] != opened.get(k):
             assert c.link in link, (page, k, c.link, link)
     fresh = _open(page, link)
     after = view(fresh)
@@ -293,3 +316,133 @@ def test_the_export_targets_are_the_declared_ones():
 
 def _dump(d: dict) -> str:  # pragma: no cover - a debugging aid
     return json.dumps(d, indent=1, default=str)[:4000]
+
+
+# ---- the once-seen race: a widget mounted afresh shows the value the page uses --------------------
+def _mount_texts(w) -> list[str] | object:
+    """What widget ``w`` shows when the browser mounts it without a state of its own: its
+    declared starting value (the proto's ``default``)."""
+    proto = w.proto
+    if isinstance(w, et.SelectSlider):
+        return [w.options[int(i)] for i in proto.default]
+    if isinstance(w, et.Selectbox | et.Radio):
+        return [w.options[proto.default]] if proto.HasField("default") else []
+    if isinstance(w, et.Multiselect):
+        return [w.options[int(i)] for i in proto.default]
+    if isinstance(w, et.ButtonGroup):
+        return list(proto.default)
+    if isinstance(w, et.Slider):
+        d = list(proto.default)
+        return d[0] if len(d) == 1 else d
+    try:
+        return proto.default if proto.HasField("default") else None
+    except ValueError:  # a field without presence (a switch's): always set
+        return proto.default
+
+
+def unmounted(at: AppTest) -> dict[str, tuple]:
+    """The widgets that a browser mounting them afresh would show at another value than the page
+    uses (key: (shown, used))."""
+    out = {}
+    for key, w in _widgets(at).items():
+        if isinstance(w, et.ButtonGroup):
+            shown, used = _mount_texts(w), list(w.indices)
+        elif isinstance(w, _FORMATTED):
+            shown, used = _mount_texts(w), _texts(w)
+        else:
+            shown, used = _mount_texts(w), w.value
+            if isinstance(used, float) and isinstance(shown, float):
+                shown, used = round(shown, 9), round(used, 9)
+        if shown != used:
+            out[key] = (shown, used)
+    return out
+
+
+@pytest.mark.parametrize("first", ["pages/leaderboard.py", "pages/spotgeo_leaderboard.py", "pages/qa_leaderboard.py",
+                                   "pages/difficulty_leaderboard.py"])
+def test_after_navigation_every_widget_mounts_at_the_value_the_page_uses(first, monkeypatch):
+    """Issue 38's once-seen race: after a move to Rank intervals the sidebar showed w 0.00, the first
+    quality, no attributes and overlap removal off — each widget's own first value, which a browser
+    that lost its widget states (a run cut short by the menu click) mounts — while the page scored the
+    session's values. Every widget now starts at the session's value: what a fresh mount shows is
+    what the page uses, on the page where the values were set and on the pages reached after."""
+    for var in ("LAB_DATA_DIR", "LAB_DATA_DIR_SPOTGEO", "LAB_DATA_DIR_QA", "LAB_DATA_DIR_DIFFICULTY"):
+        monkeypatch.delenv(var, raising=False)
+    at, done = set_everything(first, skip=frozenset({"df_dataset"}))
+    assert unmounted(at) == {}
+    for page in ("pages/robustness_intervals.py", first, "pages/data.py"):
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert unmounted(at) == {}, page
+
+
+# ---- families never share values -----------------------------------------------------------------
+def test_a_link_of_one_family_never_sets_another_familys_parameters(monkeypatch):
+    """Issue 38: ``/?alpha=12&threshold=0.6&band=0.1`` (Shovel-Ready's α, overlap threshold and band),
+    then Data, then the Custom family: Custom's leaderboard showed α 12, T 0.6 and band 0.10 and
+    saved them in its preset. Custom starts from its own defaults — the same view as a fresh visit
+    — and the address keeps no Shovel-Ready parameter."""
+    for var in ("LAB_DATA_DIR", "LAB_DATA_DIR_CUSTOM"):
+        monkeypatch.delenv(var, raising=False)
+    custom = registry.get("custom")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"alpha": "12", "threshold": "0.6", "band": "0.1"})
+    at.run()
+    assert at.slider(key="sr_alpha").value == 12  # the link is Shovel-Ready's, and Shovel-Ready reads it
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key="data_family").set_value("custom").run()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shovel = {p.name for p in registry.get("shovel-ready").params} - set(custom.params.names)
+    assert not shovel & set(at.query_params), set(at.query_params)
+    at.switch_page("pages/custom_leaderboard.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    fresh = _open("pages/custom_leaderboard.py")
+    mine = {k: _plain(_value(w)) for k, w in _widgets(at).items() if k.startswith("cu_")}
+    theirs = {k: _plain(_value(w)) for k, w in _widgets(fresh).items() if k.startswith("cu_")}
+    assert mine == theirs
+    assert fam_preset(at, custom) == fam_preset(fresh, custom)  # what a saved preset would hold
+    for name in ("alpha", "threshold", "band"):
+        assert at.query_params[name] == fresh.query_params[name], name
+
+
+def fam_preset(at: AppTest, fam) -> dict:
+    """The preset the Data page would save, read from ``at``'s session."""
+    return {p.name: at.session_state[state.key(fam, p.name)] for p in fam.params if state.key(fam, p.name) in
+            at.session_state}
+
+
+@pytest.mark.parametrize("page", [p.path for fam in registry.families() for p in ui(fam).pages][::3])
+def test_a_familys_sidebar_holds_only_its_own_parameters(page, monkeypatch):
+    for var in ("LAB_DATA_DIR", "LAB_DATA_DIR_SPOTGEO", "LAB_DATA_DIR_QA", "LAB_DATA_DIR_DIFFICULTY",
+                "LAB_DATA_DIR_CUSTOM"):
+        monkeypatch.delenv(var, raising=False)
+    at = _open(page)
+    owner = next(fam for fam in registry.families() if any(p.path == page for p in ui(fam).pages))
+    own = {state.key(owner, p.name) for p in owner.params} | {state.inf_key(owner, p.name) for p in owner.params}
+    own |= {c.key for c in ui(owner).controls}
+    keys = [w.key for kind in _KINDS for w in at.sidebar.get(kind) if w.key and "__exact__" not in w.key]
+    assert keys and all(k in own or k.split(".")[0] in own or k == f"{owner.key}_reset" for k in keys), keys
+
+
+def test_the_link_to_share_opens_on_the_sample_without_a_warning(core_dir, monkeypatch):
+    """Issue 38: the Data page's "safe to share" link (without the upload) carried the upload's own
+    values — here an attribute only the upload has — and opening it said "Some link parameters were
+    ignored". It leaves them out: the sample's values stand in, and it opens clean."""
+    from urllib.parse import parse_qs
+
+    from tests.app.helpers import GT, SUB_A, SUB_B, upload
+
+    monkeypatch.setenv("LAB_UPLOAD_DIR", str(core_dir.parent / "uploads"))
+    at = _open("pages/data.py")
+    upload(at, GT, {"A": SUB_A, "B": SUB_B}, demo="id,grade\ne1,9\ne2,10\n")
+    at.multiselect(key="sr_attributes").set_value(["grade"]).run()
+    assert _all(at, "attributes") == ["grade"] and "data" in at.query_params
+    shared = next(c.value for c in at.code if not c.value.startswith("?data=") and "data=" not in c.value)
+    query = parse_qs(shared.lstrip("?"), keep_blank_values=True)
+    assert "data" not in query and "attributes" not in query, query
+    assert query["w"] == _all(at, "w")  # the other settings travel
+    fresh = _open("pages/data.py", query)
+    warned = [w.value for w in fresh.sidebar.warning if "ignored" in w.value]
+    assert warned == []
+    assert fresh.multiselect(key="sr_attributes").value == ["ell_status"]  # the sample's own attribute
