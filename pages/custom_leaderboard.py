@@ -51,7 +51,7 @@ if pub is not None:
                 "rounding. " if same_scale else
                 f"This recipe's scores are on another scale than the published {md(first[10:])}: compare the ranks. ")
                + f"{moved} of {len(pub)} teams rank differently here.")
-    st.dataframe(pub, hide_index=True, key="cu_lb_pub")
+    st.dataframe(pub, hide_index=True, key="cu_lb_pub", column_config={"Team": tables.team_column()})
 
 altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
 st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")

@@ -25,6 +25,7 @@ current.header(
     # with overlap removal off, the "after overlap removal" column is for reference only: the
     # story of who passed whom leaves it out
     takeaway=current.winner_takeaway(FAM, lb, skip=() if p["overlap_removal"] else ("overlap_removed",)),
+    words=("softmin", "α", "attribute", "memo"),
 )
 colors = view.colors
 

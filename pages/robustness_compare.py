@@ -64,8 +64,11 @@ if changed and links.draw(st.toggle, "Is it beyond the sampling noise?", CMP_NOI
 table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "rank_b": "Rank under B",
                              "delta": "Places gained", "score_a": "Score under A", "score_b": "Score under B",
                              "moved_at": "First stage that moved"})
+first = ["Team", "Places gained", "First stage that moved", "Rank under A", "Rank under B"]  # in view at 1024 px
+table = table[first + [c for c in table.columns if c not in first]]
 st.dataframe(table, hide_index=True, key="rob_cmp_table",
-             column_config=tables.number_columns(["Score under A", "Score under B"], "%.4f"))
+             column_config={"Team": tables.team_column(),
+                            **tables.number_columns(["Score under A", "Score under B"], "%.4f")})
 st.plotly_chart(memo(slope_figure, diff, current.colors(fam)), key="rob_cmp_slope")
 report_button.download(fam, key="rob_cmp_report", page="robustness_compare", params=a, params_b=b,
                        labels=("A (pinned)", "B (current)"))

@@ -23,6 +23,8 @@ fam = rb.begin(
     "the difference of their scores, replicate by replicate (paired, studentised, corrected for the many "
     "comparisons: max-t). A team is **established better** than another when that difference is clear at the "
     "chosen confidence; everything below follows from these comparisons.",
+    words=("bootstrap replicate", "paired", "studentised", "max-t", "established better", "letters", "possible ranks",
+           "standard error (SE)"),
 )
 c1, c2, c3, c4 = st.columns(4)
 b = links.draw(c1.select_slider, "Replicates B", IV_B,
@@ -62,10 +64,12 @@ def sets_table_and_figure() -> None:
                                   "the sets together with the confidence (they are wider).")
     table = iv.rename_axis("Team").reset_index()
     lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
-    table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
-    table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best possible rank", "Worst possible rank",
-                     "Letters", "Could have won"]
+    # the answers first (in view at 1024 pixels): who could have won, the letters, the possible ranks
+    table = table[["Team", "rank", "could_win", "letters", lo, hi, "score", "score_low", "score_high"]]
+    table.columns = ["Team", "Rank", "Could have won", "Letters", "Best possible rank", "Worst possible rank",
+                     fam.final.label, "Low", "High"]
     st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
+        "Team": tables.team_column(),
         **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
         "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
         "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),

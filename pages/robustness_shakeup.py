@@ -20,6 +20,7 @@ from lab.families import (
 from lab.robustness import shakeup as sk
 from lab.view import current, links, tables
 from lab.view.draw import memo
+from lab.words import glossary
 from lab.words.text import md
 from scoring.core.shakeup_selection import selection_sentence
 
@@ -30,6 +31,8 @@ fam, slot = sk.begin(
     "theme or split, so each keeps its share) and scores both parts with the current settings — every score is "
     "recomputed on its part, the efficiency boost or the time penalty included. **Kendall's τ** compares the two "
     "orders: 1 when they agree, lower as teams swap.",
+    words=("public and private boards", "Kendall τ", "P(winner holds)", "P(same rank)", "Expected |move|", "P(first)",
+           "nested splits"),
 )
 c1, c2, c3 = st.columns(3)
 percent = links.draw(c1.slider, "Public fraction (%)", SHK_PUBLIC, step=5,
@@ -44,9 +47,9 @@ slot.info(md(sh.sentence()), icon=current.TAKEAWAY_ICON)
 
 s = sh.summary()
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Public leader wins", f"{s['p_winner_holds']:.0%}")
-m2.metric("Median Kendall's τ", f"{s['tau_median']:.2f}", help=f"5–95 % of splits: {s['tau_q05']:.2f} to "
-          f"{s['tau_q95']:.2f}")
+m1.metric("Public leader wins", f"{s['p_winner_holds']:.0%}", help=glossary.TERMS["P(winner holds)"])
+m2.metric("Median τ", f"{s['tau_median']:.2f}", help=f"Kendall's τ between the two boards, the median over the "
+          f"splits — {glossary.TERMS['Kendall τ']} 5–95 % of splits: {s['tau_q05']:.2f} to {s['tau_q95']:.2f}.")
 top3 = s["p_top_k_equal"].get("3")
 m3.metric("Same top 3", "—" if top3 is None else f"{top3:.0%}", help="The teams ranked 1–3 publicly are those "
           "ranked 1–3 privately (in any order).")
@@ -57,8 +60,14 @@ if s["p_top_k_equal"]:
 
 table = sk.team_table(sh)
 st.dataframe(table, hide_index=True, key="rob_shk_table",
-             column_config={**tables.number_columns(["Mean public rank", "Mean private rank", "Expected |move|"], "%.2f"),
-                            **tables.number_columns(["P(same rank)", "P(first, public)", "P(first, private)"], "%.3f")})
+             column_config={"Team": tables.team_column(),
+                            **tables.number_columns(["Mean public rank", "Mean private rank"], "%.2f"),
+                            "Expected |move|": st.column_config.NumberColumn(
+                                format="%.2f", help=glossary.TERMS["Expected |move|"]),
+                            "P(same rank)": st.column_config.NumberColumn(format="%.3f",
+                                                                          help=glossary.TERMS["P(same rank)"]),
+                            **{c: st.column_config.NumberColumn(format="%.3f", help=glossary.TERMS["P(first)"])
+                               for c in ("P(first, public)", "P(first, private)")}})
 
 names = list(sh.names)
 ordered = table["Team"].tolist()
@@ -73,8 +82,9 @@ if links.draw(st.toggle, f"Sweep the public fraction from 5 % to 95 % ({len(sk.F
     sw = sk.fraction_sweep(fam, seed, tau_at)
     best = sw.sort_values(["p_winner_holds", "fraction"], ascending=[False, True]).iloc[0]
     st.markdown(f"The public leader holds on most often with a **{best['fraction']:.0%}** public split "
-                f"({best['p_winner_holds']:.0%}); the splits of one seed are nested, so the curves move with the "
-                "fraction, not with fresh draws.")
+                f"({best['p_winner_holds']:.0%}). Each larger public share keeps the smaller one's "
+                f"{fam.unit}s and adds more (the same seed, no fresh draw), so the curves move with the fraction, "
+                "not with the luck of new draws.", help=glossary.TERMS["nested splits"])
     st.plotly_chart(memo(sweep_figure, sw, current=fraction, tau_at=tau_at), key="rob_shk_sweep_chart")
 
 st.subheader("How big must the public split be?")

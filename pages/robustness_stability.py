@@ -16,6 +16,7 @@ fam = rb.begin(
     "sidebar) and compares its ranking with the current one — Kendall's τ, 1 when the order is the same, lower as "
     "teams swap. The cell's border names its winner; black lines mark where the winner flips; the star is where you "
     "are. Click a cell to load its settings.",
+    words=("Kendall τ",),
 )
 names, pairs, default = rb.map_choices(fam)
 c1, c2, c3 = st.columns([2, 2, 1])

@@ -19,10 +19,12 @@ FAM = sr.FAM
 
 takeaway_slot = current.header(
     FAM, "Worked examples",
-    "Every example in the memo, computed live by the engine and set beside the number the memo "
+    "Every example in the memo — the *Shovel-Ready Competition — Unified Metric* memo, the organisers' document "
+    "that defines this metric and its defaults — computed live by the engine and set beside the number the memo "
     "prints (“memo says”). A ✓ means the engine agrees with the memo to the precision the memo "
     "prints; a ✗ would point at a disagreement worth investigating.",
     about_data=False,  # the memo's examples, not the loaded data: no warnings about the data
+    words=("memo", "softmin", "α"),
 )
 
 OK, BAD = "✓", "✗"

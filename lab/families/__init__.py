@@ -83,6 +83,8 @@ class FamilyUI:
     #: other link keys the family's pages use (cleared by the reset button)
     link_keys: tuple[str, ...] = ()
     reset_label: str = "Reset to defaults"
+    #: the reset button's tooltip (what the defaults are, where they come from)
+    reset_help: str = "Every parameter back to its default (the data's own suggestions included)."
     #: (values, competition) -> names of the parameters whose widgets are disabled, with why
     disabled: Callable[[Mapping[str, Any], Any], Mapping[str, str]] = lambda values, comp: {}
     #: a caption under a sidebar group when the data lacks something: (group, competition) -> text
@@ -186,9 +188,11 @@ SHK_SEP = Control("rob_shk_sep", "shk_sep", "text", "", max_chars=8)
 SHK_KEEP = Control("rob_shk_keep", "shk_keep", default=1, options=(1, 2), scope="shared")
 
 #: The shared pages, after every family's section.
-SHARED_PAGES = (PageSpec("pages/data.py", "Data", ":material/upload_file:",
+SHARED_PAGES = (PageSpec("pages/start.py", "Start here", ":material/explore:",
+                         "What each family and page answers, where to begin, and the glossary."),
+                PageSpec("pages/data.py", "Data", ":material/upload_file:",
                          "Score your own files: upload a competition of any family, save and load presets.",
-                         (DATA_FAMILY,)),)
+                         (DATA_FAMILY,)))
 #: How sure is the ranking? Pages that work on whichever family is active (issue 11).
 ROBUSTNESS_PAGES = (
     PageSpec("pages/robustness_intervals.py", "Rank intervals", ":material/error_outline:",

@@ -24,6 +24,7 @@ from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboar
 from ..charts import tables as frames
 from ..charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
 from ..view import current, state, tables
+from ..words import glossary
 from ..words.shovel_ready import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
 from . import Control, FamilyUI, PageSpec, export_target, stage_table_toggle
 
@@ -249,6 +250,7 @@ UI = FamilyUI(
     defaults={"attributes": ("ell_status",)},
     link_keys=("team", "essay", "whatif", "score", "runtime"),
     reset_label="Reset to memo defaults",
+    reset_help="Every parameter back to the defaults of the memo — " + glossary.TERMS["memo"],
     disabled=_shovel_ready_disabled,
     group_note=_shovel_ready_note,
     describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",

@@ -29,14 +29,15 @@ from ..words.text import md
 DEFAULT_B = IV_B.default  # the page's declared defaults (lab.families): what warm() computes ahead
 
 
-def begin(key: str, title: str, explanation: str | Callable[[Family], str]) -> Family:
+def begin(key: str, title: str, explanation: str | Callable[[Family], str], *, words: tuple[str, ...] = ()) -> Family:
     """A page's top: the choice of family (widget ``key``), with the page's header drawn above it
-    (``explanation``, or ``explanation(family)`` for words that name the family's unit)."""
+    (``explanation``, or ``explanation(family)`` for words that name the family's unit; ``words``:
+    the glossary terms it uses)."""
     head = st.container()
     fam = nav.pick_family(key)
     families.ui(fam).sidebar_extra()
     with head:
-        current.header(fam, title, explanation(fam) if callable(explanation) else explanation)
+        current.header(fam, title, explanation(fam) if callable(explanation) else explanation, words=words)
     return fam
 
 

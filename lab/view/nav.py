@@ -103,13 +103,17 @@ def welcome(navigation) -> None:
     and does, in two sentences, above the page."""
     if navigation.url_path not in ("", default_path()):
         return
-    others = sum(1 for fam in registry.families() if ui(fam).pages) - 1
+    fams = [section_label(fam) for fam in registry.families() if ui(fam).pages]
+    named = ", ".join(f"**{n}**" for n in fams[:-1]) + f" and **{fams[-1]}**" if len(fams) > 1 else f"**{fams[0]}**"
     st.markdown(
         "**Leaderboard Lab** shows how each parameter of a composite leaderboard metric moves a competition's "
-        "ranking — stage by stage, group by group — and how sure that ranking is. Move any control in the "
-        f"sidebar; the menus at the top hold {count_words(others)} more metric families, the robustness tools "
-        "and the Data page for your own files."
+        f"ranking, and how sure that ranking is. {count_words(len(fams)).capitalize()} metric families — {named} — "
+        f"each a menu at the top; this is {fams[0]}'s leaderboard: move any control in the sidebar."
     )
+    start = next((p for p in SHARED_PAGES if p.url_path == "start"), None)
+    if start is not None and (ROOT / start.path).is_file():
+        st.page_link(start.path, label="New here? Start here: each family in a sentence, what each page answers, "
+                                       "where to begin", icon=start.icon)
 
 
 def count_words(n: int) -> str:

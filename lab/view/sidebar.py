@@ -186,6 +186,7 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
                 st.caption(md(note))
             for p in params:
                 _widget(fam, p, context, off)
-    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
+    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch",
+              help=fui.reset_help)
     state.write_query(fam)
     state.remember(fam)

@@ -104,6 +104,12 @@ def team_group_table(values: pd.DataFrame, fmt: str, help: str | None = None) ->
     return out.reset_index(drop=True), cfg
 
 
+def team_column(label: str = "Team") -> Any:
+    """The team column of a page's table, pinned: it stays in view while a narrow window scrolls the
+    other columns sideways (the key columns come right after it)."""
+    return st.column_config.TextColumn(label, pinned=True)
+
+
 def number_columns(columns: Iterable[str], fmt: str = "%.3f") -> dict[str, Any]:
     """``st.dataframe`` column config showing each of ``columns`` as a number in ``fmt``."""
     return {c: st.column_config.NumberColumn(c, format=fmt) for c in columns}
