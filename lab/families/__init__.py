@@ -118,6 +118,9 @@ class FamilyUI:
     sample_label: str = "sample data"
     #: controls the family draws on every page of its own (the sidebar's dataset choice), in the link
     controls: tuple[Control, ...] = ()
+    #: before the sidebar reads the link (``app.py``): follow what the link names beyond the
+    #: parameters, once per session — a shipped dataset — so the parameters are read on its data
+    follow_link: Callable[[], None] = lambda: None
     #: the family in a sentence, for the start page: what it scores and for whom
     about: str = ""
 

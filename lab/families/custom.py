@@ -41,13 +41,27 @@ DATASETS = {
 
 
 # ---- the shipped leaderboards ------------------------------------------------------------------
-def active_dataset() -> str | None:
-    """The name of the shipped leaderboard shown (None: an upload or another folder)."""
-    e = current.entry(FAM)
+def active_dataset(entry: Any = None) -> str | None:
+    """The name of the shipped leaderboard shown (None: an upload or another folder); of ``entry``
+    (a ``store.Entry``) when given."""
+    e = current.entry(FAM) if entry is None else entry
     if e.folder is None:
         return None
     here = Path(e.folder).resolve()
     return next((n for n, (_, f) in DATASETS.items() if f.resolve() == here), None)
+
+
+def follow_link() -> None:
+    """A link's ``board=``, followed once per session — before the sidebar reads the link's
+    stages (``app.py`` calls it first), so that they are read on the board they were set on."""
+    ss = st.session_state
+    if ss.get("_cu_dataset_link"):
+        return
+    ss["_cu_dataset_link"] = True
+    wanted = st.query_params.get(LINK_DATASET)
+    held = store.active(FAM)
+    if wanted in DATASETS and wanted != active_dataset(held) and (held.is_default or active_dataset(held)):
+        _switch(wanted)
 
 
 def _switch(name: str) -> None:
@@ -62,16 +76,10 @@ def _on_pick() -> None:
 
 
 def dataset_picker() -> None:
-    """The sidebar's choice of shipped leaderboard; a link's ``board=`` is followed once per
-    session, afterwards the link follows the data shown."""
+    """The sidebar's choice of shipped leaderboard (a link's ``board=`` was followed by
+    :func:`follow_link`); the link follows the data shown."""
     ss = st.session_state
-    if not ss.get("_cu_dataset_link"):
-        ss["_cu_dataset_link"] = True
-        wanted = st.query_params.get(LINK_DATASET)
-        if wanted in DATASETS and wanted != active_dataset() and (current.entry(FAM).is_default or active_dataset()):
-            _switch(wanted)
-            state.relink(FAM)  # the link's stages are for the board it names
-            st.rerun()
+    follow_link()  # (done already in app.py's run: a page run alone by a test goes through it here)
     active = active_dataset()
     if active is None:
         if LINK_DATASET in st.query_params:
@@ -193,6 +201,7 @@ UI = FamilyUI(
                  "The recipe behind the leaderboard: read it, edit it, save it, load one.", (RECIPE_TEXT,)),
     ),
     controls=(DATASET,),
+    follow_link=follow_link,
     about="Any results table — a published one such as HELM, Open LLM or GLUE, or your own — composed into a "
           "leaderboard by a recipe: normalisation, groups, an across rule, an optional boost or penalty.",
     data_defaults=_data_defaults,

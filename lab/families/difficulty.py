@@ -51,13 +51,27 @@ def dataset_choices() -> dict[str, tuple[str, Path]]:
     return {"default": (f"Data folder {default.name}", default), **shipped}
 
 
-def active_dataset(choices: Mapping[str, tuple[str, Path]]) -> str | None:
-    """The name of the dataset shown (None: an upload)."""
-    e = current.entry(FAM)
+def active_dataset(choices: Mapping[str, tuple[str, Path]], entry: Any = None) -> str | None:
+    """The name of the dataset shown (None: an upload); of ``entry`` (a ``store.Entry``) when given."""
+    e = current.entry(FAM) if entry is None else entry
     if not e.is_default:
         return None
     here = Path(e.folder).resolve()
     return next((n for n, (_, f) in choices.items() if f.resolve() == here), None)
+
+
+def follow_link() -> None:
+    """A link's ``dataset=``, followed once per session — before the sidebar reads the link's
+    settings (``app.py`` calls it first), so that they are read on the dataset they were set on."""
+    ss = st.session_state
+    if ss.get("_df_dataset_link"):
+        return
+    ss["_df_dataset_link"] = True
+    choices = dataset_choices()
+    wanted = st.query_params.get(LINK_DATASET)
+    held = store.active(FAM)
+    if wanted in choices and wanted != active_dataset(choices, held) and held.is_default:
+        _switch(wanted)
 
 
 def _switch(name: str) -> None:
@@ -74,15 +88,9 @@ def _on_pick() -> None:
 def dataset_picker() -> None:
     """The sidebar's dataset choice (under the data caption). A link's ``dataset=`` is
     followed once per session; afterwards the link follows the data shown."""
+    follow_link()  # (done already in app.py's run: a page run alone by a test goes through it here)
     choices = dataset_choices()
     ss = st.session_state
-    if not ss.get("_df_dataset_link"):
-        ss["_df_dataset_link"] = True
-        wanted = st.query_params.get(LINK_DATASET)
-        if wanted in choices and wanted != active_dataset(choices) and current.entry(FAM).is_default:
-            _switch(wanted)
-            state.relink(FAM)  # the link's settings are for the dataset it names
-            st.rerun()
     active = active_dataset(choices)
     if active is None:
         if LINK_DATASET in st.query_params:
@@ -307,6 +315,7 @@ UI = FamilyUI(
                  "How much each split weighs, and the paper's rewards and penalties step by step."),
     ),
     controls=(DATASET,),
+    follow_link=follow_link,
     about="Ten real sentiment models on SST-2 and IMDb, scored with the difficulty-weighted WSBias, WOOD and "
           "WMProb: samples split by ease, harder ones weigh more.",
     defaults={"splits": 7, "weights": "linear"},

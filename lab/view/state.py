@@ -337,22 +337,6 @@ def remember(fam: Family) -> None:
     ss[_meta(fam, "saved")] = {k: ss[k] for k in keys if k in ss}
 
 
-def relink(fam: Family) -> None:
-    """Read the link again in the next run, on the data it is about to show: a link that names a
-    shipped dataset (``board=``, ``dataset=``) switches to it on the first run, after the sidebar read
-    the link's values against the first data — whose own defaults (a recipe's stages) would then
-    replace them. The family's widget state goes, so the new data's defaults fill what the link does
-    not say."""
-    ss = st.session_state
-    prefix = f"{fam.key}_"
-    for k in [k for k in ss if isinstance(k, str) and k.startswith(prefix)
-              and any(k == key(fam, p.name) or k.startswith(key(fam, p.name) + ".") or k == inf_key(fam, p.name)
-                      for p in fam.params)]:
-        del ss[k]
-    for what in (_INIT, _DATA, "saved", _PROBLEMS):
-        ss.pop(_meta(fam, what), None)
-
-
 def problems(fam: Family) -> list[str]:
     """What the link said that could not be used (each names the parameter)."""
     return list(st.session_state.get(_meta(fam, _PROBLEMS)) or [])
