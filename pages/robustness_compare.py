@@ -22,7 +22,7 @@ bad_pin = st.session_state.pop(f"_{fam.key}_pin_bad", None)
 if bad_pin:
     st.warning(f"The link's pinned settings (pin=…) could not be used — {md(bad_pin)}. Pin the current settings "
                "again.")
-c1, c2, c3 = st.columns(3)
+c1 = c2 = c3 = tables.download_row()  # one row that wraps: each button as wide as its label (columns cut them)
 c1.button("Pin the current settings as A", key="rob_cmp_pin", on_click=rb.pin, args=(fam,), type="primary")
 if a is None:
     st.info("Nothing is pinned yet: pin the current settings as A, then move any control in the sidebar.")

@@ -66,7 +66,7 @@ class PageSpec:
 
     path: str
     title: str
-    icon: str
+    icon: str | None
     answers: str = ""
     controls: tuple[Control, ...] = ()
 
@@ -123,6 +123,9 @@ class FamilyUI:
     follow_link: Callable[[], None] = lambda: None
     #: the family in a sentence, for the start page: what it scores and for whom
     about: str = ""
+    #: its menu's label in the top navigation when its title's first word is too long for every menu
+    #: to fit at 1024 pixels (``lab.view.nav.section_label``)
+    menu: str = ""
 
 
 #: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a
@@ -191,7 +194,7 @@ SHK_SEP = Control("rob_shk_sep", "shk_sep", "text", "", max_chars=8)
 SHK_KEEP = Control("rob_shk_keep", "shk_keep", default=1, options=(1, 2), scope="shared")
 
 #: The shared pages, after every family's section.
-SHARED_PAGES = (PageSpec("pages/start.py", "Start here", ":material/explore:",
+SHARED_PAGES = (PageSpec("pages/start.py", "Start", None,  # no icon: every menu fits at 1024 pixels
                          "What each family and page answers, where to begin, and the glossary."),
                 PageSpec("pages/data.py", "Data", ":material/upload_file:",
                          "Score your own files: upload a competition of any family, save and load presets.",

@@ -316,6 +316,7 @@ UI = FamilyUI(
     ),
     controls=(DATASET,),
     follow_link=follow_link,
+    menu="Difficulty",
     about="Ten real sentiment models on SST-2 and IMDb, scored with the difficulty-weighted WSBias, WOOD and "
           "WMProb: samples split by ease, harder ones weigh more.",
     defaults={"splits": 7, "weights": "linear"},

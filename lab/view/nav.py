@@ -76,13 +76,14 @@ def _app_is_running() -> bool:
 
 def section_label(fam: Family) -> str:
     """A family's section in the top navigation, short enough for every section to fit beside
-    the sidebar at 1024 px: its title up to the first space or colon.
+    the sidebar at 1024 px: its UI's ``menu``, else its title up to the first space or colon.
 
     >>> from types import SimpleNamespace as F
-    >>> [section_label(F(title=t)) for t in ("QA: retrieval, answers and speed", "spotGEO detection")]
+    >>> [section_label(F(title=t, name="?")) for t in ("QA: retrieval, answers and speed", "spotGEO detection")]
     ['QA', 'spotGEO']
     """
-    return re.split(r"[\s:]", fam.title.strip(), maxsplit=1)[0]
+    menu = ui(fam).menu if isinstance(fam, Family) else ""
+    return menu or re.split(r"[\s:]", fam.title.strip(), maxsplit=1)[0]
 
 
 def default_path() -> str:
@@ -113,7 +114,7 @@ def welcome(navigation) -> None:
     start = next((p for p in SHARED_PAGES if p.url_path == "start"), None)
     if start is not None and (ROOT / start.path).is_file():
         st.page_link(start.path, label="New here? Start here: each family in a sentence, what each page answers, "
-                                       "where to begin", icon=start.icon)
+                                       "where to begin", icon=":material/explore:")
 
 
 def count_words(n: int) -> str:

@@ -19,7 +19,7 @@ def test_every_family_has_an_about_these_numbers_page_of_its_own():
 
 def test_the_top_navigation_has_one_short_distinct_section_per_family():
     labels = [nav.section_label(fam) for fam in FAMILIES]
-    assert labels == ["Shovel-Ready", "spotGEO", "QA", "Difficulty-weighted", "Custom"]
+    assert labels == ["Shovel-Ready", "spotGEO", "QA", "Difficulty", "Custom"]
     assert nav.ROBUSTNESS_SECTION not in labels
 
 
@@ -33,7 +33,7 @@ def test_the_landing_page_says_what_the_product_is_and_defines_its_first_terms(m
     words = _landing_words(at)
     assert "**Leaderboard Lab** shows how each parameter" in words
     # a newcomer's first screen names all five families (issue 38), and links the Start page
-    assert "Five metric families — **Shovel-Ready**, **spotGEO**, **QA**, **Difficulty-weighted** and **Custom**" \
+    assert "Five metric families — **Shovel-Ready**, **spotGEO**, **QA**, **Difficulty** and **Custom**" \
         in words
     assert [p.proto.page for p in at.main.get("page_link")][:1] == ["start"] or any(
         "Start here" in p.proto.label for p in at.main.get("page_link"))

@@ -31,7 +31,7 @@ def test_the_start_page_names_each_family_each_page_and_every_term(monkeypatch):
     monkeypatch.delenv("LAB_DATA_DIR", raising=False)
     at = app("pages/start.py")
     text = plain(" ".join(m.value for m in at.main.markdown))
-    assert at.title[0].value == "Start here"
+    assert at.title[0].value == "Start here"  # the page's title; its tab in the menu: "Start"
     for fam in FAMS:
         assert f"**{fam.title}** — {ui(fam).about}" in text, fam.name
         for p in ui(fam).pages:
