@@ -446,3 +446,54 @@ def test_the_link_to_share_opens_on_the_sample_without_a_warning(core_dir, monke
     warned = [w.value for w in fresh.sidebar.warning if "ignored" in w.value]
     assert warned == []
     assert fresh.multiselect(key="sr_attributes").value == ["ell_status"]  # the sample's own attribute
+
+
+def test_a_link_value_a_control_cannot_take_is_dropped_for_its_default(monkeypatch):
+    """Values off a control's declared range — replicates not offered, a confidence of 2, a public
+    fraction off its 5 % step, a switch that is neither true nor false, a seed below 0 — fall back
+    to the default, silently, and leave the address."""
+    monkeypatch.delenv("LAB_DATA_DIR", raising=False)
+    at = _open("pages/robustness_intervals.py", {"iv_b": "7", "iv_confidence": "2", "iv_all": "maybe", "iv_seed": "-1",
+                                                   "iv_top": "2"})
+    assert at.select_slider(key="rob_b").value == 1000 and at.select_slider(key="rob_confidence").value == 0.95
+    assert at.toggle(key="rob_simultaneous").value is False and at.number_input(key="rob_seed").value == 0
+    assert at.number_input(key="rob_top_k").value == 2  # the one good value is kept
+    assert not {"iv_b", "iv_confidence", "iv_all", "iv_seed"} & set(at.query_params)
+    assert _all(at, "iv_top") == ["2"]
+    shake = _open("pages/robustness_shakeup.py", {"shk_public": "33", "shk_keep": "3", "shk_sep": "toolongsep"})
+    assert shake.slider(key="rob_shk_fraction").value == 30 and shake.radio(key="rob_shk_keep").value == 1
+    assert shake.text_input(key="rob_shk_sep").value == ""
+    assert not {"shk_public", "shk_keep", "shk_sep"} & set(shake.query_params)
+
+
+def test_the_address_keeps_only_the_view_shown(monkeypatch):
+    """Another page's controls and another family's parameters leave the address (a switch of family
+    on a shared page left them behind); a key the app does not declare stays."""
+    monkeypatch.delenv("LAB_DATA_DIR", raising=False)
+    at = _open("pages/leaderboard.py", {"iv_b": "500", "essay": "x", "tau": "12", "board": "glue", "utm": "x",
+                                         "team": "nobody"})
+    keys = set(at.query_params)
+    assert not {"iv_b", "essay", "tau", "board"} & keys, keys
+    assert "utm" in keys and "w" in keys  # the visitor's own key; the family's parameters
+
+
+@pytest.mark.parametrize("page", [pytest.param("pages/robustness_stability.py", marks=pytest.mark.slow),
+                                  pytest.param("pages/robustness_shakeup.py", marks=pytest.mark.slow),
+                                  "pages/robustness_compare.py"])
+def test_switching_family_on_a_shared_page_starts_the_familys_controls_afresh(page, monkeypatch):
+    """A team, a map's axes, the pinned settings belong to the family shown: switching family drops
+    them (link and session); the page's shared settings (replicates, seeds, fractions) stay."""
+    for var in ("LAB_DATA_DIR", "LAB_DATA_DIR_SPOTGEO"):
+        monkeypatch.delenv(var, raising=False)
+    at, _ = set_everything(page)  # switches to spotGEO first, then sets everything
+    declared = _declared(page)
+    pick = next(k for k, c in declared.items() if c.link == "family")
+    family_keys = {c.link for c in declared.values() if c.scope == "family" and c.link and c.link != "family"}
+    shared_keys = {c.link for c in declared.values() if c.scope == "shared" and c.link != "family"}
+    kept = shared_keys & set(at.query_params)
+    at.selectbox(key=pick).set_value("shovel-ready").run()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not family_keys & set(at.query_params), family_keys & set(at.query_params)
+    assert kept <= set(at.query_params)
+    assert not {p.name for p in registry.get("spotgeo").params} & set(at.query_params)
