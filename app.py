@@ -44,6 +44,7 @@ nav.welcome(navigation)  # the landing page says what the product is
 nav.note_page(navigation)
 family = nav.current_family(navigation, owner)
 try:
+    families.ui(family).follow_link()  # a dataset the link names, before the sidebar reads the link
     entry = store.active(family)
     warm(family, entry)
 except (store.InvalidDataDir, InputError) as err:

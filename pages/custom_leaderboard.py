@@ -45,7 +45,7 @@ if pub is not None:
     st.subheader("Beside the published aggregate")
     for comparison in lb.attrs["published"]:
         st.caption(md(claims.published(comparison)))
-    st.dataframe(pub, hide_index=True, key="cu_lb_pub")
+    st.dataframe(pub, hide_index=True, key="cu_lb_pub", column_config={"Team": tables.team_column()})
 
 altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
 st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")

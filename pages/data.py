@@ -157,7 +157,12 @@ def _share_and_delete() -> None:
     _, until = shared
     st.subheader("Links, and deleting your upload")
     st.markdown("**Link without your data** — this page and these settings, on the sample data: safe to share.")
-    st.code(links.address(without=("data",)), language=None, wrap_lines=True)
+    try:
+        sample = fam.context(store.default_entry(fam).comp)
+    except (store.InvalidDataDir, scoring.InputError):
+        sample = None
+    st.code(links.address(query=state.shareable(fam, sample)) if sample is not None else links.address(without=("data",)),
+            language=None, wrap_lines=True)
     st.markdown("**Link with your data** — the same, holding the key to your uploaded files.")
     days = f"{uploads.max_age_seconds() / 86400:g}"
     kept = (f"{days} days after the last time anyone opens it (today: until "

@@ -46,7 +46,8 @@ if not comp.attributes or not p["attributes"]:
 
 lb = view.leaderboard
 gs = sr.group_scores(p)
-current.header(FAM, TITLE, EXPLANATION, takeaway=words.demographics_takeaway(lb, gs, p))
+current.header(FAM, TITLE, EXPLANATION, takeaway=words.demographics_takeaway(lb, gs, p),
+               words=("attribute", "softmin", "α", "β"))
 colors = view.colors
 order = [str(t) for t in lb["submission"]]
 alpha = p["alpha"]

@@ -15,7 +15,6 @@ from scoring.difficulty import views
 
 FAM = dw.FAM
 TITLE = "Samples"
-SAMPLE_KEY = "df_sample"
 
 view = current.begin(FAM, TITLE)
 p, lb = view.params, view.leaderboard
@@ -46,8 +45,8 @@ def _hover(_digest: str, shown, models: list[str]) -> dict[int, str]:
 @st.fragment
 def swarm() -> None:
     """The number of dots reruns this part alone (the scores, tables and the sample below stay as drawn)."""
-    budget = st.columns([2, 3])[0].select_slider(
-        "Dots on the chart", [1_000, 3_000, 10_000], value=1_000, key="df_sm_points", format_func=lambda v: f"{v:,}",
+    budget = links.draw(
+        st.columns([2, 3])[0].select_slider, "Dots on the chart", dw.SM_POINTS, format_func=lambda v: f"{v:,}",
         help="For a quick chart the dots are an even random share of the samples (the same samples for every model). "
              "The scores always use every sample.")
     shown = views.display_samples(comp.n_samples, len(models), max_points=budget)
@@ -70,7 +69,7 @@ swarm()
 
 
 st.subheader("The samples most models miss")
-top = st.columns([2, 3])[0].select_slider("How many", [10, 20, 50, 100], value=20, key="df_sm_top")
+top = links.draw(st.columns([2, 3])[0].select_slider, "How many", dw.SM_TOP)
 hard = views.hardest_samples(scorer, p, top=top)
 shared = p["metric"] != "wmprob"
 st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits)), hide_index=True,
@@ -83,8 +82,6 @@ st.dataframe(charts.hardest_table(hard, models, split=shared and bool(n_splits))
 
 st.subheader("One sample")
 ids = [str(s) for s in table["sample_id"]]
-known = set(ids)
-links.choice(SAMPLE_KEY, dw.LINK_SAMPLE, known, str(hard["sample_id"].iloc[0]), follow_default=True)
 texts = dict(zip(ids, table["text"].astype(str), strict=True))
 
 
@@ -93,10 +90,10 @@ def _label(s: str) -> str:
     return f"{s} · {t[:80] + '…' if len(t) > 80 else t}"
 
 
-pick = st.selectbox("Sample", ids, key=SAMPLE_KEY, format_func=_label, on_change=links.keep,
-                    args=(SAMPLE_KEY, dw.LINK_SAMPLE),
-                    help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
-                         "is kept in the page's address.")
+pick = links.draw(st.selectbox, "Sample", dw.SAMPLE, options=ids, default=str(hard["sample_id"].iloc[0]),
+                  follow_default=True, format_func=_label,
+                  help="Type to search by id or words; the first pick is the sample most models miss. Your pick "
+                       "is kept in the page's address.")
 i = ids.index(pick)
 st.markdown(f"**Label {md(table['label'].iloc[i])}** — {md(texts[pick]) if texts[pick] else '(no text)'}")
 st.dataframe(charts.one_sample_table(points[points["sample"] == i], comp.predictions.confidence[:, i], models, order,

@@ -7,7 +7,7 @@ import streamlit as st
 
 from lab.charts import difficulty as charts
 from lab.families import difficulty as dw
-from lab.view import current
+from lab.view import current, links
 from lab.view.draw import memo
 from lab.words import difficulty as words
 from scoring.difficulty import split_columns, views
@@ -54,8 +54,8 @@ if len(full) < len(splits):
 # one sunburst at a time (ten of them took the browser about 2 s to draw); all of them side by side
 # in an expander whose content runs only while it is open
 order = lb["submission"].astype(str).tolist()
-model = st.columns([2, 3])[0].selectbox(
-    "Sunburst of", order, key="df_sp_model",
+model = links.draw(
+    st.columns([2, 3])[0].selectbox, "Sunburst of", dw.SP_MODEL, options=order, default=order[0],
     help="One model's sunburst; the first is the leaderboard's leader. Every model's, side by side, is in the "
          "expander below.")
 st.plotly_chart(memo(charts.sunbursts, table, lb, models=(model,)), key="df_sp_one_sunburst")

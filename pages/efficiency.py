@@ -40,8 +40,8 @@ else:
     if missing:
         st.caption("No runtime (never eligible): " + md(", ".join(missing)))
     has_eligible = bool(eff["eligible"].any())
-    zoom = st.toggle("Zoom to the eligible teams", value=True, key="eff_zoom", disabled=not has_eligible,
-                     help="Only the teams within the eligibility band, with room around them; switch off (or "
+    zoom = links.draw(st.toggle, "Zoom to the eligible teams", sr.EFF_ZOOM, disabled=not has_eligible,
+                      help="Only the teams within the eligibility band, with room around them; switch off (or "
                           "double-click the chart) to see every team.")
     st.plotly_chart(eff_charts.efficiency_figure(eff, colors, p["band"], p["window"], zoom=zoom and has_eligible),
                     key="eff_scatter")
@@ -71,9 +71,9 @@ def _fill_from_team() -> None:
         rt = row.iloc[0]["runtime"]
         if rt == rt:  # not NaN
             st.session_state["eff_runtime"] = float(rt)
-    st.query_params["whatif"] = NEW_LINK if team == NEW else str(team)
-    links.keep("eff_score", "score")
-    links.keep("eff_runtime", "runtime")
+    st.query_params[sr.EFF_TEAM.link] = NEW_LINK if team == NEW else str(team)
+    links.keep(sr.EFF_SCORE)
+    links.keep(sr.EFF_RUNTIME)
 
 
 def _explain_runtimes(res: dict, runtime: float) -> None:
@@ -96,23 +96,21 @@ def what_if_panel() -> None:
     st.subheader("What if…")
     teams = eff["team"].tolist()
     options = [NEW] + teams
-    team = links.choice("eff_team", "whatif", options, NEW, parse=lambda raw: NEW if raw == NEW_LINK else raw)
+    team = links.value(sr.EFF_TEAM, options=options, default=NEW, parse=lambda raw: NEW if raw == NEW_LINK else raw)
     start = eff.loc[eff["team"] == team] if team != NEW else eff.iloc[:0]
     known = eff["runtime"].dropna()
     score_default = float(start.iloc[0]["score"]) if len(start) else float(eff["score"].max())
     rt_default = float(known.median()) if len(known) else 100.0
     if len(start) and start.iloc[0]["runtime"] == start.iloc[0]["runtime"]:
         rt_default = float(start.iloc[0]["runtime"])
-    links.number("eff_score", "score", score_default, low=0.0, high=1.0)
-    links.number("eff_runtime", "runtime", rt_default, low=1e-6)
     c1, c2, c3 = st.columns(3)
-    c1.selectbox("Start from", options, key="eff_team", on_change=_fill_from_team,
+    c1.selectbox("Start from", options, index=options.index(team), key=sr.EFF_TEAM.key, on_change=_fill_from_team,
                  help="Pick a team to start from its score and runtime, then change them. The three inputs are "
                       "kept in the page's address, so a shared link shows the same what-if.")
-    score = c2.number_input("Bias-aware score", min_value=0.0, max_value=1.0, step=0.001, format="%.4f",
-                            key="eff_score", on_change=links.keep, args=("eff_score", "score"))
-    runtime = c3.number_input("Runtime (seconds)", min_value=1e-6, step=1.0, format="%.4g", key="eff_runtime",
-                              on_change=links.keep, args=("eff_runtime", "runtime"))
+    score = links.draw(c2.number_input, "Bias-aware score", sr.EFF_SCORE, default=score_default, step=0.001,
+                       format="%.4f")
+    runtime = links.draw(c3.number_input, "Runtime (seconds)", sr.EFF_RUNTIME, default=rt_default, step=1.0,
+                         format="%.4g")
     name = team if team != NEW else "Your submission"
     scores = dict(zip(eff["team"], eff["score"], strict=True))
     if team == NEW:

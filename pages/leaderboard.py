@@ -25,6 +25,7 @@ current.header(
     # with overlap removal off, the "after overlap removal" column is for reference only: the
     # story of who passed whom leaves it out
     takeaway=current.winner_takeaway(FAM, lb, skip=() if p["overlap_removal"] else ("overlap_removed",)),
+    words=("softmin", "α", "attribute", "memo"),
 )
 colors = view.colors
 
@@ -62,10 +63,9 @@ def team_waterfall() -> None:
     st.subheader("One team, stage by stage")
     teams = [str(t) for t in lb["submission"]]
     # the team in the link when it is one of ours; otherwise the current leader, on every run
-    team = links.choice("lb_team", "team", teams, teams[0], follow_default=True)
-    st.selectbox("Team", teams, key="lb_team", on_change=links.keep, args=("lb_team", "team"),
-                 help="Defaults to the current leader; a team you pick is kept in the page's address, so a "
-                      "shared link shows it.")
+    team = links.draw(st.selectbox, "Team", sr.LB_TEAM, options=teams, default=teams[0], follow_default=True,
+                      help="Defaults to the current leader; a team you pick is kept in the page's address, so a "
+                           "shared link shows it.")
     profile = sr.team_profiles().get(team)
     if profile:
         st.caption(profile)

@@ -11,7 +11,6 @@ from lab.words.text import md
 
 FAM = qa.FAM
 TITLE = "Hidden weights"
-MAP_KEY = "qa_map_themes"
 
 view = current.begin(FAM, TITLE)
 p, lb = view.params, view.leaderboard
@@ -48,10 +47,9 @@ else:
     def _valid(v):
         return 1 <= len(v) <= 3 and len(set(v)) == len(v) and all(t in themes for t in v)
 
-    links.choice(MAP_KEY, qa.LINK_THEMES, themes, qa.default_map_themes(lb), valid=_valid, many=True, follow_default=True)
-    chosen = st.multiselect(
-        "Themes on the map", themes, key=MAP_KEY, max_selections=3, on_change=links.keep,
-        args=(MAP_KEY, qa.LINK_THEMES),
+    chosen = links.draw(
+        st.multiselect, "Themes on the map", qa.MAP_THEMES, options=themes, default=qa.default_map_themes(lb),
+        valid=_valid, follow_default=True, max_selections=3,
         help="Three themes give a triangle, two a line. The chosen themes share the weight they have together "
              "now; the other themes keep theirs. The first pick: the themes on which the teams that can be "
              "first differ most (clearing the box brings it back). Your pick is kept in the page's address.")

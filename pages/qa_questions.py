@@ -15,8 +15,8 @@ KEY = "qa_question"
 comp = current.begin(FAM, TITLE).comp  # (the question does not depend on the sidebar's parameters)
 questions = list(comp.questions)
 known = set(questions)
-links.choice(KEY, qa.LINK_QUESTION, known, questions[0], follow_default=True)
-ex = qa.explain(st.session_state[KEY])
+question = links.value(qa.QUESTION, options=questions, default=questions[0], follow_default=True)
+ex = qa.explain(question)
 
 current.header(
     FAM, TITLE,
@@ -26,8 +26,8 @@ current.header(
     "accepted answers.",
     takeaway=qa.question_takeaway(ex),
 )
-st.selectbox("Question", questions, key=KEY, format_func=qa.question_label(comp), on_change=links.keep,
-             args=(KEY, qa.LINK_QUESTION), help="Type to search by id, theme or words; the question you pick is "
+links.draw(st.selectbox, "Question", qa.QUESTION, options=questions, default=questions[0], follow_default=True,
+           format_func=qa.question_label(comp), help="Type to search by id, theme or words; the question you pick is "
                                                 "kept in the page's address.")
 if ex["question"]:
     st.markdown(f"**{md(ex['question'])}** — theme {md(ex['theme'])}")

@@ -5,7 +5,8 @@ import streamlit as st
 
 from lab import robustness as rb
 from lab.charts.robustness import slope_figure
-from lab.view import current, report_button, state, tables
+from lab.families import CMP_NOISE
+from lab.view import current, links, report_button, state, tables
 from lab.view.draw import memo
 from lab.words.text import MD, md
 from scoring.claims import intervals as claims
@@ -22,7 +23,7 @@ bad_pin = st.session_state.pop(f"_{fam.key}_pin_bad", None)
 if bad_pin:
     st.warning(f"The link's pinned settings (pin=…) could not be used — {md(bad_pin)}. Pin the current settings "
                "again.")
-c1, c2, c3 = st.columns(3)
+c1 = c2 = c3 = tables.download_row()  # one row that wraps: each button as wide as its label (columns cut them)
 c1.button("Pin the current settings as A", key="rob_cmp_pin", on_click=rb.pin, args=(fam,), type="primary")
 if a is None:
     st.info("Nothing is pinned yet: pin the current settings as A, then move any control in the sidebar.")
@@ -42,8 +43,8 @@ if not changed:
 else:
     st.markdown("**B differs from A in:** " + md("; ".join(changed)) + ".")
     st.markdown(claims.compare(diff, style=MD))
-if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise",
-                         help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
+if changed and links.draw(st.toggle, "Is it beyond the sampling noise?", CMP_NOISE,
+                          help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the "
                               f"{fam.unit}s under A and under B, at 95 % confidence (as on the Rank intervals page)."):
     with st.spinner(f"Resampling the {fam.unit}s under A and B…"):
         iv_a, iv_b = rb.intervals(fam, params=a), rb.intervals(fam)
@@ -57,8 +58,11 @@ if changed and st.toggle("Is it beyond the sampling noise?", key="rob_cmp_noise"
 table = diff.rename(columns={"submission": "Team", "rank_a": "Rank under A", "rank_b": "Rank under B",
                              "delta": "Places gained", "score_a": "Score under A", "score_b": "Score under B",
                              "moved_at": "First stage that moved"})
+first = ["Team", "Places gained", "First stage that moved", "Rank under A", "Rank under B"]  # in view at 1024 px
+table = table[first + [c for c in table.columns if c not in first]]
 st.dataframe(table, hide_index=True, key="rob_cmp_table",
-             column_config=tables.number_columns(["Score under A", "Score under B"], "%.4f"))
+             column_config={"Team": tables.team_column(),
+                            **tables.number_columns(["Score under A", "Score under B"], "%.4f")})
 st.plotly_chart(memo(slope_figure, diff, current.colors(fam)), key="rob_cmp_slope")
 report_button.download(fam, key="rob_cmp_report", page="robustness_compare", params=a, params_b=b,
                        labels=("A (pinned)", "B (current)"))

@@ -6,7 +6,8 @@ import streamlit as st
 
 from lab import robustness as rb
 from lab.charts.robustness import interval_figure
-from lab.view import current, tables
+from lab.families import IV_ALL, IV_B, IV_CONFIDENCE, IV_SEED, IV_TOP_K
+from lab.view import current, links, tables
 from lab.view.draw import memo
 from lab.words.text import MD
 from scoring.claims.intervals import could_win, top_k
@@ -23,18 +24,20 @@ fam = rb.begin(
     "the difference of their scores, replicate by replicate (paired, studentised, corrected for the many "
     "comparisons: max-t). A team is **established better** than another when that difference is clear at the "
     "chosen confidence; everything below follows from these comparisons.",
+    words=("bootstrap replicate", "paired", "studentised", "max-t", "established better", "letters", "possible ranks",
+           "standard error (SE)"),
 )
 c1, c2, c3, c4 = st.columns(4)
-b = c1.select_slider("Replicates B", [200, 500, 1000, 2000, 5000], value=rb.DEFAULT_B, key="rob_b",
-                     help="More replicates give steadier answers; 1,000 is the usual choice.")
-confidence = c2.select_slider("Confidence", [0.8, 0.9, 0.95, 0.99], value=0.95, key="rob_confidence",
-                              format_func=lambda c: f"{c:.0%}",
-                              help="How sure the sets and letters are; also the central share of the score interval.")
-seed = c3.number_input("Seed", min_value=0, value=0, step=1, key="rob_seed",
-                       help="The same seed gives the same answer, run after run.")
+b = links.draw(c1.select_slider, "Replicates B", IV_B,
+               help="How many times the units are drawn again; more give steadier answers, 1,000 is the usual choice.")
+confidence = links.draw(c2.select_slider, "Confidence", IV_CONFIDENCE, format_func=lambda c: f"{c:.0%}",
+                        help="How sure the sets and letters are; also the central share of the score interval.")
+seed = links.draw(c3.number_input, "Seed", IV_SEED, step=1,
+                  help="The same seed gives the same answer, run after run.")
 lb = current.leaderboard(fam)
-k = c4.number_input("Top k", min_value=1, max_value=max(1, len(lb)), value=min(3, max(1, len(lb))), step=1,
-                    key="rob_top_k", help="Which teams could be among the best k?")
+n_teams = max(1, len(lb))
+k = links.draw(c4.number_input, "Top k", IV_TOP_K, default=min(3, n_teams), high=n_teams, step=1,
+               help="Which teams could be among the best k?")
 
 with st.spinner(f"Resampling the {fam.unit}s {b:,} times…"):
     iv = rb.intervals(fam, b=b, seed=int(seed), confidence=confidence)
@@ -49,15 +52,17 @@ rb.show_warnings(rb.fragile(fam, lb, iv))
 @st.fragment
 def sets_table_and_figure() -> None:
     """The toggle reruns this part alone: the bootstrap above and the leave-one-out below stay as drawn."""
-    simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
-                             help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
+    simultaneous = links.draw(st.toggle, "Sets for all teams at once", IV_ALL,
+                              help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
                                   "the sets together with the confidence (they are wider).")
     table = iv.rename_axis("Team").reset_index()
     lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
-    table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
-    table.columns = ["Team", "Rank", fam.final.label, "Low", "High", "Best possible rank", "Worst possible rank",
-                     "Letters", "Could have won"]
+    # the answers first (in view at 1024 pixels): who could have won, the letters, the possible ranks
+    table = table[["Team", "rank", "could_win", "letters", lo, hi, "score", "score_low", "score_high"]]
+    table.columns = ["Team", "Rank", "Could have won", "Letters", "Best possible rank", "Worst possible rank",
+                     fam.final.label, "Low", "High"]
     st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
+        "Team": tables.team_column(),
         **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
         "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
         "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),

@@ -4,7 +4,8 @@ import streamlit as st
 
 from lab import robustness as rb
 from lab.charts.robustness import stability_figure
-from lab.view import current, state
+from lab.families import MAP_CELLS, MAP_NOISE, MAP_X, MAP_X_KEY, MAP_Y, MAP_Y_KEY
+from lab.view import current, links, state
 from lab.view.draw import memo
 from lab.words.text import MD, md
 from scoring.claims import intervals as claims
@@ -16,14 +17,15 @@ fam = rb.begin(
     "sidebar) and compares its ranking with the current one — Kendall's τ, 1 when the order is the same, lower as "
     "teams swap. The cell's border names its winner; black lines mark where the winner flips; the star is where you "
     "are. Click a cell to load its settings.",
+    words=("Kendall τ",),
 )
 names, pairs, default = rb.map_choices(fam)
 c1, c2, c3 = st.columns([2, 2, 1])
-xname = c1.selectbox("Across", names, index=names.index(default[0]), format_func=lambda n: fam.params[n].title,
-                     key="rob_map_x")
-yname = c2.selectbox("Up", names, index=names.index(default[1]), format_func=lambda n: fam.params[n].title,
-                     key="rob_map_y")
-n = c3.select_slider("Cells a side", [5, 11, 21], value=rb.MAP_CELLS, key="rob_map_n")
+xname = links.draw(c1.selectbox, "Across", MAP_X, options=names, default=default[0],
+                   format_func=lambda n: fam.params[n].title)
+yname = links.draw(c2.selectbox, "Up", MAP_Y, options=names, default=default[1],
+                   format_func=lambda n: fam.params[n].title)
+n = links.draw(c3.select_slider, "Cells a side", MAP_CELLS)
 if pairs:
     st.caption("Suggested pairs: " + "; ".join(f"{fam.params[a].title} × {fam.params[b].title}" for a, b in pairs))
 if xname == yname:
@@ -31,13 +33,13 @@ if xname == yname:
     st.stop()
 ctx = fam.context(current.competition(fam))
 axes = []
-for name, where in ((xname, "x"), (yname, "y")):
+for name, ctl in ((xname, MAP_X_KEY), (yname, MAP_Y_KEY)):
     p = fam.params[name]
     key = None
     if p.kind == "mapping":
         keys = list(ctx.get(p.choices_from, ()))
-        key = st.selectbox(f"Which {p.choices_from[:-1] if p.choices_from.endswith('s') else p.choices_from} "
-                           f"of {p.title}", keys, key=f"rob_map_{where}_key")
+        key = links.draw(st.selectbox, f"Which {p.choices_from[:-1] if p.choices_from.endswith('s') else p.choices_from} "
+                         f"of {p.title}", ctl, options=keys, default=keys[0] if keys else None)
     axes.append(axis(fam, name, key=key, n=n))
 x, y = axes
 grid = rb.map_with_progress(fam, x, y)
@@ -49,8 +51,8 @@ st.markdown(claims.stability(grid, style=MD))
 @st.fragment
 def noise() -> None:
     """The toggle reruns this part alone (the map above stays as drawn)."""
-    if len(valid) and st.toggle("Which of these winners could have won here anyway?", key="rob_map_noise",
-                                help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the {fam.unit}s "
+    if len(valid) and links.draw(st.toggle, "Which of these winners could have won here anyway?", MAP_NOISE,
+                                 help=f"Paired comparisons of the teams over {rb.DEFAULT_B:,} resamples of the {fam.unit}s "
                                      "at the current settings, 95 % confidence (as on the Rank intervals page)."):
         with st.spinner(f"Resampling the {fam.unit}s…"):
             iv = rb.intervals(fam)

@@ -33,15 +33,13 @@ if not comp.submission_names or not comp.essays:
 
 c1, c2, c3 = st.columns([2, 2, 1.3], vertical_alignment="bottom")
 with c1:
-    links.choice("seg_team", "team", comp.submission_names, comp.submission_names[0])
-    team = st.selectbox("Team (submission)", comp.submission_names, key="seg_team", on_change=links.keep,
-                        args=("seg_team", "team"), help="Kept in the page's address, with the essay: a shared link "
-                                                        "shows the same essay and team.")
+    team = links.draw(st.selectbox, "Team (submission)", sr.SEG_TEAM, options=comp.submission_names,
+                      default=comp.submission_names[0], help="Kept in the page's address, with the essay: a shared "
+                                                             "link shows the same essay and team.")
 sub = sr.submission(team)
 with c3:
-    only_changed = st.checkbox(
-        "Only essays removal changes",
-        key="seg_only_changed",
+    only_changed = links.draw(
+        st.checkbox, "Only essays removal changes", sr.SEG_CHANGED,
         help="List only the essays in which overlap removal trims or discards some of this team's predictions.",
     )
 
@@ -53,8 +51,7 @@ if only_changed:
         st.info(f"Overlap removal changes none of {md(team)}'s predictions — every essay is scored as submitted.")
         st.stop()
 with c2:
-    links.choice("seg_essay", "essay", essay_options, essay_options[0])
-    essay = st.selectbox("Essay", essay_options, key="seg_essay", on_change=links.keep, args=("seg_essay", "essay"))
+    essay = links.draw(st.selectbox, "Essay", sr.SEG_ESSAY, options=essay_options, default=essay_options[0])
 
 profile = sr.team_profiles().get(team)
 if profile:

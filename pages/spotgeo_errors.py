@@ -5,13 +5,13 @@ import streamlit as st
 
 from lab.charts import spotgeo as charts
 from lab.families import spotgeo as sg
-from lab.view import current, links
+from lab.view import current
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM
 view = current.begin(FAM, "Errors")
 p, comp, lb = view.params, view.comp, view.leaderboard
-teams, team = sg.linked_team(lb, "sg_err_team")
+teams, team = sg.linked_team(lb, sg.ERR_TEAM)
 
 bins = sg.brightness_bins(team, p)
 parts = sg.mse_parts(lb, p)
@@ -24,8 +24,8 @@ current.header(
     "the sidebar's τ, ε and rule set.",
     takeaway=sg.errors_takeaway(team, parts, bins, costs),
 )
-st.selectbox("Team", teams, key="sg_err_team", on_change=links.keep, args=("sg_err_team", "team"),
-             help="Teams in leaderboard order; the pick is kept in the page's address.")
+sg.pick(st.selectbox, "Team", sg.ERR_TEAM, teams, help="Teams in leaderboard order; the pick is kept in the page's "
+                                                       "address.")
 
 st.subheader("Misses by brightness")
 if bins is None:

@@ -10,10 +10,10 @@ from scoring.spotgeo import explain as ex
 FAM = sg.FAM
 view = current.begin(FAM, "Frames")
 p, comp, lb = view.params, view.comp, view.leaderboard
-teams, team = sg.linked_team(lb, "sg_team")
-seq = sg.linked("seq", "sg_seq", comp.sequences, comp.sequences[0], int)
+teams, team = sg.linked_team(lb, sg.FR_TEAM)
+seq = sg.linked(sg.FR_SEQ, comp.sequences, comp.sequences[0], int)
 frames = comp.frames_of(seq)
-frame = sg.linked("frame", "sg_frame", frames, frames[0], int)
+frame = sg.linked(sg.FR_FRAME, frames, frames[0], int)
 shown = ex.explain_frame(view.scorer, team, seq, frame, p)
 
 current.header(
@@ -26,12 +26,10 @@ current.header(
 )
 
 c1, c2, c3 = st.columns([2, 1, 2])
-c1.selectbox("Team", teams, key="sg_team", on_change=links.keep, args=("sg_team", "team"),
-             help="Teams in leaderboard order.")
-c2.selectbox("Sequence", comp.sequences, key="sg_seq", on_change=links.keep, args=("sg_seq", "seq"),
-             help="The sequence id of the ground truth (5 frames each).")
-c3.segmented_control("Frame", frames, key="sg_frame", required=True, on_change=links.keep,
-                     args=("sg_frame", "frame"), help="Step through the sequence's frames (or use the buttons below).")
+sg.pick(c1.selectbox, "Team", sg.FR_TEAM, teams, help="Teams in leaderboard order.")
+sg.pick(c2.selectbox, "Sequence", sg.FR_SEQ, comp.sequences, help="The sequence id of the ground truth (5 frames each).")
+sg.pick(c3.segmented_control, "Frame", sg.FR_FRAME, frames, required=True,
+        help="Step through the sequence's frames (or use the buttons below).")
 prev, nxt = sg.step(comp, seq, frame, -1), sg.step(comp, seq, frame, 1)
 b1, b2, _ = st.columns([1, 1, 3])
 b1.button("◀ Previous frame", key="sg_prev", on_click=sg.go_to, args=prev or (seq, frame), disabled=prev is None,
@@ -51,10 +49,9 @@ st.markdown(sg.sse_text(shown) + f" (τ = {p['tau']:g} px, ε = {p['epsilon']:g}
 
 objects, preds = shown["objects"], shown["predictions"]
 zooms = ["The whole frame"] + [f"Object {int(o.object)} ({o.label})" for o in objects.itertuples()]
-if st.session_state.get("sg_zoom") not in zooms:
-    st.session_state["sg_zoom"] = zooms[0]
-zoom = st.selectbox("Zoom", zooms, key="sg_zoom", help="Close in on one object: its τ and ε rings, the nearby "
-                    "predictions and the match line are easier to see.")
+zoom = links.draw(st.selectbox, "Zoom", sg.FR_ZOOM, options=zooms, default=zooms[0],
+                  help="Close in on one object: its τ and ε rings, the nearby predictions and the match line are "
+                       "easier to see.")
 centre = None
 if zoom != zooms[0]:
     o = objects.iloc[zooms.index(zoom) - 1]

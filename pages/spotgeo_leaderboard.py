@@ -20,6 +20,7 @@ current.header(
     "F1. The last two columns show the rank the same predictions get under the other rule set. Move τ, ε or "
     "the rule set in the sidebar and the table follows.",
     takeaway=sg.takeaway_leaderboard(lb, rules),
+    words=("border radius τ",),
 )
 
 tie = sg.tie_note(lb)

@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab.charts import spotgeo as charts
 from lab.families import spotgeo as sg
-from lab.view import current, links
+from lab.view import current
 from scoring.spotgeo import explain as ex
 
 FAM = sg.FAM
@@ -13,7 +13,7 @@ view = current.begin(FAM, "Rules")
 p = view.params
 tau, eps = p["tau"], p["epsilon"]
 base = ex.rules_differences(view.scorer, tau=tau, epsilon=eps)
-teams, team = sg.linked_team(base["ranks"], "sg_rules_team", sg.example_team(base["ranks"]))
+teams, team = sg.linked_team(base["ranks"], sg.RULES_TEAM, sg.example_team(base["ranks"]))
 shown = base if team == base["team"] else ex.rules_differences(view.scorer, tau=tau, epsilon=eps, team=team)
 ranks, diffs = shown["ranks"], shown["differences"]
 
@@ -44,9 +44,9 @@ st.plotly_chart(charts.rank_slope(ranks, [("seed", "Published rules"),
                                   view.colors, "Rank with each difference switched alone"),
                 key="sg_rules_slope")
 
-st.selectbox("Example team", teams, key="sg_rules_team", on_change=links.keep, args=("sg_rules_team", "team"),
-             help="Whose numbers the examples of differences 1 and 2 use (default: the team the starter kit "
-                  "helps most).")
+sg.pick(st.selectbox, "Example team", sg.RULES_TEAM, teams,
+        help="Whose numbers the examples of differences 1 and 2 use (default: the team the starter kit "
+             "helps most).")
 for n, d in enumerate(diffs, start=1):
     st.subheader(f"{n}. {d['title']}")
     c1, c2 = st.columns(2)

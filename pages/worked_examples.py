@@ -10,7 +10,7 @@ import streamlit as st
 import scoring
 from lab.charts import segments as seg_charts
 from lab.families import shovel_ready as sr
-from lab.view import current, tables
+from lab.view import current, links, tables
 from lab.words import glossary
 from lab.words import shovel_ready as words
 from scoring.shovel_ready import memo
@@ -19,10 +19,12 @@ FAM = sr.FAM
 
 takeaway_slot = current.header(
     FAM, "Worked examples",
-    "Every example in the memo, computed live by the engine and set beside the number the memo "
+    "Every example in the memo — the *Shovel-Ready Competition — Unified Metric* memo, the organisers' document "
+    "that defines this metric and its defaults — computed live by the engine and set beside the number the memo "
     "prints (“memo says”). A ✓ means the engine agrees with the memo to the precision the memo "
     "prints; a ✗ would point at a disagreement worth investigating.",
     about_data=False,  # the memo's examples, not the loaded data: no warnings about the data
+    words=("memo", "softmin", "α"),
 )
 
 OK, BAD = "✓", "✗"
@@ -88,8 +90,8 @@ st.markdown(
     "for `w = 0.5`; for any other `w` the “memo says” column applies the memo's formula to the "
     "overlaps and probabilities the memo states for each example."
 )
-w = st.slider("Segmentation weight w for these examples (separate from the sidebar's w)", 0.0, 1.0, 0.5, 0.05,
-              key="ex_w", help="The memo prints Table 1 at w = 0.5; move it to see the formula at other weights. "
+w = links.draw(st.slider, "Segmentation weight w for these examples (separate from the sidebar's w)", sr.EX_W,
+               step=0.05, help="The memo prints Table 1 at w = 0.5; move it to see the formula at other weights. "
                                "This slider only changes this table, not the leaderboard.")
 st.caption(f"The sidebar's w (for the leaderboard) is {current.params(FAM)['w']:g}; this slider starts at the memo's 0.5 "
            "and moves only Table 1 below.")
@@ -149,7 +151,7 @@ st.markdown(
     "0.8. Uniform averaging (α = 0) ranks them the same; the hard minimum (α = ∞) gives *m* 0.7 "
     "and *n* 0.6. The softmin in between penalises *n* more as α grows."
 )
-alpha = st.slider("Temperature α for this example", 0.0, 200.0, 50.0, 1.0, key="ex_alpha")
+alpha = links.draw(st.slider, "Temperature α for this example", sr.EX_ALPHA, step=1.0)
 MODELS, MEMO_SOFTMIN = memo.SOFTMIN_MODELS, memo.SOFTMIN_PRINTED
 rows = []
 for model, scores in MODELS.items():

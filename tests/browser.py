@@ -230,3 +230,38 @@ def record_timing(name: str, times: list[float], what: str) -> dict:
     print(f"\n[browser] {name}: {what}: median {stats['median_s']:.3f} s, max {stats['max_s']:.3f} s "
           f"over {len(times)} runs")
     return stats
+
+
+#: every table's columns as the browser draws them: the grid (virtualised) lists only the columns in
+#: view, so a column listed, and not the last of a grid that has more, is wholly in view
+_COLUMNS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')].map(g => {
+    const t = g.querySelector('table');
+    const heads = t ? [...t.querySelectorAll('thead th, [role=columnheader]')].map(x => x.textContent.trim()) : [];
+    return {total: t ? Number(t.getAttribute('aria-colcount')) : 0, heads}; })"""
+
+#: labels cut with an ellipsis: metric labels and buttons whose text is wider than their box
+_CUT = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricLabel"] p, '
+    + '[data-testid="stMain"] button p')].filter(p => p.offsetParent && p.scrollWidth > p.clientWidth + 1)
+    .map(p => p.innerText.trim())"""
+
+
+def columns_in_view(page) -> list[str]:
+    """The columns of every table on the page that are wholly in view (each table scrolled into
+    view first: a grid draws its columns once it is near the window)."""
+    grids = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]')
+    for i in range(grids.count()):
+        grids.nth(i).scroll_into_view_if_needed()
+        page.wait_for_timeout(700)
+    seen = []
+    for g in page.evaluate(_COLUMNS):
+        heads = g["heads"]
+        whole = heads if len(heads) >= g["total"] else heads[:-1]  # the last one listed may be cut
+        seen += whole
+    page.evaluate("""() => { window.scrollTo(0, 0);
+        const m = document.querySelector('[data-testid="stMain"]'); if (m) m.scrollTo(0, 0); }""")
+    return seen
+
+
+def cut_labels(page) -> list[str]:
+    """Metric and button labels shown cut (with an ellipsis) on the page."""
+    return page.evaluate(_CUT)

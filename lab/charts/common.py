@@ -77,10 +77,27 @@ def bump_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
     for m in biggest_moves(lb, stages):
         fig.add_annotation(x=names[m.stage], y=m.after, text=f"<b>{html(m.text)}</b>", showarrow=True,
                            arrowhead=0, ay=-26, ax=0, font=dict(size=12), bgcolor="rgba(255,255,255,0.85)")
-    fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.3])
+    fig.update_yaxes(title="Rank", **rank_axis(n, low=0.3))
     fig.update_xaxes(title="Stage", **wrapped_ticks(names))
     fig.update_layout(title=title, height=max(320, 40 * n + 140), **LAYOUT)
     return fig
+
+
+def rank_axis(n: int, *, reverse: bool = True, low: float = 0.5, high: float | None = None) -> dict[str, Any]:
+    """Plotly axis settings for ranks 1..``n``: the range ``low``..``n`` + 0.5 (or ``high``), 1 at
+    the top when ``reverse`` (Plotly ignores a range while ``autorange`` is on, which padded 28
+    teams to 0–29), and whole-number ticks only — every rank up to 30 teams, else 1 and the
+    multiples of a round step, at most 30 ticks.
+
+    >>> rank_axis(3)["tickvals"], rank_axis(3)["range"], rank_axis(91)["tickvals"][:4]
+    ([1, 2, 3], [3.5, 0.5], [1, 5, 10, 15])
+    """
+    n = max(1, int(n))
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, n) if n / s <= 30)
+    vals = list(range(1, n + 1)) if step == 1 else [1, *range(step, n + 1, step)]
+    span = [low, n + 0.5 if high is None else high]
+    return dict(range=span[::-1] if reverse else span, autorange=False, tickmode="array", tickvals=vals,
+                tickformat="d")
 
 
 def wrap_label(label: str, width: int = 12) -> list[str]:
@@ -126,7 +143,7 @@ def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
     n = max(1, len(order))
     x = alt.X("stage:N", sort=names, title="Stage", axis=wrapped_axis(names))
     y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
-              axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1, labelOverlap=False))
+              axis=alt.Axis(values=rank_axis(n)["tickvals"], tickMinStep=1, labelOverlap=False, format="d"))
     color = alt.Color("team:N", title="Team", sort=order,
                       scale=alt.Scale(domain=order, range=[colors.get(t, "#888888") for t in order]))
     tooltip = [alt.Tooltip("team:N", title="Team"), alt.Tooltip("stage:N", title="Stage"),

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..words.text import html
-from .common import LAYOUT, log_ticks
+from .common import LAYOUT, log_ticks, rank_axis
 from .tables import rank_arrow
 
 #: The AIT axis turns logarithmic above this max/min ratio of the times shown.
@@ -92,7 +92,7 @@ def rank_range(lb: pd.DataFrame, colors: Mapping[str, str]) -> go.Figure:
                       margin=dict(l=10, r=10, t=80, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0))
     fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_xaxes(title="Rank", dtick=1, range=[0.5, n + 0.5])
+    fig.update_xaxes(title="Rank", **rank_axis(n, reverse=False))
     return fig
 
 

@@ -14,7 +14,7 @@ from plotly.subplots import make_subplots
 from scoring.core.stability import flip_edges
 
 from ..words.text import html
-from .common import LAYOUT
+from .common import LAYOUT, rank_axis
 
 WINNER_SHADE = "rgba(245,190,60,0.18)"
 
@@ -72,8 +72,7 @@ def interval_figure(iv: pd.DataFrame, colors: Mapping[str, str], *, score_label:
     fig.update_yaxes(categoryorder="array", categoryarray=labels)
     fig.update_yaxes(autorange="reversed", title="Team (final rank)", row=1, col=1)
     fig.update_xaxes(title="Score", row=1, col=1)
-    fig.update_xaxes(title="Rank (letters at the right)", range=[0.5, n + 2.4],
-                     tickvals=list(range(1, n + 1)) if n <= 40 else None, row=1, col=2)
+    fig.update_xaxes(title="Rank (letters at the right)", **rank_axis(n, reverse=False, high=n + 2.4), row=1, col=2)
     fig.update_layout(height=max(320, 34 * n + 140), **{**LAYOUT, "hovermode": "closest"})
     return fig
 
@@ -164,7 +163,7 @@ def slope_figure(diff: pd.DataFrame, colors: Mapping[str, str], labels: Sequence
             line=dict(color=colors.get(team), width=4 if moved else 1.5, dash="solid" if moved else "dot"),
             hovertemplate=f"{html(team)}: rank %{{y}}<extra></extra>"))
     n = len(diff)
-    fig.update_yaxes(autorange="reversed", dtick=1, range=[n + 0.5, 0.5], title="Final rank")
+    fig.update_yaxes(title="Final rank", **rank_axis(n))
     fig.update_xaxes(range=[-0.8, 1.8])
     fig.update_layout(height=max(300, 36 * n + 120), showlegend=False, margin=dict(l=10, r=10, t=30, b=10))
     return fig

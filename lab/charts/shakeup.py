@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..words.text import html
-from .common import LAYOUT
+from .common import LAYOUT, rank_axis
 
 #: the rank heatmap writes each cell's share up to this many teams (beyond, the cells are too small to read)
 TEXT_RANKS = 30
@@ -30,8 +30,8 @@ def rank_heatmap(joint: np.ndarray, team: str) -> go.Figure:
                                hovertemplate="public rank %{y}, private rank %{x}: %{z:.1%}<extra></extra>"))
     fig.add_trace(go.Scatter(x=[0.5, n + 0.5], y=[0.5, n + 0.5], mode="lines", line=dict(color="#888", dash="dot"),
                              hoverinfo="skip", showlegend=False))
-    fig.update_xaxes(title="Private rank", tickvals=ranks if n <= TEXT_RANKS else None, range=[0.5, n + 0.5])
-    fig.update_yaxes(title="Public rank", tickvals=ranks if n <= TEXT_RANKS else None, autorange="reversed")
+    fig.update_xaxes(title="Private rank", **rank_axis(n, reverse=False))
+    fig.update_yaxes(title="Public rank", **rank_axis(n))
     fig.update_layout(title=f"{html(team)}: public rank × private rank", height=max(320, 26 * min(n, TEXT_RANKS) + 160),
                       **{**LAYOUT, "hovermode": "closest"})
     return fig

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..words.text import html
-from .common import LAYOUT, wrapped_ticks
+from .common import LAYOUT, rank_axis, wrapped_ticks
 
 WIDTH, HEIGHT = 640, 480
 #: one colour per outcome, on every spotGEO chart and in every legend
@@ -128,7 +128,7 @@ def rank_slope(ranks: pd.DataFrame, columns: Sequence[tuple[str, str]], colors: 
         fig.add_trace(go.Scatter(x=labels, y=y, mode="lines+markers", name=html(name),
                                  line=dict(color=colors.get(name), width=3), marker=dict(size=11),
                                  hovertemplate=f"<b>{html(name)}</b><br>%{{x}}: rank %{{y}}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", title="Rank", dtick=1, range=[n + 0.5, 0.5])
+    fig.update_yaxes(title="Rank", **rank_axis(n))
     fig.update_xaxes(**wrapped_ticks(labels))  # every rule set named, on lines, never dropped
     fig.update_layout(title=title, height=max(300, 36 * n + 140), **LAYOUT)
     return fig

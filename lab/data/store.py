@@ -131,7 +131,8 @@ def with_progress(what: str, load: Callable[[Callable], Any], *, verb: str = "Lo
     """``load(progress)`` under a progress bar ("Loading <what>: <name> (3/60)") that raises
     :class:`LoadCancelled` once the session that asked has ended."""
     def label(done: int, total: int, name: str) -> str:
-        return f"{verb} {what}: {md(name)} ({done}/{total})" if name else f"{verb} {what}…"
+        once = " — once per server start, for every visitor after" if verb == "Loading" else ""
+        return f"{verb} {md(what)}{once}: {md(name)} ({done} of {total})" if name else f"{verb} {md(what)}{once}…"
 
     def check() -> None:
         if not _session_alive():  # the browser went away: stop, and free the core for the others
@@ -267,11 +268,12 @@ def folder_entry(fam: Family, folder: Path, label: str | None = None) -> Entry:
         with store.lock:  # one load per server, however many visitors arrive at once
             entry = store.find(key)
             if entry is None:
-                what = label or ("the sample data" if folder == Path(fam.sample_dir or "") else str(folder.name))
+                what = label or (f"the {fam.title} sample data" if folder == Path(fam.sample_dir or "")
+                                 else str(folder.name))
                 comp = with_progress(what, lambda progress: fam.load(**sources, progress=progress))
                 sample = families.ui(fam).sample_label
                 entry = Entry(fam, digest, comp, folder=folder,
-                              label=label or (sample if "sample" in what else f"data in {folder}"))
+                              label=label or (sample if "sample" in what else f"the data in {folder.name}/"))
                 store.add(key, entry, pin=True)
     return entry
 

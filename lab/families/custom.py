@@ -24,7 +24,7 @@ from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_reci
 from ..data import store
 from ..view import current, state, tables
 from ..words.text import md
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target, stage_table_toggle
 
 FAM = FAMILY
 DATASET_KEY = "cu_dataset"
@@ -41,13 +41,27 @@ DATASETS = {
 
 
 # ---- the shipped leaderboards ------------------------------------------------------------------
-def active_dataset() -> str | None:
-    """The name of the shipped leaderboard shown (None: an upload or another folder)."""
-    e = current.entry(FAM)
+def active_dataset(entry: Any = None) -> str | None:
+    """The name of the shipped leaderboard shown (None: an upload or another folder); of ``entry``
+    (a ``store.Entry``) when given."""
+    e = current.entry(FAM) if entry is None else entry
     if e.folder is None:
         return None
     here = Path(e.folder).resolve()
     return next((n for n, (_, f) in DATASETS.items() if f.resolve() == here), None)
+
+
+def follow_link() -> None:
+    """A link's ``board=``, followed once per session — before the sidebar reads the link's
+    stages (``app.py`` calls it first), so that they are read on the board they were set on."""
+    ss = st.session_state
+    if ss.get("_cu_dataset_link"):
+        return
+    ss["_cu_dataset_link"] = True
+    wanted = st.query_params.get(LINK_DATASET)
+    held = store.active(FAM)
+    if wanted in DATASETS and wanted != active_dataset(held) and (held.is_default or active_dataset(held)):
+        _switch(wanted)
 
 
 def _switch(name: str) -> None:
@@ -62,23 +76,20 @@ def _on_pick() -> None:
 
 
 def dataset_picker() -> None:
-    """The sidebar's choice of shipped leaderboard; a link's ``board=`` is followed once per
-    session, afterwards the link follows the data shown."""
+    """The sidebar's choice of shipped leaderboard (a link's ``board=`` was followed by
+    :func:`follow_link`); the link follows the data shown."""
     ss = st.session_state
-    if not ss.get("_cu_dataset_link"):
-        ss["_cu_dataset_link"] = True
-        wanted = st.query_params.get(LINK_DATASET)
-        if wanted in DATASETS and wanted != active_dataset() and (current.entry(FAM).is_default or active_dataset()):
-            _switch(wanted)
-            st.rerun()
+    follow_link()  # (done already in app.py's run: a page run alone by a test goes through it here)
     active = active_dataset()
     if active is None:
         if LINK_DATASET in st.query_params:
             del st.query_params[LINK_DATASET]
     elif st.query_params.get(LINK_DATASET) != active:
         st.query_params[LINK_DATASET] = active
-    ss[DATASET_KEY] = active
-    st.sidebar.selectbox("Leaderboard", list(DATASETS), key=DATASET_KEY, format_func=lambda n: DATASETS[n][0],
+    if ss.get(DATASET_KEY) != active:
+        ss[DATASET_KEY] = active
+    st.sidebar.selectbox("Leaderboard", list(DATASETS), index=list(DATASETS).index(active) if active in DATASETS else None,
+                         key=DATASET_KEY, format_func=lambda n: DATASETS[n][0],
                          on_change=_on_pick, placeholder="Your uploaded results (Data page)",
                          help="Published leaderboards shipped with the app (benchbench 1.0.1, MIT licence), each "
                               "with its recipe. Upload your own results table and recipe on the Data page.")
@@ -168,11 +179,23 @@ def _data_defaults(comp) -> dict[str, Any]:
     return out
 
 
+#: the controls (lab.families.Control): the sidebar's shipped leaderboard (on both pages), the Recipe
+#: page's text box (derived: its text is applied to the sidebar by a button, it holds no value of the view)
+DATASET = Control(DATASET_KEY, LINK_DATASET)  # one of the shipped tables (none: an upload)
+RECIPE_TEXT = Control("cu_recipe_text", "", "derived")
+
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/custom_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:"),
+        PageSpec("pages/custom_leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Your own leaderboard from any team × unit results table, composed by a recipe.",
+                 (stage_table_toggle("cu_lb_table"), export_target("cu_lb_export"))),
+        PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:",
+                 "The recipe behind the leaderboard: read it, edit it, save it, load one.", (RECIPE_TEXT,)),
     ),
+    controls=(DATASET,),
+    follow_link=follow_link,
+    about="Any results table — a published one such as HELM, Open LLM or GLUE, or your own — composed into a "
+          "leaderboard by a recipe: normalisation, groups, an across rule, an optional boost or penalty.",
     data_defaults=_data_defaults,
     disabled=_disabled,
     sidebar_extra=dataset_picker,

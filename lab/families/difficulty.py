@@ -32,7 +32,7 @@ from ..data import store
 from ..view import current, state
 from ..words.difficulty import HELP, WMPROB_DIRECTION, wood_fallback
 from ..words.text import md
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target
 
 FAM = FAMILY
 DATASET_KEY, CASE_KEY = "df_dataset", "df_case"
@@ -51,13 +51,27 @@ def dataset_choices() -> dict[str, tuple[str, Path]]:
     return {"default": (f"Data folder {default.name}", default), **shipped}
 
 
-def active_dataset(choices: Mapping[str, tuple[str, Path]]) -> str | None:
-    """The name of the dataset shown (None: an upload)."""
-    e = current.entry(FAM)
+def active_dataset(choices: Mapping[str, tuple[str, Path]], entry: Any = None) -> str | None:
+    """The name of the dataset shown (None: an upload); of ``entry`` (a ``store.Entry``) when given."""
+    e = current.entry(FAM) if entry is None else entry
     if not e.is_default:
         return None
     here = Path(e.folder).resolve()
     return next((n for n, (_, f) in choices.items() if f.resolve() == here), None)
+
+
+def follow_link() -> None:
+    """A link's ``dataset=``, followed once per session — before the sidebar reads the link's
+    settings (``app.py`` calls it first), so that they are read on the dataset they were set on."""
+    ss = st.session_state
+    if ss.get("_df_dataset_link"):
+        return
+    ss["_df_dataset_link"] = True
+    choices = dataset_choices()
+    wanted = st.query_params.get(LINK_DATASET)
+    held = store.active(FAM)
+    if wanted in choices and wanted != active_dataset(choices, held) and held.is_default:
+        _switch(wanted)
 
 
 def _switch(name: str) -> None:
@@ -74,23 +88,20 @@ def _on_pick() -> None:
 def dataset_picker() -> None:
     """The sidebar's dataset choice (under the data caption). A link's ``dataset=`` is
     followed once per session; afterwards the link follows the data shown."""
+    follow_link()  # (done already in app.py's run: a page run alone by a test goes through it here)
     choices = dataset_choices()
     ss = st.session_state
-    if not ss.get("_df_dataset_link"):
-        ss["_df_dataset_link"] = True
-        wanted = st.query_params.get(LINK_DATASET)
-        if wanted in choices and wanted != active_dataset(choices) and current.entry(FAM).is_default:
-            _switch(wanted)
-            st.rerun()
     active = active_dataset(choices)
     if active is None:
         if LINK_DATASET in st.query_params:
             del st.query_params[LINK_DATASET]
     elif st.query_params.get(LINK_DATASET) != active:
         st.query_params[LINK_DATASET] = active
-    ss[DATASET_KEY] = active
+    if ss.get(DATASET_KEY) != active:
+        ss[DATASET_KEY] = active
     st.sidebar.selectbox(
-        "Dataset", list(choices), key=DATASET_KEY, format_func=lambda n: choices[n][0], on_change=_on_pick,
+        "Dataset", list(choices), index=list(choices).index(active) if active in choices else None, key=DATASET_KEY,
+        format_func=lambda n: choices[n][0], on_change=_on_pick,
         placeholder="Your uploaded data (Data page)",
         help="The data shipped with the app: ten real models on the SST-2 dev set (short expert movie reviews, the "
              "data the models were trained for) or on IMDb reviews (longer, out-of-distribution). Upload your own "
@@ -225,7 +236,9 @@ def _apply_case() -> None:
 def case_picker(p: Mapping[str, Any], where=st) -> None:
     """Table 1's cases as a choice that sets the sidebar's reward and penalty."""
     c = active_case(p)
-    st.session_state[CASE_KEY] = {"6": "6/7", "7": "6/7", "8": "8/9", "9": "8/9"}.get(c or "", c) or "custom"
+    now = {"6": "6/7", "7": "6/7", "8": "8/9", "9": "8/9"}.get(c or "", c) or "custom"
+    if st.session_state.get(CASE_KEY) != now:
+        st.session_state[CASE_KEY] = now
 
     def label(o: str) -> str:
         if o == "custom":
@@ -235,7 +248,8 @@ def case_picker(p: Mapping[str, Any], where=st) -> None:
         d, e = PRESETS[int(o)]
         return f"{o} · {PRESET_LABELS[int(o)].lower()} ({d:g}, {e:g})".replace("-", "−")
 
-    where.selectbox("Reward and penalty: Table 1 case", CASE_OPTIONS, key=CASE_KEY, format_func=label,
+    where.selectbox("Reward and penalty: Table 1 case", CASE_OPTIONS, index=list(CASE_OPTIONS).index(now),
+                    key=CASE_KEY, format_func=label,
                     on_change=_apply_case, help=HELP["case"])
 
 
@@ -278,13 +292,33 @@ def settings_strip(p: Mapping[str, Any], lb: pd.DataFrame) -> None:
 
 
 # ---- the app's declaration of the family ---------------------------------------------------------
+#: the controls (lab.families.Control): the sidebar's dataset (on every page of the family), the
+#: leaderboard's Table 1 case (derived: it sets the sidebar's reward and penalty), the pages' picks
+DATASET = Control(DATASET_KEY, LINK_DATASET)  # one of the shipped datasets (none: an upload)
+CASE = Control(CASE_KEY, "", "derived")
+SP_MODEL = Control("df_sp_model", "model")  # one of the models; default the leader
+SM_POINTS = Control("df_sm_points", "points", default=1_000, options=(1_000, 3_000, 10_000), scope="shared")
+SM_TOP = Control("df_sm_top", "top", default=20, options=(10, 20, 50, 100), scope="shared")
+SAMPLE = Control("df_sample", LINK_SAMPLE)  # one of the samples; default the one most models miss
+
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/difficulty_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/difficulty_splits.py", "Splits", ":material/stacked_bar_chart:"),
-        PageSpec("pages/difficulty_samples.py", "Samples", ":material/scatter_plot:"),
-        PageSpec("pages/difficulty_weights.py", "Weights", ":material/balance:"),
+        PageSpec("pages/difficulty_leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Which model wins once harder samples weigh more, beside its plain accuracy.",
+                 (CASE, export_target("df_lb_export"))),
+        PageSpec("pages/difficulty_splits.py", "Splits", ":material/stacked_bar_chart:",
+                 "How the samples split by ease, and how each model does on each split.", (SP_MODEL,)),
+        PageSpec("pages/difficulty_samples.py", "Samples", ":material/scatter_plot:",
+                 "Every sample by ease, the ones most models miss, and one sample in full.",
+                 (SM_POINTS, SM_TOP, SAMPLE)),
+        PageSpec("pages/difficulty_weights.py", "Weights", ":material/balance:",
+                 "How much each split weighs, and the paper's rewards and penalties step by step."),
     ),
+    controls=(DATASET,),
+    follow_link=follow_link,
+    menu="Difficulty",
+    about="Ten real sentiment models on SST-2 and IMDb, scored with the difficulty-weighted WSBias, WOOD and "
+          "WMProb: samples split by ease, harder ones weigh more.",
     defaults={"splits": 7, "weights": "linear"},
     link_keys=(LINK_SAMPLE,),
     sidebar_extra=dataset_picker,

@@ -35,13 +35,16 @@ from ..charts.colors import class_colours
 from ..charts.qa import METRIC_LABELS
 from ..view import current, state, tables
 from ..words.text import MD, md
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target
 
 FAM = FAMILY
 WEIGHTS = FAM.params["weights"]
 STEP_MS = 10.0
 #: the page picks kept in the link (cleared by the reset button)
 LINK_QUESTION, LINK_THEMES = "question", "themes"
+#: the pages' own controls (lab.families.Control)
+QUESTION = Control("qa_question", LINK_QUESTION)  # one of the questions; default the first
+MAP_THEMES = Control("qa_map_themes", LINK_THEMES, "many")  # 2-3 themes; default where the teams differ most
 
 AIT_HELP = ("Average inference time: the team's mean time per question on this theme, in milliseconds. "
             "Above the time threshold T the theme's score is scaled down.")
@@ -265,11 +268,20 @@ def paragraphs() -> dict[str, str]:
 # ---- the app's declaration of the family --------------------------------------------------------
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/qa_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/qa_hidden_weights.py", "Hidden weights", ":material/casino:"),
-        PageSpec("pages/qa_speed.py", "Speed penalty", ":material/timer:"),
-        PageSpec("pages/qa_questions.py", "Questions", ":material/quiz:"),
+        PageSpec("pages/qa_leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Who wins with the theme weights used, and how the ranking looks with equal weights.",
+                 (export_target("qa_lb_export"),)),
+        PageSpec("pages/qa_hidden_weights.py", "Hidden weights", ":material/casino:",
+                 "Each team's chance of each rank when the organisers' theme weights are unknown.",
+                 (MAP_THEMES,)),
+        PageSpec("pages/qa_speed.py", "Speed penalty", ":material/timer:",
+                 "What the inference-time penalty costs each team, and where the threshold bites."),
+        PageSpec("pages/qa_questions.py", "Questions", ":material/quiz:",
+                 "One question: the paragraphs and answers each team gave, and how they scored.",
+                 (QUESTION,)),
     ),
+    about="Question answering scored per theme — the right paragraph found, the answer's token F1 — with a "
+          "penalty for slow inference and theme weights the organisers keep hidden.",
     link_keys=(LINK_QUESTION, LINK_THEMES),
     data_defaults=lambda comp: {"weights": start_weights(comp)[0]},
     group_note=_weights_note,

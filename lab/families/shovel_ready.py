@@ -24,8 +24,9 @@ from scoring.shovel_ready import FAMILY, LEADERBOARD_COLUMNS, STAGES, leaderboar
 from ..charts import tables as frames
 from ..charts.efficiency import efficiency_frame  # noqa: F401  (re-exported for the pages)
 from ..view import current, state, tables
+from ..words import glossary
 from ..words.shovel_ready import STAGE_WORDS, boost_summary  # noqa: F401  (boost_summary: for the pages)
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target, stage_table_toggle
 
 FAM = FAMILY
 SWEEP_ALPHAS = tuple(float(a) for a in range(0, 201, 2))
@@ -215,17 +216,41 @@ def _warm(entry, p: Mapping[str, Any]) -> None:
         _alpha_sweep(entry.digest, tuple((k, p[k]) for k in _GS_KEYS), gs)
 
 
+#: the pages' own controls (lab.families.Control: widget key, link key, default, range)
+LB_TEAM = Control("lb_team", "team")  # one of the teams; default the leader, followed until one is picked
+EFF_TEAM = Control("eff_team", "whatif")  # "A new submission" or a team (the link says "new" for the first)
+EFF_ZOOM = Control("eff_zoom", "zoom", "bool", True)
+EFF_SCORE = Control("eff_score", "score", "number", low=0.0, high=1.0)  # default: the start's score
+EFF_RUNTIME = Control("eff_runtime", "runtime", "number", low=1e-6)  # default: the start's runtime
+SEG_TEAM = Control("seg_team", "team")
+SEG_ESSAY = Control("seg_essay", "essay")
+SEG_CHANGED = Control("seg_only_changed", "changed", "bool", False)
+EX_W = Control("ex_w", "ex_w", "number", 0.5, low=0.0, high=1.0, step=0.05)
+EX_ALPHA = Control("ex_alpha", "ex_alpha", "number", 50.0, low=0.0, high=200.0, step=1.0)
+
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/demographics.py", "Demographics", ":material/groups:"),
-        PageSpec("pages/efficiency.py", "Efficiency", ":material/speed:"),
-        PageSpec("pages/segments.py", "Segments", ":material/segment:"),
-        PageSpec("pages/worked_examples.py", "Worked examples", ":material/calculate:"),
+        PageSpec("pages/leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Who wins, stage by stage, and which step lifts each team.",
+                 (LB_TEAM, stage_table_toggle("lb_table"), export_target("lb_export"))),
+        PageSpec("pages/demographics.py", "Demographics", ":material/groups:",
+                 "How each team scores on each group of essays, and how much the worst group weighs."),
+        PageSpec("pages/efficiency.py", "Efficiency", ":material/speed:",
+                 "Who gets the efficiency boost, and what a faster or better run would earn.",
+                 (EFF_ZOOM, EFF_TEAM, EFF_SCORE, EFF_RUNTIME)),
+        PageSpec("pages/segments.py", "Segments", ":material/segment:",
+                 "One essay's words with every predicted and true segment, and what overlap removal drops.",
+                 (SEG_TEAM, SEG_ESSAY, SEG_CHANGED)),
+        PageSpec("pages/worked_examples.py", "Worked examples", ":material/calculate:",
+                 "The memo's numbers, computed live: the best place to learn the metric.",
+                 (EX_W, EX_ALPHA)),
     ),
+    about="Segment predictions over student essays scored against ground truth, with a fractional true "
+          "positive, a bias penalty over demographic groups and a boost for fast submissions.",
     defaults={"attributes": ("ell_status",)},
     link_keys=("team", "essay", "whatif", "score", "runtime"),
     reset_label="Reset to memo defaults",
+    reset_help="Every parameter back to the defaults of the memo — " + glossary.TERMS["memo"],
     disabled=_shovel_ready_disabled,
     group_note=_shovel_ready_note,
     describe=lambda comp: f"{len(comp.submission_names)} submissions, {len(comp.essays)} essays",

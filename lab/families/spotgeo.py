@@ -23,7 +23,7 @@ from scoring.spotgeo.rules import ruleset
 from ..charts.tables import rank_arrow
 from ..view import current, links, tables
 from ..words.text import MD
-from . import FamilyUI, PageSpec
+from . import Control, FamilyUI, PageSpec, export_target
 
 FAM = FAMILY
 RULE_WORDS, RULE_GIVE = claims.RULE_WORDS, claims.RULE_GIVE
@@ -126,20 +126,39 @@ def tie_note(lb: pd.DataFrame) -> str | None:
 
 
 # ---- the picked team / sequence / frame, kept in the address ---------------------------------
-def linked(param: str, key: str, options: Sequence, default, parse: Callable[[str], Any] = str):
-    """The pick of widget ``key`` (``lab.view.links.choice``: the address's ``param`` when it is one of
+#: the pages' own controls (lab.families.Control); the picks are read before the page's header (its
+#: takeaway names them) and their widgets drawn below it, started at the same value
+FR_TEAM = Control("sg_team", "team")  # one of the teams, in leaderboard order; default the first
+FR_SEQ = Control("sg_seq", "seq")  # one of the ground truth's sequences; default the first
+FR_FRAME = Control("sg_frame", "frame")  # one of the sequence's frames; default the first
+FR_ZOOM = Control("sg_zoom", "zoom")  # the whole frame or one of its objects
+ERR_TEAM = Control("sg_err_team", "team")
+RULES_TEAM = Control("sg_rules_team", "team")  # default: the team the starter kit helps most
+
+
+def linked(ctl: Control, options: Sequence, default, parse: Callable[[str], Any] = str):
+    """The pick of control ``ctl`` (``lab.view.links.value``: the address's value when it is one of
     ``options``, else ``default``), written back into the address so that a shared link
-    reproduces the view. Pair the widget with ``on_change=links.keep, args=(key, param)``."""
-    value = links.choice(key, param, options, default, follow_default=True, parse=parse)
-    links.keep(key, param)
+    reproduces the view. Draw its widget with :func:`pick`."""
+    value = links.value(ctl, options=options, default=default, follow_default=True, parse=parse)
+    links.keep(ctl)
     return value
 
 
-def linked_team(ranked: pd.DataFrame, key: str, default: str | None = None) -> tuple[list[str], str]:
+def pick(widget: Callable[..., Any], label: str, ctl: Control, options: Sequence, **kwargs: Any) -> Any:
+    """The widget of a pick made by :func:`linked`, started at its value, writing the link on change."""
+    v = st.session_state.get(ctl.key)
+    opts = list(options)
+    start = dict(default=v) if getattr(widget, "__name__", "") == "segmented_control" else dict(
+        index=opts.index(v) if v in opts else 0)
+    return widget(label, opts, key=ctl.key, on_change=links.keep, args=(ctl,), **start, **kwargs)
+
+
+def linked_team(ranked: pd.DataFrame, ctl: Control, default: str | None = None) -> tuple[list[str], str]:
     """The teams of a ranked table (its ``submission`` column, in order) and the one picked: the
     address's ``team`` when it is one of them, else ``default`` (else the first); see :func:`linked`."""
     teams = ranked["submission"].astype(str).tolist()
-    return teams, linked("team", key, teams, teams[0] if default is None else default)
+    return teams, linked(ctl, teams, teams[0] if default is None else default)
 
 
 def frame_keys(comp) -> list[tuple[int, int]]:
@@ -156,7 +175,7 @@ def step(comp, seq: int, frame: int, by: int) -> tuple[int, int] | None:
 
 def go_to(seq: int, frame: int) -> None:
     """Button callback: show (seq, frame)."""
-    st.query_params["seq"], st.query_params["frame"] = str(seq), str(frame)
+    st.query_params[FR_SEQ.link], st.query_params[FR_FRAME.link] = str(seq), str(frame)
 
 
 def frame_takeaway(view: dict) -> str:
@@ -271,11 +290,21 @@ def built_frames(tau: float = 49.5) -> dict[str, dict]:
 # ---- the app's declaration of the family -------------------------------------------------------
 UI = FamilyUI(
     pages=(
-        PageSpec("pages/spotgeo_leaderboard.py", "Leaderboard", ":material/leaderboard:"),
-        PageSpec("pages/spotgeo_frames.py", "Frames", ":material/center_focus_strong:"),
-        PageSpec("pages/spotgeo_errors.py", "Errors", ":material/troubleshoot:"),
-        PageSpec("pages/spotgeo_rules.py", "Rules", ":material/rule:"),
+        PageSpec("pages/spotgeo_leaderboard.py", "Leaderboard", ":material/leaderboard:",
+                 "Who wins under the challenge's published rules and under the code its server ran.",
+                 (export_target("sg_lb_export"),)),
+        PageSpec("pages/spotgeo_frames.py", "Frames", ":material/center_focus_strong:",
+                 "One frame as the telescope saw it, each prediction matched (or not) to a true object.",
+                 (FR_TEAM, FR_SEQ, FR_FRAME, FR_ZOOM)),
+        PageSpec("pages/spotgeo_errors.py", "Errors", ":material/troubleshoot:",
+                 "Where one team loses: the objects it misses, its false alarms, what its error is made of.",
+                 (ERR_TEAM,)),
+        PageSpec("pages/spotgeo_rules.py", "Rules", ":material/rule:",
+                 "The four differences between the rules and the code, each with its effect on the ranking.",
+                 (RULES_TEAM,)),
     ),
+    about="Satellite detections in telescope frames: each prediction matched one-to-one to a true object "
+          "within a radius τ, teams ranked by 1 − F1 with the mean squared error as tie-breaker.",
     link_keys=("team", "seq", "frame"),
     describe=lambda comp: (f"{len(comp.submission_names)} submissions, {len(comp.sequences):,} sequences, "
                            f"{comp.gt.n_points:,} objects"),

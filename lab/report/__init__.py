@@ -59,10 +59,28 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def file_digests(fam: Family, sources: Mapping[str, Any]) -> list[DataFile]:
+def shown_path(path: str | Path, roots: Sequence[str | Path] = ()) -> str:
+    """How a report names a file: relative to the first of ``roots`` that holds it (the app's
+    folder, the data's folder), else its name alone — never the folders of the machine that
+    wrote the report (a report is made to leave it).
+
+    >>> shown_path("/srv/app/sample_data/qa/x.csv", ["/srv/app"]), shown_path("/home/me/data/a.csv", ["/srv/app"])
+    ('sample_data/qa/x.csv', 'a.csv')
+    """
+    p = Path(path)
+    for root in roots:
+        try:
+            return p.relative_to(Path(root)).as_posix()
+        except ValueError:
+            continue
+    return p.name
+
+
+def file_digests(fam: Family, sources: Mapping[str, Any], *, roots: Sequence[str | Path] = ()) -> list[DataFile]:
     """Every file behind ``sources`` (``{role: path | [paths]}``, as the family's loader takes
     them; a folder stands for its files of the input's kind, sorted; a ``(name, path)`` pair
-    for its path), digested, in the family's input order."""
+    for its path), digested, in the family's input order; each named by :func:`shown_path`
+    (relative to the first of ``roots`` that holds it, else its name)."""
     out = []
     for inp in fam.inputs:
         given = sources.get(inp.role)
@@ -72,7 +90,7 @@ def file_digests(fam: Family, sources: Mapping[str, Any]) -> list[DataFile]:
             path = Path(item[1] if isinstance(item, tuple) else item)  # a (submission name, path) pair
             files = sorted(path.glob(f"*{inp.suffix}")) if path.is_dir() else [path]
             for f in files:
-                out.append(DataFile(inp.role, str(f), f.stat().st_size, _sha256(f)))
+                out.append(DataFile(inp.role, shown_path(f, roots), f.stat().st_size, _sha256(f)))
     return out
 
 
@@ -113,8 +131,10 @@ def unsettable(fam: Family, params: Mapping[str, Any]) -> list[str]:
 
 
 def command_line(fam: Family, sources: Mapping[str, Any], params: Mapping[str, Any], *, command: str = "leaderboard",
-                 extra: Sequence[str] = ()) -> str:
-    """``python -m scoring <family> <command> --input PATH … --param VALUE …`` (shell-quoted)."""
+                 extra: Sequence[str] = (), roots: Sequence[str | Path] | None = None) -> str:
+    """``python -m scoring <family> <command> --input PATH … --param VALUE …`` (shell-quoted);
+    with ``roots`` each path as :func:`shown_path` names it (relative to the first root that
+    holds it, else its name), without them as given."""
     words = ["python", "-m", "scoring", fam.name, command]
     for inp in fam.inputs:
         given = sources.get(inp.role)
@@ -122,7 +142,8 @@ def command_line(fam: Family, sources: Mapping[str, Any], params: Mapping[str, A
             continue
         words.append(inp.flag)
         items = given if isinstance(given, list) else [given]
-        words += [str(x[1] if isinstance(x, tuple) else x) for x in items]
+        paths = [x[1] if isinstance(x, tuple) else x for x in items]
+        words += [str(x) if roots is None else shown_path(x, roots) for x in paths]
     return shlex.join(words + param_args(fam, params) + list(extra))
 
 
@@ -314,13 +335,14 @@ def compare_section(fam: Family, lb_a: pd.DataFrame, lb_b: pd.DataFrame, a: Mapp
 
 def build_report(fam: Family, comp: Any, scorer: Any, params: Mapping[str, Any], *,
                  data: Sequence[DataFile] = (), data_label: str = "", command: str = "",
-                 link: str | None = None, params_b: Mapping[str, Any] | None = None,
+                 link: str | None = None, command_where: str = "", params_b: Mapping[str, Any] | None = None,
                  labels: Sequence[str] = ("A", "B"), intervals: pd.DataFrame | None = None,
                  interval_info: Mapping[str, Any] | None = None, lb: pd.DataFrame | None = None,
                  now: datetime | None = None) -> str:
     """The report as one HTML string (see the module doc). ``params``: the scorer's keyword
     arguments; ``data``: the input files (:func:`file_digests`, :func:`bundle_digests`);
-    ``command``/``link``: what reproduces the view; ``params_b``: a second configuration
+    ``command``/``link``: what reproduces the view (``command_where``: where to run the command,
+    e.g. "in the data's folder", when its paths are relative to another folder than the app's); ``params_b``: a second configuration
     (``labels`` name the two); ``intervals``: ``scoring.core.robustness.bootstrap``'s frame."""
     lb = scorer.leaderboard(**params) if lb is None else lb
     colors = team_colors(comp.submission_names)
@@ -335,7 +357,8 @@ def build_report(fam: Family, comp: Any, scorer: Any, params: Mapping[str, Any],
             params_table(fam, params, params_b, (labels[0], labels[1]) if params_b is not None else ("Value", "")),
             "<h3>Reproduce this view</h3>"]
     if command:
-        head.append(f'<p>Command line:</p><div class="cmd mono">{esc(command)}</div>')
+        where = f" ({command_where})" if command_where else ""
+        head.append(f'<p>Command line{esc(where)}:</p><div class="cmd mono">{esc(command)}</div>')
     off = unsettable(fam, params)
     if off:
         head.append(f'<p class="muted">Not set by a command-line option: {esc(", ".join(off))} (the command takes '

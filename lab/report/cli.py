@@ -32,6 +32,14 @@ def _compare_params(fam: Family, given: str, base: dict[str, Any], context) -> d
         raise InputError(label, None, f"parameter {e.file}: {e.problem}") from None
 
 
+def _resolved(item: Any) -> Any:
+    """A source path made absolute (a ``(name, path)`` pair keeps its name), so that it is named
+    relative to the working folder when inside it."""
+    if isinstance(item, tuple):
+        return (item[0], Path(item[1]).resolve())
+    return Path(item).resolve()
+
+
 def run(fam: Family, args: argparse.Namespace, progress) -> str:
     """Load, score and write the report; returns the line to print (to stderr)."""
     from scoring.core.robustness import bootstrap
@@ -66,9 +74,11 @@ def run(fam: Family, args: argparse.Namespace, progress) -> str:
         cli_extra += (["--simultaneous"] if args.simultaneous else []) + (["--top-k", str(top_k)] if top_k else [])
         if "seed" not in fam.params:
             cli_extra += ["--seed", str(int(seed))]
+    here = Path.cwd().resolve()  # files are named from the folder the command ran in, never the machine's folders
+    sources = {r: [_resolved(x) for x in v] if isinstance(v, list) else _resolved(v) for r, v in sources.items()}
     html = report.build_report(
-        fam, comp, scorer, params, data=report.file_digests(fam, sources),
-        command=report.command_line(fam, sources, params, extra=cli_extra), link=report.link(fam, params),
+        fam, comp, scorer, params, data=report.file_digests(fam, sources, roots=[here]),
+        command=report.command_line(fam, sources, params, extra=cli_extra, roots=[here]), link=report.link(fam, params),
         params_b=params_b, intervals=iv, interval_info=info)
     try:
         out.write_text(html, encoding="utf-8")

@@ -133,9 +133,20 @@ def frame_table(df: pd.DataFrame, *, labels: Mapping[str, str] | None = None, te
     return table(heads, rows, keys=cols, row_keys=keys, cls=cls, digits=digits)
 
 
+def fit_labels(fig: go.Figure) -> go.Figure:
+    """``fig`` sized for its labels (a copy): every axis makes room for its tick labels and its
+    title (Plotly's ``automargin``; the app's charts get it from Streamlit's theme, a report from
+    here), and the axis title set apart from the labels."""
+    fig = go.Figure(fig)
+    fig.update_xaxes(automargin=True, title_standoff=8)
+    fig.update_yaxes(automargin=True, title_standoff=8)
+    return fig
+
+
 def figure(fig: go.Figure, div_id: str) -> str:
     """A Plotly figure as a ``<div>`` and its drawing call, without Plotly's script (the page
-    carries it once, inline: :func:`page`)."""
+    carries it once, inline: :func:`page`), sized for its labels (:func:`fit_labels`)."""
+    fig = fit_labels(fig)
     return pio.to_html(fig, full_html=False, include_plotlyjs=False, include_mathjax=False,
                        config=PLOTLY_CONFIG, div_id=div_id, validate=False)
 
@@ -173,11 +184,20 @@ table.data td:last-child { font-family: ui-monospace, Menlo, Consolas, monospace
 """
 
 
+#: the charts follow the page's width when it changes for printing (a chart keeps the width it was
+#: drawn at otherwise, wider than the paper: its labels cut at the edge)
+PRINT_FIT = ("<script>(function () { function fit() { document.querySelectorAll('.js-plotly-plot').forEach("
+             "function (el) { Plotly.Plots.resize(el); }); } window.addEventListener('beforeprint', fit); "
+             "window.addEventListener('afterprint', fit); if (window.matchMedia) { "
+             "window.matchMedia('print').addEventListener('change', fit); } })();</script>")
+
+
 def page(title: str, body: str, plotly_js: str | None) -> str:
     """The whole document: ``body`` under ``title``, the stylesheet, and Plotly's script inline
-    once in the head (``plotly_js``; None when the report draws no chart)."""
+    once in the head (``plotly_js``; None when the report draws no chart), with the charts
+    redrawn at the paper's width for printing (:data:`PRINT_FIT`)."""
     script = f'<script type="text/javascript">{plotly_js}</script>' if plotly_js else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)}</title><style>{CSS}</style>{script}</head>"
-            f"<body>{body}</body></html>\n")
+            f"<body>{body}{PRINT_FIT if plotly_js else ''}</body></html>\n")

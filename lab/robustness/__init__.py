@@ -22,20 +22,23 @@ from scoring.core.stability import Axis, axis, stability_map
 
 from .. import families
 from ..data import shared
+from ..families import IV_B, IV_CONFIDENCE, IV_SEED
+from ..families import MAP_CELLS as MAP_CELLS_CONTROL
 from ..view import current, nav, state
 from ..words.text import md
 
-DEFAULT_B = 1000
+DEFAULT_B = IV_B.default  # the page's declared defaults (lab.families): what warm() computes ahead
 
 
-def begin(key: str, title: str, explanation: str | Callable[[Family], str]) -> Family:
+def begin(key: str, title: str, explanation: str | Callable[[Family], str], *, words: tuple[str, ...] = ()) -> Family:
     """A page's top: the choice of family (widget ``key``), with the page's header drawn above it
-    (``explanation``, or ``explanation(family)`` for words that name the family's unit)."""
+    (``explanation``, or ``explanation(family)`` for words that name the family's unit; ``words``:
+    the glossary terms it uses)."""
     head = st.container()
     fam = nav.pick_family(key)
     families.ui(fam).sidebar_extra()
     with head:
-        current.header(fam, title, explanation(fam) if callable(explanation) else explanation)
+        current.header(fam, title, explanation(fam) if callable(explanation) else explanation, words=words)
     return fam
 
 
@@ -80,7 +83,7 @@ def warm(fam: Family, entry: Any, values: Mapping[str, Any], *, wait: bool = Fal
         p = dict(fui.check(entry.scorer, fui.repair(dict(values))[0]))
     except ValueError:  # InputError: the page says why when it is opened
         return None
-    jobs = [_intervals_job(fam, entry, p, DEFAULT_B, 0, 0.95)]
+    jobs = [_intervals_job(fam, entry, p, DEFAULT_B, IV_SEED.default, IV_CONFIDENCE.default)]
     _, _, (a, b) = map_choices(fam)
     if a != b and fam.params[a].kind != "mapping" and fam.params[b].kind != "mapping":
         jobs.append(_map_job(fam, entry, p, axis(fam, a, n=MAP_CELLS), axis(fam, b, n=MAP_CELLS)))
@@ -149,7 +152,7 @@ def _map_job(fam: Family, e: Any, p: Mapping[str, Any], x: Axis, y: Axis) -> tup
 
 
 #: the Stability map's cells a side at first
-MAP_CELLS = 21
+MAP_CELLS = MAP_CELLS_CONTROL.default
 
 
 def map_choices(fam: Family) -> tuple[list[str], list[tuple[str, str]], tuple[str, str]]:

@@ -23,23 +23,26 @@ from scoring.core.shakeup_sweep import SIZES, advice_from, advice_runs, nested_s
 
 from .. import families
 from ..data import shared
+from ..families import SHK_SPLITS
 from ..view import current, nav
 
-SPLITS = (200, 500, 1000, 2000)
-DEFAULT_SPLITS = 1000
+SPLITS = SHK_SPLITS.options  # the page's declared choices (lab.families)
+DEFAULT_SPLITS = SHK_SPLITS.default
 SWEEP_SPLITS = 200
 #: the advice's grid on the page: every other fraction of the sweep (10 %, 20 %, … 90 %)
 ADVICE_FRACTIONS = tuple(f for f in FRACTIONS if round(f * 100) % 10 == 0)
 
 
-def begin(key: str, title: str, explanation: Callable[[Family], str]) -> tuple[Family, DeltaGenerator]:
-    """The page's top — title, the slot of the one-sentence answer, the explanation, then the
-    choice of family (widget ``key``); returns the family and the slot."""
+def begin(key: str, title: str, explanation: Callable[[Family], str], *,
+          words: tuple[str, ...] = ()) -> tuple[Family, DeltaGenerator]:
+    """The page's top — title, the slot of the one-sentence answer, the explanation (and the
+    glossary ``words`` it uses), then the choice of family (widget ``key``); returns the family and
+    the slot."""
     head = st.container()
     fam = nav.pick_family(key)
     families.ui(fam).sidebar_extra()
     with head:
-        slot = current.header(fam, title, explanation(fam))
+        slot = current.header(fam, title, explanation(fam), words=words)
     return fam, slot
 
 
@@ -104,7 +107,9 @@ def team_table(sh: Shakeup) -> pd.DataFrame:
                           "private_rank_mean": "Mean private rank", "p_same_rank": "P(same rank)",
                           "mean_move": "Expected |move|", "p_public_first": "P(first, public)",
                           "p_private_first": "P(first, private)"})
-    return t
+    # what the page is about first (in view at 1024 pixels): who wins each board, then how ranks move
+    first = ["Team", "Rank (all units)", "P(first, private)", "P(first, public)", "P(same rank)", "Expected |move|"]
+    return t[first + [c for c in t.columns if c not in first]]
 
 
 def membership(names: list[str], separator: str) -> list[str] | None:

@@ -22,6 +22,7 @@ from .. import families
 from ..charts.colors import team_colors
 from ..data import store
 from ..data.progress import progress_bar
+from ..words import glossary
 from ..words.text import MD, md
 from . import nav, state
 
@@ -225,11 +226,32 @@ def notices(fam: Family) -> None:
                    "Every page is listed in the menus at the top.", icon=":material/explore_off:")
 
 
+def terms(*names: str) -> None:
+    """A line naming the glossary terms the page uses, their plain words in its tooltip (every term
+    is on the Start page too)."""
+    st.caption("Terms used here: " + ", ".join(names) + " — hover the ? for plain words; the Start page lists "
+               "every term.", help=glossary.tooltip(*names))
+
+
+def fragile(lines: list[str]) -> None:
+    """The scorer's guardrail warnings, once and compact: one collapsed box naming the first, each
+    in full inside (with the terms it uses explained)."""
+    first = lines[0].split(":")[0].strip()
+    short = first if len(first) <= 90 else first[:88].rsplit(" ", 1)[0] + " …"
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    with st.expander(f"**Fragile result**: {md(short)}{more}", icon=":material/warning:"):
+        for line in lines:  # where a conclusion is fragile (e.g. a tiny group deciding a score)
+            st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
+        st.caption("What makes a result fragile, and the words these warnings use.",
+                   help=glossary.tooltip("fragile result", "attribute", "bootstrap replicate"))
+
+
 def header(fam: Family, title: str, explanation: str = "", *, takeaway: str | None = None,
-           about_data: bool = True) -> DeltaGenerator:
+           about_data: bool = True, words: tuple[str, ...] = ()) -> DeltaGenerator:
     """The one page header of every family: the title, the takeaway in a callout (markdown,
     names escaped: ``lab.words.story``), the one-paragraph explanation (the app's words), the note on
-    repaired parameters, the notices and the guardrail warnings; then what data is shown. A
+    repaired parameters, the notices and the guardrail warnings (:func:`fragile`); then what data is shown;
+    ``words``: the glossary terms the page uses (:func:`terms`). A
     page that does not show the loaded data (``about_data=False``: the memo's worked examples)
     gets neither the guardrail warnings nor the data line. Returns the takeaway's slot, for a
     page that writes it once its picks are made (``slot.info(text, icon=current.TAKEAWAY_ICON)``)."""
@@ -241,14 +263,15 @@ def header(fam: Family, title: str, explanation: str = "", *, takeaway: str | No
         slot.info(takeaway, icon=TAKEAWAY_ICON)
     if explanation:
         st.markdown(explanation)
+    if words:
+        terms(*words)
     if v.note:  # the family's own words (FamilyUI.repair escapes any user string it quotes)
         st.warning(v.note, icon=":material/warning:")
     notices(fam)
     if not about_data:
         return slot
-    if v.error is None:
-        for line in v.warnings:  # where a conclusion is fragile (e.g. a tiny group deciding a score)
-            st.warning(f"**Fragile result:** {md(line)}.", icon=":material/warning:")
+    if v.error is None and v.warnings:
+        fragile(v.warnings)
     if not v.entry.is_default:
         st.caption(f"Showing {md(v.entry.label)} — switch back to the sample on the Data page. This page's address "
                    "opens these files for anyone who has it: the Data page has a link without them, and deletes "

@@ -15,7 +15,8 @@ from lab.data import store, uploads
 from scoring.core.family import Family
 from scoring.export import export_zip
 
-from . import current, report_button
+from ..families import export_target
+from . import current, links, report_button
 
 TARGETS = {"codabench": "Codabench / CodaLab (scoring program, reference data, competition.yaml)",
            "kaggle": "Kaggle (metric.py for a metric notebook, solution.csv)",
@@ -43,7 +44,7 @@ def show(fam: Family, *, key: str, page: str, params: Mapping[str, Any], where: 
     box = (where or st).popover("Export the metric", icon=":material/deployed_code:",
                                 help="This view's scores with these parameters as the scoring program of the "
                                      "platform that runs your competition: the engine's own code, bit for bit.")
-    target = box.radio("Platform", list(TARGETS), format_func=TARGETS.get, key=f"{key}_target")
+    target = links.draw(box.radio, "Platform", export_target(key), format_func=TARGETS.get)
     box.download_button("Download the program (zip)", builder(fam, page, target, params),
                         file_name=f"{fam.name}-{target}-metric.zip", mime="application/zip", key=f"{key}_zip",
                         on_click="ignore", icon=":material/download:")

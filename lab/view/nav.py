@@ -76,13 +76,14 @@ def _app_is_running() -> bool:
 
 def section_label(fam: Family) -> str:
     """A family's section in the top navigation, short enough for every section to fit beside
-    the sidebar at 1024 px: its title up to the first space or colon.
+    the sidebar at 1024 px: its UI's ``menu``, else its title up to the first space or colon.
 
     >>> from types import SimpleNamespace as F
-    >>> [section_label(F(title=t)) for t in ("QA: retrieval, answers and speed", "spotGEO detection")]
+    >>> [section_label(F(title=t, name="?")) for t in ("QA: retrieval, answers and speed", "spotGEO detection")]
     ['QA', 'spotGEO']
     """
-    return re.split(r"[\s:]", fam.title.strip(), maxsplit=1)[0]
+    menu = ui(fam).menu if isinstance(fam, Family) else ""
+    return menu or re.split(r"[\s:]", fam.title.strip(), maxsplit=1)[0]
 
 
 def default_path() -> str:
@@ -103,13 +104,17 @@ def welcome(navigation) -> None:
     and does, in two sentences, above the page."""
     if navigation.url_path not in ("", default_path()):
         return
-    others = sum(1 for fam in registry.families() if ui(fam).pages) - 1
+    fams = [section_label(fam) for fam in registry.families() if ui(fam).pages]
+    named = ", ".join(f"**{n}**" for n in fams[:-1]) + f" and **{fams[-1]}**" if len(fams) > 1 else f"**{fams[0]}**"
     st.markdown(
         "**Leaderboard Lab** shows how each parameter of a composite leaderboard metric moves a competition's "
-        "ranking — stage by stage, group by group — and how sure that ranking is. Move any control in the "
-        f"sidebar; the menus at the top hold {count_words(others)} more metric families, the robustness tools "
-        "and the Data page for your own files."
+        f"ranking, and how sure that ranking is. {count_words(len(fams)).capitalize()} metric families — {named} — "
+        f"each a menu at the top; this is {fams[0]}'s leaderboard: move any control in the sidebar."
     )
+    start = next((p for p in SHARED_PAGES if p.url_path == "start"), None)
+    if start is not None and (ROOT / start.path).is_file():
+        st.page_link(start.path, label="New here? Start here: each family in a sentence, what each page answers, "
+                                       "where to begin", icon=":material/explore:")
 
 
 def count_words(n: int) -> str:
@@ -148,7 +153,11 @@ def build():
     return navigation, owner
 
 
-_UNKNOWN, _TITLE = "lab_unknown_page", "lab_page_title"
+_UNKNOWN, _TITLE, _PAGE = "lab_unknown_page", "lab_page_title", "lab_page_path"
+#: the family whose parameters the address held when this session opened it (its first run): only
+#: that family reads them (``lab.view.state.init``) — another family's first visit starts from its
+#: own defaults, never from values a link set for a different family
+_LINK_OWNER = "lab_link_family"
 
 
 def unknown_path(url: str | None, known: set[str], base: str = "") -> str | None:
@@ -192,6 +201,7 @@ def note_page(navigation) -> None:
             url = None
     st.session_state[_UNKNOWN] = unknown_path(url, known_paths(), str(st.get_option("server.baseUrlPath") or ""))
     st.session_state[_TITLE] = navigation.title
+    st.session_state[_PAGE] = navigation.url_path or default_path()
 
 
 def unknown_page() -> str | None:
@@ -203,12 +213,23 @@ def page_title() -> str:
     return str(st.session_state.get(_TITLE) or "")
 
 
+def page_path() -> str:
+    """The registered address of the page this run shows (the default page's own, not ``""``)."""
+    return str(st.session_state.get(_PAGE) or "")
+
+
+def link_owner() -> str | None:
+    """The family the address's parameters belonged to when this session opened it."""
+    return st.session_state.get(_LINK_OWNER)
+
+
 def current_family(navigation, owner: dict[str, Family]) -> Family:
     """The family of the page being shown; on a shared page, the family last visited (or
     the one chosen on the Data page)."""
     fam = owner.get(navigation.url_path)
     if fam is not None:
         st.session_state[_FAMILY] = fam.name
+        st.session_state.setdefault(_LINK_OWNER, fam.name)
         return fam
     fams = registry.families()
     linked = st.query_params.get(LINK_FAMILY)
@@ -216,15 +237,26 @@ def current_family(navigation, owner: dict[str, Family]) -> Family:
         st.session_state[_FAMILY] = linked
     name = st.session_state.get(_FAMILY)
     fam = next((f for f in fams if f.name == name), fams[0])
+    st.session_state.setdefault(_LINK_OWNER, fam.name)
     if linked != fam.name:  # the address says which family, so a copied link opens the same one
         st.query_params[LINK_FAMILY] = fam.name
     return fam
 
 
 def choose_family(name: str) -> None:
-    """Make ``name`` the family the shared pages work on (and the one their address names)."""
-    st.session_state[_FAMILY] = name
-    st.query_params[LINK_FAMILY] = name
+    """Make ``name`` the family the shared pages work on (and the one their address names). The
+    page's controls that belong to the family shown (a team, a map's axes, the pinned settings:
+    ``Control.scope == "family"``) start again from their defaults: no value crosses families."""
+    ss, qp = st.session_state, st.query_params
+    if ss.get(_FAMILY) != name:
+        spec = next((p for p in (*ROBUSTNESS_PAGES, *SHARED_PAGES) if p.url_path == page_path()), None)
+        for c in spec.controls if spec is not None else ():
+            if c.scope == "family" and c.kind != "derived":
+                ss.pop(c.key, None)
+                if c.link and c.link in qp:
+                    del qp[c.link]
+    ss[_FAMILY] = name
+    qp[LINK_FAMILY] = name
 
 
 def current_family_for_data(fams: list[Family]) -> Family:

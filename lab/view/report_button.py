@@ -7,37 +7,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import streamlit as st
 
 from scoring.core.family import Family
 
 from ..data import store, uploads
-from . import current
+from . import current, links
 
 _ROOT = Path(__file__).resolve().parents[2]
 
 
-def _relative(path: Path) -> str:
-    """A data path as the command line would name it from the app's folder."""
-    try:
-        return str(Path(path).resolve().relative_to(_ROOT))
-    except ValueError:
-        return str(path)
-
-
 def _link(page: str) -> str:
-    """The address of this view: the app's base, the page, and every query value the app keeps
-    (the parameters, the pinned ``pin=``, the page's own picks) — never ``data=``, the key to an
-    upload: a report is made to be passed around, and whoever holds that key can open the files."""
+    """The address of this view: the app's base, the page's registered address, and every query
+    value the app keeps (the parameters, the pinned ``pin=``, the page's own picks) — never
+    ``data=``, the key to an upload: a report is made to be passed around, and whoever holds
+    that key can open the files."""
     from ..report import DEFAULT_BASE
 
-    url = (st.context.url or DEFAULT_BASE).split("?")[0].rstrip("/")  # this page's address, or the app's
-    if not url.endswith(f"/{page}"):
-        url = f"{url}/{page}"
     pairs = [(k, v) for k in st.query_params if k != "data" for v in st.query_params.get_all(k)]
-    return url + (f"?{urlencode(pairs)}" if pairs else "")
+    return links.page_link(links.browser_url(), page, pairs, base_path=str(st.get_option("server.baseUrlPath") or ""),
+                           fallback=DEFAULT_BASE)
 
 
 def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,
@@ -57,14 +47,21 @@ def builder(fam: Family, page: str, *, params: Mapping[str, Any] | None = None,
     def build() -> str:
         if folder is not None:
             sources = store.folder_sources(fam, Path(folder))
-            data = report.file_digests(fam, sources)
-            shown = {r: [_relative(x) for x in v] if isinstance(v, list) else _relative(v) for r, v in sources.items()}
+            roots = [_ROOT, Path(folder).resolve()]  # the app's folder (the samples), else the data's own
+            sources = {r: [Path(x).resolve() for x in v] if isinstance(v, list) else Path(v).resolve()
+                       for r, v in sources.items()}
+            data = report.file_digests(fam, sources, roots=roots)
+            shown = {r: [report.shown_path(x, roots) for x in v] if isinstance(v, list) else report.shown_path(v, roots)
+                     for r, v in sources.items()}
+            inside = Path(folder).resolve().is_relative_to(_ROOT)
+            where = "in the app's folder" if inside else "in the data's folder"
         else:
+            where = ""
             bundle = uploads.load(fam.name, digest) or {}
             data = report.bundle_digests(fam, bundle)
             shown = {r: [n for n, _ in v] if isinstance(v, list) else v[0] for r, v in bundle.items() if v}
         return report.build_report(fam, comp, scorer, p, data=data, data_label=label,
-                                   command=report.command_line(fam, shown, p), link=link, params_b=pb,
+                                   command=report.command_line(fam, shown, p), command_where=where, link=link, params_b=pb,
                                    labels=labels)
 
     return build

@@ -104,7 +104,7 @@ def exact_slider(label: str, lo: float, hi: float, step: float, *, key: str, dis
     st.markdown(f":small[:gray[{label}]]" if disabled else f":small[{label}]", help=help)
     left, right = st.columns([5, 3], vertical_alignment="center", gap="small")
     fmt = f"%.{d}f{unit}" if max(abs(lo), abs(hi)) < 1e7 else f"%.6g{unit}"  # a widened 1e300: not 300 digits
-    left.slider(label, lo, hi, step=step, key=key, format=fmt, disabled=disabled,
+    left.slider(label, lo, hi, value=min(max(value, lo), hi), step=step, key=key, format=fmt, disabled=disabled,
                 label_visibility="collapsed")
     right.number_input(f"{label}, exact value", min_value=lo, max_value=hi, value=min(max(value, lo), hi),
                        step=step, key=box, format="%g", disabled=disabled, label_visibility="collapsed",
@@ -124,11 +124,21 @@ def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
     elif p.kind == "int":
         value = st.session_state.get(k)
         wlo, whi, wide = widened(int(lo), int(hi), value)
-        st.slider(p.title, int(wlo), int(whi), step=int(step), key=k, disabled=disabled, help=help_text)
+        st.slider(p.title, int(wlo), int(whi), value=_now(k, int(wlo)), step=int(step), key=k, disabled=disabled,
+                  help=help_text)
         if wide:
             _widened_note(p.title, lo, hi, value)
     else:
         exact_slider(p.title, float(lo), float(hi), float(step), key=k, disabled=disabled, help=help_text)
+
+
+def _now(k: str, fallback: Any = None) -> Any:
+    """Widget ``k``'s value as this run holds it — given to the widget as its starting value too,
+    so that a widget the browser mounts afresh shows the value the page scores. A browser that
+    lost its widget states (a run cut short by a click on the menu) mounted every sidebar widget at
+    its own first value — w 0.00, the first quality, no attributes, overlap removal off — while the
+    page went on scoring the session's values."""
+    return st.session_state.get(k, fallback)
 
 
 def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str]) -> None:
@@ -138,31 +148,35 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
     help_text = p.help[:1].upper() + p.help[1:]
     if p.kind in ("float", "int") and p.slider is not None:
         if p.allow_inf:
-            on = st.toggle(p.inf_label or f"{p.title} = ∞", key=state.inf_key(fam, p.name), disabled=disabled,
+            ik = state.inf_key(fam, p.name)
+            on = st.toggle(p.inf_label or f"{p.title} = ∞", value=bool(_now(ik, False)), key=ik, disabled=disabled,
                            help=help_text + (f" ({why})" if why else ""))
             disabled = disabled or bool(on)
         _slider(fam, p, disabled, why)
     elif p.kind == "int":
-        st.number_input(p.title, key=k, disabled=disabled, help=help_text, step=1, format="%d",
+        st.number_input(p.title, value=_now(k), key=k, disabled=disabled, help=help_text, step=1, format="%d",
                         min_value=None if p.low is None else int(p.low), max_value=None if p.high is None else int(p.high))
     elif p.kind == "float":
-        st.number_input(p.title, key=k, disabled=disabled, help=help_text)
+        st.number_input(p.title, value=_now(k), key=k, disabled=disabled, help=help_text)
     elif p.kind == "choice":
         options = list(p.choices) if p.choices else list(context.get(p.choices_from, ()))
-        st.selectbox(p.title, options, key=k, format_func=p.choice_label, disabled=disabled, help=help_text)
+        now = _now(k)
+        st.selectbox(p.title, options, index=options.index(now) if now in options else None, key=k,
+                     format_func=p.choice_label, disabled=disabled, help=help_text)
     elif p.kind == "bool":
-        st.toggle(p.title, key=k, disabled=disabled, help=help_text)
+        st.toggle(p.title, value=bool(_now(k, False)), key=k, disabled=disabled, help=help_text)
     elif p.kind == "names":
         options = list(context.get(p.choices_from, ()))
         if options:
-            st.multiselect(p.title, options, key=k, disabled=disabled, help=help_text)
+            st.multiselect(p.title, options, default=[a for a in _now(k, []) if a in options], key=k,
+                           disabled=disabled, help=help_text)
     elif p.kind == "mapping":
         lo, hi, step = p.slider or (0.0, 1.0, 0.01)
         for c in context.get(p.choices_from, ()):
             exact_slider(f"{p.title}: {md(c)}", float(lo), float(hi), float(step), key=f"{k}.{c}",
                          disabled=disabled, help=help_text)
     elif p.kind == "floats":
-        typed = st.text_input(p.title, key=k, disabled=disabled, help=help_text)
+        typed = st.text_input(p.title, value=_now(k, ""), key=k, disabled=disabled, help=help_text)
         _field_error(p, typed, disabled)
 
 
@@ -202,6 +216,7 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
                 st.caption(md(note))
             for p in params:
                 _widget(fam, p, context, off)
-    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
+    sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch",
+              help=fui.reset_help)
     state.write_query(fam)
     state.remember(fam)

@@ -22,6 +22,7 @@ from scoring.core.family import Family
 from scoring.core.params import Param
 
 from .. import families
+from . import links, nav
 
 _INIT, _PENDING, _PROBLEMS, _DATA = "init", "pending", "query_problems", "data_key"
 
@@ -187,7 +188,9 @@ def finite_key(name: str) -> str:
 
 def write_query(fam: Family) -> None:
     """Put the current parameters in the page's address, so a link reproduces the view — with
-    the finite value a switched-on ∞ hides (``alpha_finite=``)."""
+    the finite value a switched-on ∞ hides (``alpha_finite=``) — and take out what is not of this
+    view (``lab.view.links.clean``: another family's parameters, another page's controls)."""
+    links.clean(fam)
     vals = values(fam)
     _write_query(fam, vals)
     qp, ss = st.query_params, st.session_state
@@ -221,6 +224,26 @@ def _finite_from_query(fam: Family, vals: Mapping[str, Any]) -> dict[str, Any]:
         if math.isfinite(v):  # the slider widens to it (lab.view.sidebar.widened)
             state[key(fam, p.name)] = round(float(v) * 100.0, 6) if p.percent else float(v)
     return state
+
+
+def shareable(fam: Family, context: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """The address's query for whoever opens it on the family's own data (``context``: the sample's):
+    without ``data``, the key to an upload, and without the parameters whose values only the upload
+    has (a weight per unit of an uploaded table, an attribute the sample lacks) — the sample's own
+    values stand in for them, so the link opens without a warning."""
+    qp = st.query_params
+    query = {k: qp.get_all(k) for k in qp if k != "data"}
+    for p in fam.params:
+        if p.name not in query:
+            continue
+        raw: Any = query[p.name]
+        raw = [a for a in raw if a] if p.kind in ("names", "mapping") else raw[-1]
+        try:
+            check(fam, {p.name: raw}, context)
+        except ValueError:
+            del query[p.name]
+            query.pop(finite_key(p.name), None)
+    return query
 
 
 def _from_query(fam: Family, context) -> tuple[dict[str, Any], list[str]]:
@@ -257,7 +280,11 @@ def init(fam: Family, context: Mapping[str, Sequence[str]], data_key: str | None
         ss[_meta(fam, _DATA)] = data_key
     base = defaults(fam, context)
     if not ss.get(_meta(fam, _INIT)):
-        vals, problems = _from_query(fam, context)
+        # the link's values are this family's only when the link was opened on its view (a family
+        # shown later in the session starts from its own defaults: the address may still hold
+        # another family's values of the same name, e.g. alpha, threshold, band)
+        owned = nav.link_owner() in (None, fam.name)
+        vals, problems = _from_query(fam, context) if owned else (dict(base), [])
         ss[_meta(fam, _PROBLEMS)] = problems
         ss.update(_to_state(fam, vals))
         ss.update(_finite_from_query(fam, vals))
@@ -333,6 +360,10 @@ def reset(fam: Family) -> None:
     suggestions included)."""
     ctx = st.session_state.get(_meta(fam, "context")) or {}
     st.session_state.update(_to_state(fam, defaults(fam, ctx)))
-    for extra in families.ui(fam).link_keys:
+    page = links.page_spec(nav.page_path())
+    own = [c for c in page.controls if c.kind not in ("derived", "json")] if page is not None else []
+    for c in own:  # the page's own picks too: the whole view back to its defaults
+        st.session_state.pop(c.key, None)
+    for extra in {*families.ui(fam).link_keys, *(c.link for c in own)}:
         if extra in st.query_params:
             del st.query_params[extra]

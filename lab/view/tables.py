@@ -16,6 +16,8 @@ from scoring.core.export import escape_document, to_csv
 from scoring.core.family import Stage
 
 from ..charts.tables import FINAL_GROUP, PATH, groups_as_rows, rank_path, short_group_labels, stage_table
+from ..families import stage_table_toggle
+from . import links
 
 #: Column widths (pixels) of the stage table's ranks and scores.
 RANK_WIDTH, SCORE_WIDTH = 56, 68
@@ -65,7 +67,7 @@ def show_stage_table(lb: pd.DataFrame, stages: Sequence[Stage], *, key: str,
     shown = table.copy()
     at = 3 + len(extras.get(stages[-1].id, lambda _: {})(lb)) if extras else 3  # after the final result
     shown.insert(at, PATH, rank_path(lb, stages))
-    every = st.toggle("Every stage's score and rank", key=f"{key}_every_score", help=(
+    every = links.draw(st.toggle, "Every stage's score and rank", stage_table_toggle(key), help=(
         "Each earlier stage's score and rank in columns of their own (a wider table: on a narrow window it "
         "scrolls sideways). The CSV download holds every score."))
     st.dataframe(shown, hide_index=True, key=key,
@@ -100,6 +102,12 @@ def team_group_table(values: pd.DataFrame, fmt: str, help: str | None = None) ->
     cfg = {"Team": st.column_config.TextColumn("Team", pinned=True)}
     cfg.update({g: st.column_config.NumberColumn(g, format=fmt, help=help) for g in groups})
     return out.reset_index(drop=True), cfg
+
+
+def team_column(label: str = "Team") -> Any:
+    """The team column of a page's table, pinned: it stays in view while a narrow window scrolls the
+    other columns sideways (the key columns come right after it)."""
+    return st.column_config.TextColumn(label, pinned=True)
 
 
 def number_columns(columns: Iterable[str], fmt: str = "%.3f") -> dict[str, Any]:

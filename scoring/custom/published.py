@@ -158,14 +158,16 @@ def comparisons(scorer, lb: pd.DataFrame, p: dict) -> list[Published]:
 
 
 def table(pubs: list[Published], lb: pd.DataFrame) -> pd.DataFrame:
-    """The page's table: team, final score, rank, then per published column its value and the
-    rank it gives (and, compared by number, the difference and the rounding bound)."""
-    out = pd.DataFrame({"Team": lb["submission"].astype(str).to_numpy(), "Final score": lb["final_score"].to_numpy(),
-                        "Rank": lb["rank"].to_numpy()})
+    """The page's table: team and rank, the rank each published column gives (the ranks first:
+    what the page compares, in view at 1024 pixels), then the final score and per published
+    column its value (and, compared by number, the difference and the rounding bound)."""
+    out = pd.DataFrame({"Team": lb["submission"].astype(str).to_numpy(), "Rank": lb["rank"].to_numpy()})
     for pb in pubs:
-        out[f"Published {pb.column}"] = pb.values
         out[f"Published {pb.column} · rank"] = pd.array(
             [pd.NA if not np.isfinite(x) else int(x) for x in pb.published_rank], dtype="Int64")
+    out["Final score"] = lb["final_score"].to_numpy()
+    for pb in pubs:
+        out[f"Published {pb.column}"] = pb.values
         if pb.gap is not None:
             out[f"|Difference| from {pb.column}"] = pb.gap
             out[f"Rounding allows ({pb.column})"] = pb.bound

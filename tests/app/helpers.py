@@ -82,12 +82,18 @@ def write_competition(folder: Path, *, demographics: bool = True, runtimes: bool
 
 
 def app(page: str | None = None, query: dict | None = None) -> AppTest:
+    """The app at ``page`` (default: ``/``), opened with the link ``query`` — at the page's own
+    address, as a visitor opens a link: a link's keys belong to its page (another page's first run
+    takes them out of the address, ``lab.view.links.clean``)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
-    at.run()
-    if page:
+    if page and query:
         at.switch_page(page).run()
+    else:
+        at.run()
+        if page:
+            at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -162,3 +162,117 @@ def test_the_apps_download_report_button_gives_the_same_offline_report(browser, 
         assert len(teams) == 9  # the sample's nine teams
     finally:
         offline.close()
+
+
+#: every chart's labels as drawn: tick labels and titles outside the chart's own picture (cut at its
+#: edge), an axis title over its axis's tick labels, and the tick labels of every axis titled "…rank…"
+_LABELS = """() => {
+    const out = {clipped: [], over: [], ranks: []};
+    const inside = (r, b) => r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+    const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    document.querySelectorAll('div.chart .js-plotly-plot').forEach((plot, i) => {
+        const box = plot.querySelector('.main-svg').getBoundingClientRect();
+        const texts = [...plot.querySelectorAll('g[class$="tick"] > text, text[class$="title"]')];
+        for (const t of texts) {
+            const r = t.getBoundingClientRect();
+            if (r.width > 0 && !inside(r, box)) out.clipped.push([i, t.getAttribute('class'), t.textContent]);
+        }
+        for (const title of plot.querySelectorAll('text[class$="title"]')) {
+            const m = /^([xy]\\d*)title$/.exec(title.getAttribute('class') || '');
+            if (!m) continue;
+            const ticks = [...plot.querySelectorAll(`g.${m[1]}tick > text`)];
+            const r = title.getBoundingClientRect();
+            for (const t of ticks) if (hit(r, t.getBoundingClientRect())) out.over.push([i, title.textContent, t.textContent]);
+            if (/rank/i.test(title.textContent)) out.ranks.push([i, title.textContent, ticks.map(t => t.textContent)]);
+        }
+    });
+    return out;
+}"""
+
+
+def _chart_labels(page, teams: int) -> None:
+    seen = page.evaluate(_LABELS)
+    assert seen["clipped"] == [], seen["clipped"][:8]
+    assert seen["over"] == [], seen["over"][:8]
+    assert seen["ranks"], "no rank axis drawn"
+    for i, title, ticks in seen["ranks"]:  # whole ranks only, within 1..n, 1 among them
+        assert ticks and all(t.isdigit() for t in ticks), (i, title, ticks)
+        values = [int(t) for t in ticks]
+        assert min(values) == 1 and max(values) <= teams, (i, title, ticks)
+
+
+@pytest.mark.parametrize("family", [*FAMILIES, "custom"])
+def test_the_reports_charts_keep_their_labels_at_1024_and_in_print(family, browser, tmp_path):
+    """At a 1024-pixel window and at a printed page's width (print styles on): no tick label or
+    axis title cut at a chart's edge, no axis title over its labels, rank axes in whole ranks 1..n
+    (the sample's Custom table has 91 teams: a round step)."""
+    out = tmp_path / "report.html"
+    args = _sample_args(family)
+    assert run_report(family, "--out", out, *args).returncode == 0
+    doc = json.loads(run_cli(family, "leaderboard", *args, "--format", "json").stdout)
+    page, seen = _open_offline(browser, out)
+    try:
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_timeout(800)  # the charts follow the window (responsive)
+        _chart_labels(page, len(doc["leaderboard"]))
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 700, "height": 1000})  # an A4 page's printable width, about
+        page.wait_for_timeout(800)
+        _chart_labels(page, len(doc["leaderboard"]))
+        assert seen["errors"] == []
+    finally:
+        page.close()
+
+
+def _download(page, tmp_path, name: str) -> str:
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download report").click()
+    path = tmp_path / name
+    dl.value.save_as(path)
+    return path.read_text(encoding="utf-8")
+
+
+def _report_link(html: str) -> str:
+    from tests.lab.report.test_report import Page
+
+    links = Page(html).links
+    assert len(links) == 1, links
+    return links[0]
+
+
+@pytest.mark.parametrize("stem", ["qa_leaderboard", "leaderboard", "custom_leaderboard"])
+def test_the_reports_link_is_the_pages_address_from_both_entry_routes(stem, browser, app_url, tmp_path):
+    """Opened by its own address, or reached through the menu: the report's link is the page's
+    registered address with the view's parameters (opening ``/qa_leaderboard`` directly gave
+    ``/qa_/qa_leaderboard``: Streamlit trims a page's address from the browser's), and opening
+    it in a fresh browser shows the same page with the same parameters."""
+    from tests.browser import go, wait_idle
+
+    links = []
+    for route in ("address", "menu"):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        page.set_default_timeout(90_000)
+        try:
+            if route == "address":
+                page.goto(f"{app_url}/{stem}")
+                wait_idle(page)
+            else:
+                page.goto(f"{app_url}/data")
+                wait_idle(page)
+                go(page, stem)
+            links.append(_report_link(_download(page, tmp_path, f"{stem}-{route}.html")))
+        finally:
+            page.close()
+    for link in links:
+        assert link.split("?")[0] == f"{app_url}/{stem}", links
+    assert links[0] == links[1] or links[0].split("?")[0] == links[1].split("?")[0]
+    fresh = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    fresh.set_default_timeout(90_000)
+    try:
+        fresh.goto(links[0])
+        wait_idle(fresh)
+        assert fresh.url.split("?")[0] == f"{app_url}/{stem}"
+        again = _report_link(_download(fresh, tmp_path, f"{stem}-again.html"))
+        assert again == links[0]  # the same view: every parameter as the link had it
+    finally:
+        fresh.close()

@@ -19,7 +19,7 @@ def test_every_family_has_an_about_these_numbers_page_of_its_own():
 
 def test_the_top_navigation_has_one_short_distinct_section_per_family():
     labels = [nav.section_label(fam) for fam in FAMILIES]
-    assert labels == ["Shovel-Ready", "spotGEO", "QA", "Difficulty-weighted", "Custom"]
+    assert labels == ["Shovel-Ready", "spotGEO", "QA", "Difficulty", "Custom"]
     assert nav.ROBUSTNESS_SECTION not in labels
 
 
@@ -32,7 +32,11 @@ def test_the_landing_page_says_what_the_product_is_and_defines_its_first_terms(m
     at = app()
     words = _landing_words(at)
     assert "**Leaderboard Lab** shows how each parameter" in words
-    assert "four more metric families" in words  # five families with pages: the landing's and four more
+    # a newcomer's first screen names all five families (issue 38), and links the Start page
+    assert "Five metric families — **Shovel-Ready**, **spotGEO**, **QA**, **Difficulty** and **Custom**" \
+        in words
+    assert [p.proto.page for p in at.main.get("page_link")][:1] == ["start"] or any(
+        "Start here" in p.proto.label for p in at.main.get("page_link"))
     assert glossary.FP1_IN_WORDS in words and glossary.SOFTMIN_IN_WORDS in words
     assert "Move any control in the sidebar" in words  # and the controls are in the sidebar
     assert any(m.value.replace("\\", "").startswith("### Shovel-Ready metric parameters") for m in at.sidebar.markdown)

@@ -17,9 +17,10 @@ QA_ZERO = [f"{t}:0" for t in ("astronomy", "cooking", "lighthouses", "music", "r
 
 
 def _open(page: str, query: dict) -> AppTest:
+    """The link opened at the page's address (a link's keys are its page's: another page's first run
+    takes them out of the address)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update(query)
-    at.run()
     at.switch_page(page)
     at.run()
     return at

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from lab.view import report_button
 from tests.app.helpers import SEG_A, SEG_B, SEG_C, app
 from tests.lab.report.test_report import Page
 
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"pages/leaderboard.py": "lb_report", "pages/spotgeo_leaderboard.py": "sg_lb_report",
          "pages/qa_leaderboard.py": "qa_lb_report", "pages/difficulty_leaderboard.py": "df_lb_report",
          "pages/custom_leaderboard.py": "cu_lb_report"}
@@ -49,6 +51,15 @@ def test_every_leaderboard_page_has_the_button(page, sample, built):
     assert path == page.removeprefix("pages/").removesuffix(".py")
     html = fn()
     assert html.startswith("<!DOCTYPE html>") and f"family <code>{fam}</code>" in html
+    # a report leaves the server: file names and digests, never the server's folders
+    from scoring import get
+
+    for folder in (ROOT, Path(get(fam).sample_dir).resolve(), Path.home()):
+        assert str(folder) not in html, folder
+    data = [c["text"] for c in Page(html).cells if c.get("data-key") == "name"]
+    assert data and all(not n.startswith("/") and ":\\" not in n for n in data), data
+    # the link: the page's registered address (no browser here: the default base)
+    assert Page(html).links[0].startswith(f"http://localhost:8501/{path}?")
 
 
 def test_the_apps_report_is_the_pages_view(core_dir, built):
@@ -65,6 +76,19 @@ def test_the_apps_report_is_the_pages_view(core_dir, built):
     seg = {c["team"]: float(c["data-value"]) for c in Page(html).row(**{"data-key": "segment_score"})}
     assert seg == {"A": pytest.approx(SEG_A, abs=1e-12), "B": pytest.approx(SEG_B, abs=1e-12),
                    "C": pytest.approx(SEG_C, abs=1e-12)}
+
+
+def test_a_data_folder_outside_the_app_is_never_named(core_dir, built):
+    """LAB_DATA_DIR elsewhere on the server: the files are named from that folder, whose own path
+    (and its parents') the report never shows; the command line says where to run it."""
+    app("pages/leaderboard.py")
+    html = built[-1][3]()
+    assert str(core_dir) not in html and str(core_dir.parent) not in html
+    names = [c["text"] for c in Page(html).cells if c.get("data-key") == "name"]
+    assert names == ["ground_truth.csv", "submissions/A.csv", "submissions/B.csv", "submissions/C.csv",
+                     "demographics.csv", "runtimes.csv"]
+    assert "Command line (in the data&#x27;s folder):" in html
+    assert "--ground-truth ground_truth.csv --submissions submissions/A.csv submissions/B.csv" in html
 
 
 def test_compare_settings_has_the_button_with_both_configurations(core_dir, built):

@@ -14,10 +14,11 @@ INTERVALS, STABILITY, COMPARE = "pages/robustness_intervals.py", "pages/robustne
 
 
 def _open(page: str, query: dict | None = None) -> AppTest:
+    """A link to ``page`` opened at its address (a link's keys are its page's: another page's
+    first run would take them out of the address)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
-    at.run()
     at.switch_page(page)
     return rerun(at)
 

@@ -27,8 +27,9 @@ def _lb(rows: dict[str, tuple]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("module", ["lab.words.story", "lab.view.nav", "lab.words.text", "lab.charts.segments",
-                                    "lab.charts.efficiency", "lab.charts.common",
-                                    "lab.charts.tables", "lab.data.datalinks"])
+                                    "lab.charts.efficiency", "lab.words.shovel_ready", "lab.charts.common",
+                                    "lab.charts.tables", "lab.data.datalinks", "lab.report", "lab.report.html",
+                                    "lab.view.links"])
 def test_doctests_of_the_ui_helpers(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

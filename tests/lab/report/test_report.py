@@ -97,8 +97,9 @@ def setup(comp_dir):
 
 def _build(setup, **kw) -> str:
     fam, sources, comp, scorer, params = setup
-    return report.build_report(fam, comp, scorer, params, data=report.file_digests(fam, sources),
-                               command=report.command_line(fam, sources, params), link=report.link(fam, params),
+    roots = [sources["ground_truth"].parent]  # the data's folder: files named from there, never its path
+    return report.build_report(fam, comp, scorer, params, data=report.file_digests(fam, sources, roots=roots),
+                               command=report.command_line(fam, sources, params, roots=roots), link=report.link(fam, params),
                                now=datetime(2026, 11, 25, 12, 0, tzinfo=UTC), **kw)
 
 
@@ -111,7 +112,7 @@ def test_hostile_team_names_are_text(setup):
     # ... and never become markup: the only scripts are Plotly's and one per chart, the only link is ours
     figures = html.count('class="chart"')
     assert figures == 4  # the bump chart, the group heat map, the β heat map, the efficiency chart
-    assert len(page.scripts) == 1 + figures
+    assert len(page.scripts) == 1 + figures + 1  # Plotly, each chart, the redraw at the paper's width
     assert SCRIPT not in html and "<a href=\"http://e\"" not in html
     assert page.links == [report.link(setup[0], setup[4])]
     # the takeaway names the winner C and the hostile runner-up as text, in bold
@@ -144,12 +145,14 @@ def test_every_parameter_is_listed_with_value_and_default(setup):
 
 
 def test_data_digests_equal_hashlibs(setup, comp_dir):
-    page = Page(_build(setup))
+    html = _build(setup)
+    page = Page(html)
     rows = [r for r in page.cells if r.get("data-key") == "sha256"]
     names = [r["text"] for r in page.cells if r.get("data-key") == "name"]
     files = [comp_dir / "ground_truth.csv", *(comp_dir / "submissions" / f"{x}.csv" for x in "ABC"),
              comp_dir / "demographics.csv", comp_dir / "runtimes.csv"]
-    assert names == [str(f) for f in files]
+    assert names == [f.relative_to(comp_dir).as_posix() for f in files]  # named from the data's folder ...
+    assert str(comp_dir.parent) not in html  # ... which the report never names: it leaves this machine
     assert [r["text"] for r in rows] == [hashlib.sha256(f.read_bytes()).hexdigest() for f in files]
     sizes = [int(c["data-value"]) for c in page.cells if c.get("data-key") == "size"]
     assert sizes == [f.stat().st_size for f in files]
