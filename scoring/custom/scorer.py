@@ -137,6 +137,11 @@ class Scorer:
         if p["within"] != "mean" and p["group_by"] != NONE and p["weight_column"] == NONE:
             raise InputError("weight_column", None, f"expected a numeric column of the units table for the "
                                                     f"{p['within']}-weighted mean, got none")
+        if p["across"] == "weighted" and p["weights"]:
+            names = self.items(p)[1]
+            if not (self.item_weights(p, names) > 0).any():  # an item the weights do not name weighs 1
+                raise InputError("weights", None, f"expected at least one item weight > 0 (an item not named "
+                                                  f"weighs 1), got 0 for all {len(names)} items")
         return p
 
     # ---- stage 1 ---------------------------------------------------------------------------
