@@ -88,7 +88,7 @@ async def measure(server: Server, pages: list[tuple[str, str]], repeats: int) ->
     got: dict[str, list[dict]] = {name: [] for name, _ in pages}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        for name, path in pages:  # warm: each page once before timing (the server's first computation)
+        for _name, path in pages:  # warm: each page once before timing (the server's first computation)
             await one(browser, server, path)
         for _ in range(repeats):
             for name, path in pages:

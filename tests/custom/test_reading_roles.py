@@ -90,11 +90,11 @@ def test_extra_field_first_and_last():
 
 
 # ---- roles ---------------------------------------------------------------------------------------
-MTEB = ("Rank\tModel\t-\tModel Size (GB)\tEmbedding Dimensions\tMax Tokens\tAverage (56 datasets)\t"
-        "Classification Average (12 datasets)\tSTS Average (10 datasets)\n"
-        "1\tm1\t-\t14.22\t4096\t32768\t67.56\t78.33\t85.05\n"
-        "2\tm2\t-\t-\t1024\t4000\t67.13\t79.25\t85.79\n"
-        "3\tm3\t-\t0.5\t768\t512\t60.1\t70.2\t80.1\n").encode()
+MTEB = (b"Rank\tModel\t-\tModel Size (GB)\tEmbedding Dimensions\tMax Tokens\tAverage (56 datasets)\t"
+        b"Classification Average (12 datasets)\tSTS Average (10 datasets)\n"
+        b"1\tm1\t-\t14.22\t4096\t32768\t67.56\t78.33\t85.05\n"
+        b"2\tm2\t-\t-\t1024\t4000\t67.13\t79.25\t85.79\n"
+        b"3\tm3\t-\t0.5\t768\t512\t60.1\t70.2\t80.1\n")
 
 
 def test_mteb_like_table_roles_and_reasons():
