@@ -30,11 +30,12 @@ aggregates and ranks are read; every other numeric column is a unit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
+from .fit import Fit, decimals, fit
 from .reading import AFTER_LAST, PAIR
 from .recipe import ResultsOptions
 
@@ -91,6 +92,16 @@ class Scan:
     pairs: np.ndarray
     text: np.ndarray
     text_seen: tuple[str, ...] = field(default=())
+    second: np.ndarray | None = None  # the second number of each pair (NaN elsewhere)
+
+    def read(self, split: str) -> np.ndarray:
+        """The numbers as the recipe's ``split`` reads a pair (``both``, ``refuse``: their mean)."""
+        if self.second is None or not self.pairs.any():
+            return self.values
+        if split == "first":
+            return self.values
+        b = np.where(self.pairs, self.second, self.values)
+        return b if split == "second" else self.values / 2 + b / 2
 
 
 def scan(cells: pd.Series, missing: frozenset[str]) -> Scan:
@@ -107,15 +118,19 @@ def scan(cells: pd.Series, missing: frozenset[str]) -> Scan:
     num[~np.isfinite(num)] = np.nan
     rest = ~miss & np.isnan(num)
     pairs = np.zeros(len(text), dtype=bool)
+    second = None
     if rest.any():
         m = text[rest].str.extract(PAIR)
         ok = m[0].notna().to_numpy()
         idx = np.flatnonzero(rest)[ok]
         pairs[idx] = True
         num[idx] = pd.to_numeric(m[0][ok], errors="coerce").to_numpy(dtype=float)
+        if len(idx):
+            second = np.full(len(text), np.nan)
+            second[idx] = pd.to_numeric(m[1][ok], errors="coerce").to_numpy(dtype=float)
     other = rest & ~pairs
     seen = tuple(dict.fromkeys(text[other].tolist()[:200]))[:5] if other.any() else ()
-    return Scan(num, miss, pairs, other, seen)
+    return Scan(num, miss, pairs, other, seen, second)
 
 
 def words(name: str) -> list[str]:
@@ -157,10 +172,17 @@ def direction(name: str, opts: ResultsOptions, metric: str | None = None, *, uni
     low = name.lower()
     if "lower is better" in low or "lower = better" in low or "lower=better" in low:
         return True, "its header says lower is better", True
-    hit = first_word(metric, LOWER_WORDS)
-    if hit:
-        return True, f"its name says {hit!r}", True
+    if sep_metric(name) or len(words(metric)) <= 3:  # a HELM metric, or a short name: not "Error Detection" tasks
+        hit = first_word(metric, LOWER_WORDS)
+        if hit:
+            return True, f"its name says {hit!r}", True
     return False, "", False
+
+
+def sep_metric(header: str) -> bool:
+    """Whether the header is ``Scenario - Metric`` (HELM's)."""
+    head, sep, _ = header.rpartition(" - ")
+    return bool(sep and head.strip())
 
 
 def _empty(s: Scan) -> bool:
@@ -168,12 +190,14 @@ def _empty(s: Scan) -> bool:
 
 
 def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozenset[str], *,
-             detect: bool = True) -> list[Column]:
-    """Every column but the team column, in the table's order, understood (module doc).
+             detect: bool = True) -> tuple[list[Column], Fit | None]:
+    """Every column but the team column, in the table's order, understood (module doc), and
+    the fit of the first published aggregate that is linear in the columns (``scoring.custom.fit``;
+    None: none is, or ``detect`` is off).
 
     >>> df = pd.DataFrame({"Model": ["a", "b"], "Rank": ["1", "2"], "Size (GB)": ["14", "7"],
     ...                    "Average": ["0.5", "0.4"], "MMLU": ["0.6", "0.5"], "URL": ["", ""]})
-    >>> [(c.name, c.role) for c in classify(df, ResultsOptions(), "Model", frozenset({"", "-"}))]
+    >>> [(c.name, c.role) for c in classify(df, ResultsOptions(), "Model", frozenset({"", "-"}))[0]]
     [('Rank', 'rank'), ('Size (GB)', 'metadata'), ('Average', 'aggregate'), ('MMLU', 'unit'), ('URL', 'metadata')]
     """
     named = {**{c: ("ignored", "the recipe leaves it out (ignore_columns)") for c in opts.ignore_columns},
@@ -183,10 +207,11 @@ def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozens
                 for c in opts.aggregate_columns},
              **{c: ("unit", "the recipe names it a unit (unit_columns)") for c in opts.unit_columns}}
     out: list[tuple[str, str, str, bool, Scan]] = []
+    scans: dict[str, Scan] = {}
     for c in df.columns:
         if c == team:
             continue
-        s = scan(df[c], missing)
+        s = scans[c] = scan(df[c], missing)
         if c in named:
             role, why = named[c]
             out.append((c, role, why, False, s))
@@ -200,12 +225,12 @@ def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozens
             out.append((c, "rank", "its name: a published rank", True, s))
         elif AGGREGATE.match(c.strip()):
             out.append((c, "aggregate", "its name: a published aggregate", True, s))
-        elif detect and first_word(c, METADATA_WORDS):
-            hit = first_word(c, METADATA_WORDS)
-            out.append((c, "metadata", f"its name says {hit!r}: it describes the team", True, s))
         elif _empty(s) and s.text.any():
             shown = ", ".join(repr(t) for t in s.text_seen[:3])
             out.append((c, "metadata", f"text, not a number ({shown}): a name, a marker, a date or a link", False, s))
+        elif detect and first_word(c, METADATA_WORDS):
+            hit = first_word(c, METADATA_WORDS)
+            out.append((c, "metadata", f"its name says {hit!r}: it describes the team", True, s))
         elif _empty(s):
             out.append((c, "empty", "no value in any row", False, s))
         elif s.text.sum() > np.isfinite(s.values).sum():
@@ -215,7 +240,41 @@ def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozens
             out.append((c, "unit", "numbers", False, s))
     if detect:
         out = _by_scale(out)
-    return [_column(c, role, why, asked, s, opts, df[c]) for c, role, why, asked, s in out]
+    cols = [_column(c, role, why, asked, s, opts, df[c]) for c, role, why, asked, s in out]
+    if not detect or opts.unit_columns:
+        return cols, None
+    return _explained(cols, df, scans, opts, set(named))
+
+
+def _explained(cols: list[Column], df: pd.DataFrame, scans: dict[str, Scan], opts: ResultsOptions,
+               named: set[str]) -> tuple[list[Column], Fit | None]:
+    """The roles the first linear published aggregate changes: a unit it gives no weight is
+    left out (a diagnostic?), numeric metadata it weighs is a unit, a unit whose name says
+    lower is better but that it weighs positively is higher-is-better."""
+    cand = [c for c in cols if c.name not in named and c.numbers and not c.text
+            and (c.role == "unit" or (c.role == "metadata" and c.asked))]
+    if not cand:
+        return cols, None
+    x = np.column_stack([scans[c.name].read(opts.split) for c in cand])
+    xd = np.column_stack([decimals(df[c.name]) for c in cand])
+    for agg in [c for c in cols if c.role == "aggregate" and c.numbers][:3]:
+        f = fit(agg.name, scans[agg.name].values, decimals(df[agg.name]), [c.name for c in cand], x, xd)
+        if f is None or not f.ok:
+            continue
+        change = {}
+        for c, w, zero in zip(cand, f.weights, f.zero, strict=True):
+            if c.role == "unit" and zero:
+                change[c.name] = replace(c, role="ignored", asked=True, lower=False, lower_reason="",
+                                         reason=f"the published {agg.name!r} gives it no weight (a diagnostic?)")
+            elif c.role == "metadata" and not zero:
+                lower, why, _ = direction(c.name, opts)
+                change[c.name] = replace(c, role="unit", asked=True, lower=lower and w < 0, lower_reason=why,
+                                         reason=f"numbers the published {agg.name!r} weighs ({c.reason})")
+            elif c.role == "unit" and c.lower and w > 0 and c.lower_reason.startswith("its name"):
+                change[c.name] = replace(c, lower=False, asked=True,
+                                         lower_reason=f"the published {agg.name!r} weighs it up ({c.lower_reason})")
+        return [change.get(c.name, c) for c in cols], f
+    return cols, None
 
 
 def _by_scale(cols: list[tuple[str, str, str, bool, Scan]]) -> list[tuple[str, str, str, bool, Scan]]:

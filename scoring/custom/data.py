@@ -24,6 +24,7 @@ from ..core.errors import InputError
 from ..core.sources import check_name
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
 from .columns import Column, classify, direction, metric_of
+from .fit import Fit
 from .reading import ROW_NAMES, parse_cells, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
@@ -66,6 +67,8 @@ class Results:
     lower: np.ndarray | None = None
     #: what each column of a wide table was read as, with why (``scoring.custom.columns``)
     columns: list[Column] = field(default_factory=list)
+    #: a published aggregate found linear in the columns (``scoring.custom.fit``), or None
+    fit: Fit | None = None
 
 
 def _team_column(df, opts: ResultsOptions, name: str) -> str:
@@ -194,21 +197,23 @@ def load_results(src, name: str, opts: ResultsOptions | None = None, *, empty_te
     return _load_wide(df, name, opts, detect=detect, **kw)
 
 
-def read_columns(df, name: str, opts: ResultsOptions, *, detect: bool = True) -> tuple[str, list[Column]]:
-    """The team column and what every other column of a wide table is (``scoring.custom.columns``)."""
+def read_columns(df, name: str, opts: ResultsOptions, *, detect: bool = True
+                 ) -> tuple[str, list[Column], Fit | None]:
+    """The team column, what every other column of a wide table is, and the published
+    aggregate's fit (``scoring.custom.columns``, ``scoring.custom.fit``)."""
     team_col = _team_column(df, opts, name)
     for c in (*opts.ignore_columns, *opts.aggregate_columns, *opts.unit_columns, *opts.rank_columns,
               *opts.metadata_columns):
         if c not in df.columns:
             require_columns(df, [c], name)
     missing = frozenset(m.lower() for m in opts.missing_marks)
-    return team_col, classify(df, opts, team_col, missing, detect=detect)
+    return (team_col, *classify(df, opts, team_col, missing, detect=detect))
 
 
 def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False, empty_units: bool = False,
                detect: bool = True, where: str = "inputs.results") -> Results:
     report: list[str] = []
-    team_col, cols = read_columns(df, name, opts, detect=detect)
+    team_col, cols, explained = read_columns(df, name, opts, detect=detect)
     check_size(len(df), len(df.columns), name)
     teams, keep = _team_names(df, team_col, opts, name, report)
     rows = np.asarray(df.attrs["rows"])[keep]
@@ -241,13 +246,16 @@ def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
                 columns.append(v[keep])
                 lower.append(col.lower)
     _report_columns(cols, name, report)
+    if explained is not None:
+        report.append(f"{name}: {explained.sentence()}")
     if not units:
         raise InputError(name, 1, "no unit column: every column besides the team column is text, a published "
                                   "aggregate, metadata or left out")
     t = _empties(_Table(teams, units, list(units), metrics, np.column_stack(columns), rows, published), name, opts,
                  report, empty_teams=empty_teams, empty_units=empty_units, where=where)
     low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in set(t.units)], dtype=bool)
-    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, t.published, report, kinds, low, cols)
+    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, t.published, report, kinds, low, cols,
+                   explained)
 
 
 def _report_columns(cols: list[Column], name: str, report: list[str]) -> None:

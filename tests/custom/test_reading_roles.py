@@ -115,7 +115,7 @@ def test_mteb_like_table_roles_and_reasons():
 def test_whole_numbers_far_outside_the_units_scale_are_metadata_unless_nothing_is_left():
     t = pd.DataFrame({"Model": ["a", "b", "c"], "Width": ["768", "1024", "4096"], "X": ["0.5", "0.6", "0.7"],
                       "Y": ["55", "60", "71"], "When": ["2021", "2022", "2023"]})
-    cols = {c.name: c for c in classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))}
+    cols = {c.name: c for c in classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))[0]}
     assert cols["Width"].role == "metadata" and "far outside" in cols["Width"].reason and cols["Width"].asked
     assert cols["When"].role == "metadata" and "years" in cols["When"].reason
     assert cols["X"].role == cols["Y"].role == "unit"
@@ -123,9 +123,9 @@ def test_whole_numbers_far_outside_the_units_scale_are_metadata_unless_nothing_i
     # metadata already); whole numbers around more than 10 × 35.85 = 358.5 are metadata, around 350 are not
     for width, role in (("350", "unit"), ("360", "metadata")):
         t2 = t.assign(Width=[width] * 3)
-        assert {c.name: c.role for c in classify(t2, ResultsOptions(), "Model", frozenset())}["Width"] == role
+        assert {c.name: c.role for c in classify(t2, ResultsOptions(), "Model", frozenset())[0]}["Width"] == role
     alone = pd.DataFrame({"Model": ["a", "b"], "Elo": ["1200", "1100"]})
-    assert [c.role for c in classify(alone, ResultsOptions(), "Model", frozenset())] == ["unit"]
+    assert [c.role for c in classify(alone, ResultsOptions(), "Model", frozenset())[0]] == ["unit"]
 
 
 def test_the_recipe_overrides_every_guess():
@@ -164,14 +164,14 @@ def test_text_columns_and_unnamed_columns_are_left_out_with_reasons():
 ])
 def test_names(name, role):
     t = pd.DataFrame({"Model": ["a", "b"], name: ["0.5", "0.6"], "Other": ["0.1", "0.2"]})
-    got = {c.name: c.role for c in classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))}
+    got = {c.name: c.role for c in classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))[0]}
     assert got[name] == role
 
 
 # ---- direction ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("name, lower", [
     ("MMLU - ECE (10-bin)", True), ("BoolQ - Toxic fraction", True), ("LPIPS score ↓ [ sort ]", True),
-    ("PSNR ↑", False), ("Word error rate", True), ("Denoised inference time (s)", True), ("MMLU - EM", False),
+    ("PSNR ↑", False), ("Word error rate", True), ("MMLU - Denoised inference time (s)", True), ("Salient Translation Error Detection", False), ("MMLU - EM", False),
     ("Perplexity", True), ("Accuracy", False), ("Error analysis ↑", False),
 ])
 def test_direction_from_the_name(name, lower):
@@ -224,7 +224,7 @@ def _num(x: str) -> bool:
 def test_missing_marks_found_are_the_usual_ones():
     t = pd.DataFrame({"Model": ["a", "b", "c", "d"], "A": ["0.5", "N/A", "0.7", "0.1"],
                       "B": ["—", "0.1", "oops", "0.3"], "Company": ["n/a", "x", "y", "z"]})
-    cols = classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))
+    cols = classify(t, ResultsOptions(), "Model", frozenset({"", "-"}))[0]
     assert missing_found(cols) == ("N/A", "—")  # not 'oops'; not the metadata column's 'n/a'
     comp = load_competition(results=t.to_csv(index=False).encode(),
                             recipe={"inputs": {"results": {"missing_marks": ["", "-", "N/A", "—", "oops"]}}})
