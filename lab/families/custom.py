@@ -20,6 +20,7 @@ from scoring.core.errors import InputError
 from scoring.core.export import to_json
 from scoring.core.jsonsafe import loads_bounded
 from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, recipe_json
+from scoring.custom.params import ACROSS
 
 from ..data import store
 from ..view import current, state, tables
@@ -167,6 +168,16 @@ def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
     return off
 
 
+def _items_in_use(name: str, values: Mapping[str, Any], comp) -> list[str] | None:
+    """The item weights the current grouping uses: the units without one, else its groups."""
+    if name != "weights" or comp is None:
+        return None
+    group = values.get("group_by")
+    if group in (None, "none") or comp.units is None or group not in comp.units.groups:
+        return list(comp.results.units)
+    return list(dict.fromkeys(comp.units.groups[group]))
+
+
 def _data_defaults(comp) -> dict[str, Any]:
     """The recipe's stages; the item weights' sliders start at the recipe's weights, else 1 each."""
     out = dict(comp.recipe.stages)
@@ -184,6 +195,10 @@ UI = FamilyUI(
     disabled=_disabled,
     sidebar_extra=dataset_picker,
     sample_label="HELM Lite (published table)",
+    lead_group=ACROSS,
+    hide_unused=True,
+    fold_mappings=True,
+    mapping_keys=_items_in_use,
     describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
     stage_words={"normalised": ("the normalised mean", "normalising the units"),
                  "grouped": ("the group mean", "grouping the units"),
