@@ -25,7 +25,7 @@ from scoring.custom.params import ACROSS
 from ..data import store
 from ..view import current, state, tables
 from ..words.text import md
-from . import FamilyUI, PageSpec
+from . import FamilyUI, PageSpec, custom_import
 
 FAM = FAMILY
 DATASET_KEY = "cu_dataset"
@@ -199,6 +199,8 @@ UI = FamilyUI(
     hide_unused=True,
     fold_mappings=True,
     mapping_keys=_items_in_use,
+    import_panel=custom_import.panel,
+    import_bundle=custom_import.bundle,
     describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
     stage_words={"normalised": ("the normalised mean", "normalising the units"),
                  "grouped": ("the group mean", "grouping the units"),

@@ -312,12 +312,13 @@ def _column(name: str, role: str, why: str, asked: bool, s: Scan, opts: ResultsO
                   s.text_seen, tuple(cells.head(3).tolist()))
 
 
-def missing_found(cols: list[Column]) -> tuple[str, ...]:
-    """The text cells of the unit, aggregate and rank columns that usually mean "no value"
-    (``N/A``, ``—``), as written: the marks the guided import proposes."""
+def missing_found(cols: list[Column], roles: tuple[str, ...] = ("unit", "aggregate", "rank", "empty")
+                  ) -> tuple[str, ...]:
+    """The text cells of the columns of these roles (and holding numbers, for metadata) that
+    usually mean "no value" (``N/A``, ``—``), as written: the marks the guided import proposes."""
     seen: dict[str, None] = {}
     for c in cols:
-        if c.role in ("unit", "aggregate", "rank", "empty"):
+        if c.role in roles and (c.numbers or c.role != "metadata"):
             for t in c.text_seen:
                 if t.strip().lower() in MISSING_WORDS:
                     seen[t] = None

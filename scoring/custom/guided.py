@@ -45,6 +45,7 @@ class Proposal:
     fit: Fit | None = None
     extra_field: str = "refuse"
     missing_marks: tuple[str, ...] = ("", "-")
+    #: usual missing marks found in the table (the ones in units proposed, the others offered)
     found_marks: tuple[str, ...] = ()
     split: str = "refuse"
     pairs: int = 0
@@ -121,7 +122,9 @@ def propose(data: bytes, name: str, base: ResultsOptions | None = None) -> Propo
     try:
         opts = ResultsOptions(**{**_plain(base), "extra_field": extra})
         team, cols, _ = read_columns(df, name, opts)
-        found = tuple(m for m in missing_found(cols) if m.lower() not in {x.lower() for x in base.missing_marks})
+        known = {x.lower() for x in base.missing_marks}
+        found = tuple(m for m in missing_found(cols) if m.lower() not in known)  # proposed
+        offered = tuple(m for m in missing_found(cols, (*ROLES,)) if m.lower() not in known)  # offered
         marks = tuple(dict.fromkeys((*base.missing_marks, *found)))
         opts = ResultsOptions(**{**_plain(opts), "missing_marks": marks})
         team, cols, explained = read_columns(df, name, opts)
@@ -140,7 +143,7 @@ def propose(data: bytes, name: str, base: ResultsOptions | None = None) -> Propo
     empty_teams = tuple(str(names[i]) for i in np.flatnonzero(~present))
     empties = bool(empty_teams) or any(c.role == "empty" for c in cols)
     return Proposal(
-        name, len(df), False, team, texts, tuple(cols), explained, extra, marks, found,
+        name, len(df), False, team, texts, tuple(cols), explained, extra, marks, tuple(dict.fromkeys(found + offered)),
         split=base.split if base.split != "refuse" or not pairs else "mean", pairs=pairs,
         duplicates=base.duplicates if base.duplicates != "refuse" or not repeated else "number", repeated=repeated,
         empty_teams=empty_teams, drop_empty=base.drop_empty or empties, base=base)
