@@ -250,8 +250,10 @@ def _reading_controls(page: str, d: str, p: Proposal) -> None:
         empty = len(p.empty_teams) + len(p.empty_units)
         if empty or p.drop_empty:
             ss.setdefault(_key(page, f"{d}_drop"), p.drop_empty)
-            st.checkbox(f"Leave out the {len(p.empty_teams)} team(s) and {len(p.empty_units)} column(s) without any "
-                        "value", key=_key(page, f"{d}_drop"),
+            what = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((len(p.empty_teams), "team"),
+                                                                 (len(p.empty_units), "column")) if n]
+            st.checkbox(f"Leave out the {' and the '.join(what) or 'rows and columns'} without any value",
+                        key=_key(page, f"{d}_drop"),
                         help="the recipe's drop_empty: said in the load report and the leaderboard's notes; off, "
                              "each one is an error naming it")
 

@@ -81,10 +81,13 @@ class Fit:
             return (f"the published {self.column!r} is not a weighted mean of the units (largest difference "
                     f"{self.residual:.3g}, rounding allows {self.bound:.3g}): a win rate, a rank, or other data")
         weighed = self.weighed()
-        what = "the plain mean" if self.equal and abs(self.weights[~self.zero].sum() - 1) < 0.02 else \
-            "a sum" if self.equal else "a weighted mean"
-        text = (f"the published {self.column!r} is, within its rounding (largest difference {self.residual:.3g} "
-                f"over {self.rows} rows; rounding allows {self.bound:.3g}), {what} of {len(weighed)} column(s)")
+        total, n = float(self.weights[~self.zero].sum()), len(weighed)
+        what = ("the plain mean" if self.equal and abs(total - 1) < 0.02 else
+                "the sum" if self.equal and abs(total - n) < 0.02 * n else
+                "a weighted mean" if abs(total - 1) < 0.02 else "a weighted sum")
+        text = (f"the published {self.column!r} is, within its rounding (over {self.rows} rows, the largest "
+                f"difference {self.residual:.3g}, each row under {SLACK:g} times what the digits of its cells allow), "
+                f"{what} of {n} column(s)")
         if not self.equal:
             text += " with weights in the proportions " + ", ".join(f"{c!r} {x:.3g}" for c, x in
                                                                    list(self.relative().items())[:12])
