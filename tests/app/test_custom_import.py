@@ -160,3 +160,38 @@ def test_the_custom_sidebar_leads_with_the_across_rule_and_hides_what_does_not_a
     at = rerun(at)
     weights = [s.key for s in at.sidebar.slider if str(s.key).startswith("cu_weights.")]
     assert len(weights) == 10  # the 10 units, not the units table's groups too
+
+
+def recipe_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"family": "custom"})
+    at.run()
+    at.switch_page("pages/custom_recipe.py")
+    return rerun(at)
+
+
+def test_the_recipe_page_applies_the_source_whose_button_was_pressed():
+    at = recipe_page()
+    at.file_uploader(key="cu_recipe_file").set_value(("r.json", b'{"stages": {"across": "borda"}}', "application/json"))
+    at.text_area(key="cu_recipe_text").set_value('{"stages": {"across": "copeland"}}')
+    at = rerun(at)
+    at.button(key="cu_recipe_apply").click().run()
+    assert at.selectbox(key="cu_across").value == "copeland"  # the pasted text, though a file is loaded
+    at.button(key="cu_recipe_apply_file").click().run()
+    assert at.selectbox(key="cu_across").value == "borda"
+    at.button(key="cu_recipe_ship_helm-classic").click().run()  # a shipped recipe's stages
+    assert at.selectbox(key="cu_across").value == "softmin" and at.slider(key="cu_alpha").value == 10
+
+
+def test_a_recipe_with_reading_options_reads_the_data_shown_again():
+    at = recipe_page()
+    doc = {"inputs": {"results": {"team_column": "Model", "lower_is_better": ["MMLU - EM"]}},
+           "stages": {"across": "mean"}}
+    at.text_area(key="cu_recipe_text").set_value(json.dumps(doc))
+    at.button(key="cu_recipe_apply").click().run()
+    assert not at.exception, at.exception
+    assert any("stages are in the sidebar" in s.value for s in at.success), [e.value for e in at.error]
+    at = rerun(at)
+    code = at.get("code")[0].proto.code_text
+    assert '"lower_is_better": [\n        "MMLU - EM"' in code and '"across": "mean"' in code
+    assert "data=cu-" in "&".join(f"{k}={v}" for k, v in at.query_params.items())  # the upload is in the link
