@@ -5,7 +5,6 @@ import streamlit as st
 
 from lab.families import custom as cu
 from lab.view import current
-from lab.words.text import md
 
 FAM = cu.FAM
 TITLE = "Recipe"

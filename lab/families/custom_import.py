@@ -23,7 +23,15 @@ from scoring.core.errors import InputError
 from scoring.custom.columns import ROLE_LABELS, ROLES, Column
 from scoring.custom.guided import Proposal, propose, recipe_document, teams_options
 from scoring.custom.reading import SPLITS
-from scoring.custom.recipe import DUPLICATES, EXTRA_FIELD, READ_AS, Recipe, ResultsOptions, TeamsOptions, read_recipe
+from scoring.custom.recipe import (
+    DUPLICATES,
+    EXTRA_FIELD,
+    READ_AS,
+    Recipe,
+    ResultsOptions,
+    TeamsOptions,
+    read_recipe,
+)
 
 from ..words.text import md
 
