@@ -177,7 +177,8 @@ def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
     for c in pub:
         name = c.split(":", 1)[1]
         out[f"Published {name}"] = lb[c]
-        out[f"Published {name} · rank"] = lb[c].rank(ascending=False, method="min").astype("Int64")
+        rank = lb.attrs.get("published_kind", {}).get(name) == "rank"  # a published rank: 1 is the best
+        out[f"Published {name} · rank"] = lb[c].rank(ascending=rank, method="min").astype("Int64")
     return out
 
 

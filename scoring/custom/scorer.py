@@ -227,10 +227,11 @@ class Scorer:
                 data["efficiency_factor"] = scores["efficiency_factor"]
         for j, n in enumerate(names):
             data[f"item:{n}"] = g[:, j]
-        for c, vals in self.comp.results.published.items():
-            data[f"published:{c}"] = vals
+        kinds = self.comp.results.published_kind
+        for c, vals in sorted(self.comp.results.published.items(), key=lambda cv: kinds.get(cv[0]) == "rank"):
+            data[f"published:{c}"] = vals  # the published scores first, then the published ranks
         df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
-        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p),
+        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p), published_kind=dict(kinds),
                         recipe=self.comp.recipe.document(p))
         return df
 

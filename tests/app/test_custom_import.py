@@ -195,3 +195,18 @@ def test_a_recipe_with_reading_options_reads_the_data_shown_again():
     code = at.get("code")[0].proto.code_text
     assert '"lower_is_better": [\n        "MMLU - EM"' in code and '"across": "mean"' in code
     assert "data=cu-" in "&".join(f"{k}={v}" for k, v in at.query_params.items())  # the upload is in the link
+
+
+def test_a_published_rank_is_ranked_as_a_rank_beside_the_leaderboard():
+    from lab.families.custom import published_comparison
+    from scoring.custom.guided import propose
+
+    p = propose(MTEB.read_bytes(), "mteb.tsv")
+    comp = load_competition(results=MTEB, recipe={"inputs": {"results": {
+        k: list(v) if isinstance(v, tuple) else v for k, v in vars(p.options()).items()}}})
+    lb = Scorer(comp).leaderboard()
+    pub = published_comparison(lb)
+    # the published score first (the page's sentence reads the first), then the rank, ranked 1 = best
+    assert [c for c in pub.columns if c.startswith("Published")][0] == "Published Average (56 datasets)"
+    ranks = pub["Published Rank"].to_numpy()
+    assert (pub["Published Rank · rank"].to_numpy() == ranks.argsort().argsort() + 1).all()  # ranks 1..83, no ties
