@@ -285,8 +285,8 @@ if result is not None:
                     f"it was read back as \", so the names above are the files' own: "
                     f"{md(', '.join(result['renamed']))}.", icon=":material/edit:")
         if result["report"]:
-            st.info("The files loaded; what was read, and what was left out or changed:\n\n"
-                    + "\n".join(f"- {md(line)}" for line in result["report"]), icon=":material/fact_check:")
+            st.warning("The files loaded. The load report — what was read, and what was left out or changed:\n\n"
+                       + "\n".join(f"- {md(line)}" for line in result["report"]))
         else:
             st.caption("No warnings: every row was used.")
     elif result["status"] == "sample":

@@ -80,7 +80,7 @@ class FamilyUI:
     fold_mappings: bool = False
     #: the keys of a mapping parameter that the current values use: (name, values, competition) ->
     #: keys, or None for all (Custom: the item weights of the current grouping only)
-    mapping_keys: Callable[[str, Mapping[str, Any], Any], Sequence[str] | None] = lambda name, values, comp: None
+    mapping_keys: Callable[[str, Mapping[str, Any], Any], Sequence[str] | None] | None = None
     #: the Data page's guided import, drawn below the upload boxes: (the page's key, the chosen
     #: files {role: (name, bytes)}) -> None; and the files to load as the import says (e.g. with
     #: the recipe it wrote), from the page's state: (key, files) -> files

@@ -101,7 +101,8 @@ def _slider(fam: Family, p: Param, disabled: bool, why: str) -> None:
         exact_slider(p.title, float(lo), float(hi), float(step), key=k, disabled=disabled, help=help_text)
 
 
-def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str], comp: Any = None) -> None:
+def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str], comp: Any = None,
+            fui: Any = None) -> None:
     k = state.key(fam, p.name)
     why = off.get(p.name, "")
     disabled = bool(why)
@@ -127,20 +128,20 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
         if options:
             st.multiselect(p.title, options, key=k, disabled=disabled, help=help_text)
     elif p.kind == "mapping":
-        _mapping(fam, p, context, disabled, help_text, comp)
+        _mapping(fam, p, context, disabled, help_text, comp, fui or families.ui(fam))
     elif p.kind == "floats":
         typed = st.text_input(p.title, key=k, disabled=disabled, help=help_text)
         _field_error(p, typed, disabled)
 
 
-def _mapping(fam: Family, p: Param, context: Mapping[str, Any], disabled: bool, help_text: str, comp: Any) -> None:
+def _mapping(fam: Family, p: Param, context: Mapping[str, Any], disabled: bool, help_text: str, comp: Any,
+             fui: Any) -> None:
     """A slider per data value the current choices use (``FamilyUI.mapping_keys``); folded in a
     collapsed group whose sliders are drawn only while it is open (``FamilyUI.fold_mappings``)."""
     k = state.key(fam, p.name)
     lo, hi, step = p.slider or (0.0, 1.0, 0.01)
-    fui = families.ui(fam)
     keys = list(context.get(p.choices_from, ()))
-    used = fui.mapping_keys(p.name, state.values(fam), comp)
+    used = fui.mapping_keys(p.name, state.values(fam), comp) if fui.mapping_keys is not None else None
     if used is not None:
         keys = [c for c in keys if c in set(used)]
     box = st.container()
@@ -195,7 +196,7 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
             if note:
                 st.caption(md(note))
             for p in params:
-                _widget(fam, p, context, off, comp)
+                _widget(fam, p, context, off, comp, fui)
     sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch")
     state.write_query(fam)
     state.remember(fam)
