@@ -30,12 +30,15 @@ aggregates and ranks are read; every other numeric column is a unit.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .fit import Fit, decimals, fit
+from .fit import MAX_CELLS, MAX_COLUMNS, Fit, decimals, decimals_all, fit
 from .reading import AFTER_LAST, PAIR
 from .recipe import ResultsOptions
 
@@ -66,8 +69,8 @@ SCALE = 10.0
 class Column:
     """One column as understood: ``role`` (:data:`ROLES`), ``reason`` in words, ``asked`` (a
     guess the guided import asks about), and for a unit ``lower`` (lower is better) with its
-    ``lower_reason``; the cells counted (numbers, missing marks, ``a/b`` pairs, other text,
-    the first distinct text cells) and the first cells as written."""
+    ``lower_reason``; the cells counted (numbers, missing marks, ``a/b`` pairs, other text)
+    and the first distinct text cells."""
 
     name: str
     role: str
@@ -80,7 +83,6 @@ class Column:
     pairs: int = 0
     text: int = 0
     text_seen: tuple[str, ...] = ()
-    examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,58 @@ def scan(cells: pd.Series, missing: frozenset[str]) -> Scan:
     other = rest & ~pairs
     seen = tuple(dict.fromkeys(text[other].tolist()[:200]))[:5] if other.any() else ()
     return Scan(num, miss, pairs, other, seen, second)
+
+
+#: what a cell of plain number text looks like (what arrow's cast reads; ``inf``, ``nan`` and the
+#: rest go the cell-by-cell way of :func:`scan`)
+_FLOAT = r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$"
+#: cells sorted at once by :func:`scan_all`, at most (a table is taken this many cells at a time)
+CHUNK = 1 << 20
+
+
+def scan_all(data: Mapping[str, pd.Series], missing: frozenset[str]) -> dict[str, Scan]:
+    """:func:`scan` of every column, the columns of plain numbers and missing marks sorted at
+    once by arrow (a column, a dozen arrow calls: for a published table of 60 columns the calls
+    themselves cost more than the cells), the others cell by cell.
+
+    >>> got = scan_all({"a": pd.Series(["1", "-"]), "b": pd.Series(["x", "2"])}, frozenset({"-"}))
+    >>> got["a"].values.tolist(), got["b"].text.tolist()
+    ([1.0, nan], [True, False])
+    """
+    out: dict[str, Scan] = {}
+    names = list(data)
+    arrays = {}
+    for c in names:
+        try:
+            arrays[c] = pa.array(data[c], type=pa.string(), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            out[c] = scan(data[c], missing)
+    todo = [c for c in names if c in arrays]
+    marks = pa.array(sorted(missing), type=pa.string())
+    i = 0
+    while i < len(todo):
+        group, cells = [], 0
+        while i < len(todo) and (not group or cells + len(arrays[todo[i]]) <= CHUNK):
+            group.append(todo[i])
+            cells += len(arrays[todo[i]])
+            i += 1
+        big = pa.concat_arrays([arrays[c] for c in group])
+        miss = pc.fill_null(pc.is_in(pc.utf8_lower(big), value_set=marks), True)
+        plain = pc.and_(pc.fill_null(pc.match_substring_regex(big, _FLOAT), False), pc.invert(miss))
+        x = pc.cast(pc.if_else(plain, big, pa.scalar(None, type=pa.string())), pa.float64())
+        x = x.to_numpy(zero_copy_only=False).copy()
+        gap = miss.to_numpy(zero_copy_only=False).astype(bool)
+        bad = ~gap & ~np.isfinite(x)  # neither a mark nor a plain finite number
+        at = 0
+        for c in group:
+            n = len(arrays[c])
+            if bad[at:at + n].any():
+                out[c] = scan(data[c], missing)
+            else:
+                none = np.zeros(n, dtype=bool)
+                out[c] = Scan(x[at:at + n], gap[at:at + n], none, none.copy(), (), None)
+            at += n
+    return {c: out[c] for c in names}
 
 
 def words(name: str) -> list[str]:
@@ -207,11 +261,9 @@ def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozens
                 for c in opts.aggregate_columns},
              **{c: ("unit", "the recipe names it a unit (unit_columns)") for c in opts.unit_columns}}
     out: list[tuple[str, str, str, bool, Scan]] = []
-    scans: dict[str, Scan] = {}
-    for c in df.columns:
-        if c == team:
-            continue
-        s = scans[c] = scan(df[c], missing)
+    data = {c: df[c] for c in df.columns if c != team}  # a column taken once (each take costs pandas)
+    scans = scan_all(data, missing)
+    for c, s in scans.items():
         if c in named:
             role, why = named[c]
             out.append((c, role, why, False, s))
@@ -240,25 +292,29 @@ def classify(df: pd.DataFrame, opts: ResultsOptions, team: str, missing: frozens
             out.append((c, "unit", "numbers", False, s))
     if detect:
         out = _by_scale(out)
-    cols = [_column(c, role, why, asked, s, opts, df[c]) for c, role, why, asked, s in out]
+    cols = [_column(c, role, why, asked, s, opts) for c, role, why, asked, s in out]
     if not detect or opts.unit_columns:
         return cols, None
-    return _explained(cols, df, scans, opts, set(named))
+    return _explained(cols, data, scans, opts, set(named))
 
 
-def _explained(cols: list[Column], df: pd.DataFrame, scans: dict[str, Scan], opts: ResultsOptions,
+def _explained(cols: list[Column], data: dict[str, pd.Series], scans: dict[str, Scan], opts: ResultsOptions,
                named: set[str]) -> tuple[list[Column], Fit | None]:
     """The roles the first linear published aggregate changes: a unit it gives no weight is
     left out (a diagnostic?), numeric metadata it weighs is a unit, a unit whose name says
     lower is better but that it weighs positively is higher-is-better."""
     cand = [c for c in cols if c.name not in named and c.numbers and not c.text
             and (c.role == "unit" or (c.role == "metadata" and c.asked))]
-    if not cand:
+    aggregates = [c for c in cols if c.role == "aggregate" and c.numbers][:3]
+    rows = len(next(iter(data.values()))) if data else 0
+    if not cand or not aggregates or len(cand) > MAX_COLUMNS or rows * len(cand) > MAX_CELLS:
         return cols, None
     x = np.column_stack([scans[c.name].read(opts.split) for c in cand])
-    xd = np.column_stack([decimals(df[c.name]) for c in cand])
-    for agg in [c for c in cols if c.role == "aggregate" and c.numbers][:3]:
-        f = fit(agg.name, scans[agg.name].values, decimals(df[agg.name]), [c.name for c in cand], x, xd)
+    *xd, yd_all = decimals_all([data[c.name] for c in cand] + [data[a.name] for a in aggregates[:1]])
+    xd = np.column_stack(xd)
+    for k, agg in enumerate(aggregates):
+        yd = yd_all if k == 0 else decimals(data[agg.name])
+        f = fit(agg.name, scans[agg.name].values, yd, [c.name for c in cand], x, xd)
         if f is None or not f.ok:
             continue
         change = {}
@@ -305,11 +361,11 @@ def _by_scale(cols: list[tuple[str, str, str, bool, Scan]]) -> list[tuple[str, s
             for i, (c, role, why, asked, s) in enumerate(cols)]
 
 
-def _column(name: str, role: str, why: str, asked: bool, s: Scan, opts: ResultsOptions, cells: pd.Series) -> Column:
+def _column(name: str, role: str, why: str, asked: bool, s: Scan, opts: ResultsOptions) -> Column:
     lower, lower_why, guess = direction(name, opts) if role in ("unit", "empty") else (False, "", False)
     return Column(name, role, why, asked or (role == "unit" and guess and lower), lower, lower_why,
                   int(np.isfinite(s.values).sum()), int(s.missing.sum()), int(s.pairs.sum()), int(s.text.sum()),
-                  s.text_seen, tuple(cells.head(3).tolist()))
+                  s.text_seen)
 
 
 def missing_found(cols: list[Column], roles: tuple[str, ...] = ("unit", "aggregate", "rank", "empty")
