@@ -72,7 +72,7 @@ def load_competition(*, results, recipe=None, units=None, teams=None,
         stray = [x for x in getattr(rec.results, key) if x not in known]
         if stray:
             report.append(f"recipe: {key} names {stray[0]!r}, which is no unit or metric of the results")
-    sign = np.where(res.lower, -1.0, 1.0)
+    sign = np.where(res.lower if res.lower is not None else np.zeros(len(res.units), dtype=bool), -1.0, 1.0)
     by = rec.results.missing_by
     stray = [x for x in by if x not in known]
     if stray:

@@ -254,8 +254,8 @@ def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
     t = _empties(_Table(teams, units, list(units), metrics, np.column_stack(columns), rows, published), name, opts,
                  report, empty_teams=empty_teams, empty_units=empty_units, where=where)
     low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in set(t.units)], dtype=bool)
-    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, t.published, report, kinds, low, cols,
-                   explained)
+    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, published=t.published, report=report,
+                   published_kind=kinds, lower=low, columns=cols, fit=explained)
 
 
 def _report_columns(cols: list[Column], name: str, report: list[str]) -> None:
@@ -320,7 +320,7 @@ def _load_long(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
                  where=where)
     low = np.array([direction(lb, opts, m, unit=u)[0] for lb, u, m in zip(t.units, t.unit_of, t.metric_of, strict=True)],
                    dtype=bool)
-    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, {}, report, {}, low)
+    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, report=report, lower=low)
 
 
 # ---- units and teams ------------------------------------------------------------------------

@@ -189,9 +189,6 @@ def teams_options(data: bytes, name: str, base: TeamsOptions | None = None) -> t
 
 def recipe_document(recipe: Recipe, results: ResultsOptions, teams: TeamsOptions | None = None) -> dict[str, Any]:
     """The recipe (its title, description and stages kept) with these reading options."""
-    doc = Recipe(recipe.title, recipe.description, results, teams or recipe.teams, recipe.stages).document()
-    if not recipe.stages:
-        doc["stages"] = {}
-    return doc
+    return Recipe(recipe.title, recipe.description, results, teams or recipe.teams, recipe.stages).document()
 
 
