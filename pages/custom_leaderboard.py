@@ -14,6 +14,8 @@ from scoring.custom import STAGES
 
 FAM = cu.FAM
 TITLE = "Leaderboard"
+#: teams the rank chart draws (the top of the final ranking): every line costs the browser
+BUMP_TEAMS = 20
 
 view = current.begin(FAM, TITLE)
 p, lb = view.params, view.leaderboard
@@ -47,5 +49,8 @@ if pub is not None:
         st.caption(md(claims.published(comparison)))
     st.dataframe(pub, hide_index=True, key="cu_lb_pub", column_config={"Team": tables.team_column()})
 
-altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
-st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")
+altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM), most=BUMP_TEAMS), key="cu_lb_bump")
+if len(lb) > BUMP_TEAMS:
+    st.caption(f"The chart draws the top {BUMP_TEAMS} of the {len(lb)} teams (a line each); the table above has "
+               "every team's rank at every stage.")
+altair_chart(memo(charts.item_heatmap, lb), key="cu_lb_items")

@@ -5,7 +5,6 @@ import streamlit as st
 
 from lab.families import custom as cu
 from lab.view import current
-from lab.words.text import md
 
 FAM = cu.FAM
 TITLE = "Recipe"
@@ -26,25 +25,37 @@ with left:
                        key="cu_recipe_save", on_click="ignore", icon=":material/download:")
 with right:
     st.subheader("Load a recipe")
-    st.file_uploader("Recipe file (JSON)", type=["json"], key="cu_recipe_file")
+    st.file_uploader("Recipe file (JSON, or TOML by a .toml name)", type=["json", "toml"], key="cu_recipe_file")
+    st.button("Apply the file's recipe", key="cu_recipe_apply_file", icon=":material/play_arrow:",
+              on_click=cu.apply_recipe_input, args=("file",))
     st.text_area("…or paste / edit one", value="", height=220, key="cu_recipe_text",
                  placeholder='{"stages": {"across": "borda"}}')
-    st.button("Apply the recipe's stages", key="cu_recipe_apply", icon=":material/play_arrow:",
-              on_click=cu.apply_recipe_input)  # before the sidebar is drawn: its widgets take the stages
+    st.button("Apply the pasted recipe", key="cu_recipe_apply", icon=":material/play_arrow:",
+              on_click=cu.apply_recipe_input, args=("text",))  # before the sidebar is drawn: its widgets take the stages
+    st.checkbox("A recipe that says how to read the inputs (its inputs section) reads the data shown again",
+                value=True, key="cu_recipe_reread",
+                help="its reading options (team column, roles of the columns, missing marks, a/b cells, lower-is-"
+                     "better units, drop_empty …) apply to the files of the data shown: they are loaded again, as "
+                     "your upload (kept in the link). Off: only the stages are applied.")
     problem = st.session_state.pop(cu.RECIPE_OUTCOME, None)
     if problem is not None:
         if problem:
             st.error(f"The recipe cannot be applied: {problem}", icon=":material/error:")
         else:
             st.success("The recipe's stages are in the sidebar.", icon=":material/check:")
-    st.caption("Only the stages are applied here (the inputs' reading options apply when the data is loaded: "
-               "upload the recipe with the results on the Data page).")
+    st.caption("Each button applies its own source. To choose how a new table is read — what every column is, "
+               "the missing marks, the directions — upload it on the Data page: its guided import writes the "
+               "recipe's reading options.")
 
 st.subheader("Shipped recipes")
-for label, folder in cu.DATASETS.values():
+for name, (label, folder) in cu.DATASETS.items():
     rel = folder.relative_to(cu.SAMPLE.parents[1])
     teams = " --teams " + str(rel / "teams.tsv") if (folder / "teams.tsv").is_file() else ""
     teams += " --units " + str(rel / "units.csv") if (folder / "units.csv").is_file() and folder != cu.SAMPLE else ""
-    st.markdown(f"**{md(label)}**")
-    st.code(f"python -m scoring custom leaderboard --results {rel / 'results.tsv'} --recipe {rel / 'recipe.json'}"
-            f"{teams}", language="bash")
+    with st.expander(label):
+        st.code((folder / "recipe.json").read_text(encoding="utf-8"), language="json")
+        st.button("Apply these stages to the data shown", key=f"cu_recipe_ship_{name}", on_click=cu.apply_recipe_input,
+                  args=(name,), help="the recipe's stages only (its reading options are for its own table); the "
+                                     "sidebar's Leaderboard box shows the table itself")
+        st.code(f"python -m scoring custom leaderboard --results {rel / 'results.tsv'} --recipe {rel / 'recipe.json'}"
+                f"{teams}", language="bash")

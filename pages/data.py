@@ -12,6 +12,7 @@ import scoring
 from lab import families
 from lab.data import store, uploads
 from lab.view import current, links, nav, state
+from lab.words import problems
 from lab.words.text import md
 from scoring import registry
 from scoring.claims import validation
@@ -74,6 +75,26 @@ def _uploaded_bundle(renamed: list[str] | None = None) -> dict:
     return bundle
 
 
+def _wrong_types(bundle: dict) -> list[dict]:
+    """A file whose name's ending the input does not take, named with the endings it takes
+    (the upload box takes any file, so that the reason is said here rather than hidden)."""
+    out = []
+    for inp in (*fam.inputs, *fui.extra_inputs):
+        item = bundle.get(inp.role)
+        for name, _ in (item if isinstance(item, list) else [item] if item else []):
+            end = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+            if end not in inp.accepts:
+                out.append({"File": name, "Row": "—", "Problem": (
+                    f"the {inp.label.lower()} must be a {_endings(inp)} file, got "
+                    f"{'.' + end if end else 'a name without an ending'}")})
+    return out
+
+
+def _endings(inp) -> str:
+    ends = [f".{e}" for e in inp.accepts]
+    return ends[0] if len(ends) == 1 else ", ".join(ends[:-1]) + " or " + ends[-1]
+
+
 def _load_uploads() -> None:
     """Validate the uploaded files as one bundle; switch to them only when all of them load."""
     renamed: list[str] = []
@@ -82,6 +103,16 @@ def _load_uploads() -> None:
     if missing:
         st.session_state[f"{K}_result"] = {"status": "error", "errors": [
             {"File": "—", "Row": "—", "Problem": f"upload the {', '.join(missing).lower()} first"}]}
+        return
+    wrong = _wrong_types(bundle)
+    if wrong:
+        st.session_state[f"{K}_result"] = {"status": "error", "errors": wrong}
+        return
+    try:
+        bundle = dict(fui.import_bundle(K, bundle))  # the guided import's choices (the recipe it writes)
+    except ValueError as err:
+        st.session_state[f"{K}_result"] = {"status": "error", "errors": [
+            {"File": "—", "Row": "—", "Problem": f"the guided import's choices cannot be read: {err}"}]}
         return
     files = [f for item in bundle.values() for f in (item if isinstance(item, list) else [item] if item else [])]
     total = sum(len(data) for _, data in files)
@@ -127,7 +158,7 @@ def _show_problem(problem: dict) -> None:
     whole offending value as plain text."""
     column = f"  \n**Column:** {md(problem['Column'])}" if problem.get("Column") else ""
     st.error(f"**File:** {md(problem['File'])}  \n**Row:** {md(problem['Row'])}{column}  \n"
-             f"**Problem:** {md(problem['Problem'])}", icon=":material/error:")
+             f"**Problem:** {md(problems.count_line(problem))}{md(problem['Problem'])}", icon=":material/error:")
     value = problem.get("Value")
     if value:
         shown = value if len(value) <= VALUE_CHARS else value[:VALUE_CHARS] + f" … ({len(value):,} characters in all)"
@@ -229,8 +260,14 @@ for n, inp in enumerate((*fam.inputs, *fui.extra_inputs)):
         label = inp.label + ("" if inp.required else " (optional)")
         if inp.many:
             label += f" (one {inp.suffix} file each; the file name is the name)"
-        st.file_uploader(label, type=[inp.suffix.lstrip(".")], accept_multiple_files=inp.many, key=f"{K}_{inp.role}")
+        else:
+            label += f" — {_endings(inp)}"
+        # any file: a name the input does not take is refused on loading with the reason (a type
+        # list here would refuse it with an icon whose reason the browser hides)
+        st.file_uploader(label, accept_multiple_files=inp.many, key=f"{K}_{inp.role}")
 ready = all(st.session_state.get(f"{K}_{i.role}") for i in fam.inputs if i.required)
+if ready and fui.import_panel is not None:
+    fui.import_panel(K, _uploaded_bundle())  # the guided import: what was understood, each choice a control
 st.button("Check and load these files", key=f"{K}_load", type="primary", on_click=_load_uploads, disabled=not ready,
           help="Validates all files together; switches to them only if all of them load.")
 if not ready:
@@ -241,7 +278,7 @@ if result is not None:
     st.subheader("Validation report")
     if result["status"] == "error":
         st.error(md(validation.found(result["errors"], more=bool(result.get("more")), limit=MAX_ERRORS)))
-        for problem in result["errors"]:
+        for problem in problems.collapse(result["errors"]):
             _show_problem(problem)
     elif result["status"] == "ok":
         st.success(f"Loaded {len(result['files'])} files: {md(result['describe'])} "
@@ -251,7 +288,8 @@ if result is not None:
                     f"it was read back as \", so the names above are the files' own: "
                     f"{md(', '.join(result['renamed']))}.", icon=":material/edit:")
         if result["report"]:
-            st.warning("The files loaded, with these warnings:\n\n" + "\n".join(f"- {md(line)}" for line in result["report"]))
+            st.warning("The files loaded. The load report — what was read, and what was left out or changed:\n\n"
+                       + "\n".join(f"- {md(line)}" for line in result["report"]))
         else:
             st.caption("No warnings: every row was used.")
     elif result["status"] == "sample":

@@ -132,15 +132,20 @@ def wrapped_axis(labels: Sequence[str], **kwargs) -> alt.Axis:
 
 
 def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, str],
-               title: str = "Rank at every stage") -> alt.LayerChart:
+               title: str = "Rank at every stage", *, most: int | None = None) -> alt.LayerChart:
     """:func:`bump_chart` in Vega-Lite: a line per team (legend in final order, 1 at the top)
-    and the biggest move into each stage named above its point. Text is never markup here."""
+    and the biggest move into each stage named above its point. Text is never markup here.
+    ``most``: only the first ``most`` teams of ``lb`` (its final order) are drawn, each at its
+    rank among all the teams (a line per team costs the browser: 91 lines take seconds)."""
+    if most is not None and len(lb) > most:
+        lb = lb.head(most)
+        title = f"{title} (the top {most} teams)"
     names = [s.label for s in stages]
     order = [str(t) for t in lb["submission"]]
     rows = [{"team": str(rec["submission"]), "stage": s.label, "rank": int(rec[s.rank]), "score": float(rec[s.id])}
             for rec in lb.to_dict("records") for s in stages]
     data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])
-    n = max(1, len(order))
+    n = max(1, len(order), int(data["rank"].max()) if len(data) else 1)
     x = alt.X("stage:N", sort=names, title="Stage", axis=wrapped_axis(names))
     y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
               axis=alt.Axis(values=rank_axis(n)["tickvals"], tickMinStep=1, labelOverlap=False, format="d"))

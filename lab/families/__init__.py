@@ -8,7 +8,7 @@ adding a family's pages is one line in :data:`MODULES`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -123,6 +123,20 @@ class FamilyUI:
     #: its menu's label in the top navigation when its title's first word is too long for every menu
     #: to fit at 1024 pixels (``lab.view.nav.section_label``)
     menu: str = ""
+    #: the sidebar: the group drawn first (Custom: the across rule, the main choice); controls the
+    #: current choices leave unused are hidden rather than greyed (``disabled`` says which); a
+    #: mapping parameter's sliders (one per data value) folded in a collapsed group
+    lead_group: str | None = None
+    hide_unused: bool = False
+    fold_mappings: bool = False
+    #: the keys of a mapping parameter that the current values use: (name, values, competition) ->
+    #: keys, or None for all (Custom: the item weights of the current grouping only)
+    mapping_keys: Callable[[str, Mapping[str, Any], Any], Sequence[str] | None] | None = None
+    #: the Data page's guided import, drawn below the upload boxes: (the page's key, the chosen
+    #: files {role: (name, bytes)}) -> None; and the files to load as the import says (e.g. with
+    #: the recipe it wrote), from the page's state: (key, files) -> files
+    import_panel: Callable[[str, Mapping[str, Any]], None] | None = None
+    import_bundle: Callable[[str, Mapping[str, Any]], Mapping[str, Any]] = lambda key, files: files
 
 
 #: The UI module of each family (it defines ``UI = FamilyUI(...)``), in navigation order; a

@@ -18,13 +18,14 @@ import streamlit as st
 
 from scoring.core.errors import InputError
 from scoring.core.export import to_json
-from scoring.core.jsonsafe import loads_bounded
-from scoring.custom import FAMILY, csv_columns, leaderboard_document, parse_recipe, published, recipe_json
+from scoring.custom import FAMILY, csv_columns, leaderboard_document, published, recipe_json
+from scoring.custom.params import ACROSS
+from scoring.custom.recipe import Recipe, read_recipe
 
-from ..data import store
+from ..data import store, uploads
 from ..view import current, state, tables
 from ..words.text import md
-from . import Control, FamilyUI, PageSpec, export_target, stage_table_toggle
+from . import Control, FamilyUI, PageSpec, custom_import, export_target, stage_table_toggle
 
 FAM = FAMILY
 DATASET_KEY = "cu_dataset"
@@ -108,12 +109,18 @@ def recipe_text(p: Mapping[str, Any]) -> str:
     return recipe_json(current.competition(FAM).recipe, p)
 
 
-def apply_recipe(text: str) -> str | None:
-    """Set the sidebar to a recipe's stages (the data stays); returns a problem in words, or None."""
+def apply_recipe(text: str, name: str = "recipe.json", *, reread: bool = False) -> str | None:
+    """Set the sidebar to a recipe's stages; with ``reread``, a recipe that says how to read the
+    inputs (its ``inputs``) also reads the data shown again so (as an upload of the same files,
+    kept in the link). Returns a problem in words, or None."""
     try:
-        recipe = parse_recipe(loads_bounded(text, what="recipe"), "recipe")
-    except ValueError as e:
-        return md(e) if isinstance(e, InputError) else f"not a JSON document ({md(e)})"
+        recipe = read_recipe(text.encode("utf-8"), name)  # JSON, or TOML by a .toml name
+    except InputError as e:
+        return md(e)
+    if reread and _has_inputs(text, name) and recipe.results != current.competition(FAM).recipe.results:
+        problem = _reread(recipe)
+        if problem:
+            return problem
     ctx = current.competition(FAM).context()
     try:
         state.apply(FAM, {**state.defaults(FAM, ctx), **{k: FAM.params[k].to_json(v)
@@ -123,18 +130,52 @@ def apply_recipe(text: str) -> str | None:
     return None
 
 
+def _has_inputs(text: str, name: str) -> bool:
+    return ("[inputs" in text or "inputs." in text) if name.lower().endswith(".toml") else '"inputs"' in text
+
+
+def _reread(recipe: Recipe) -> str | None:
+    """Load the files of the data shown again with ``recipe`` (its reading options and stages)."""
+    e = current.entry(FAM)
+    if e.folder is not None:
+        files = {role: (Path(path).name, Path(path).read_bytes())
+                 for role, path in store.folder_sources(FAM, Path(e.folder)).items() if role != "recipe"}
+    else:
+        kept = uploads.load(FAM.name, e.digest) or {}
+        files = {role: item for role, item in kept.items() if role != "recipe"}
+    if not files.get("results"):
+        return "the files of the data shown are no longer kept on this server: upload them again on the Data page"
+    files["recipe"] = ("recipe.json", recipe_json(recipe).encode("utf-8"))
+    try:
+        store.use_bundle(FAM, files)
+    except InputError as err:
+        return f"the data shown cannot be read with this recipe's reading options: {md(err)}"
+    st.session_state[DATASET_KEY] = None
+    return None
+
+
 #: the outcome of the Recipe page's *Apply* (a problem in words, or "" for applied), for the next run
 RECIPE_OUTCOME = "_cu_recipe_outcome"
 
 
-def apply_recipe_input() -> None:
-    """Callback of the Recipe page's *Apply*: the uploaded recipe file, else the pasted text,
-    into the sidebar (a callback runs before the sidebar is drawn, so its widgets take the stages
-    in this very run); the outcome is kept for the page to say."""
-    up = st.session_state.get("cu_recipe_file")
-    source = up.getvalue().decode("utf-8", "replace") if up is not None else st.session_state.get("cu_recipe_text", "")
-    problem = apply_recipe(source) if source.strip() else "give a recipe file or paste one"
-    st.session_state[RECIPE_OUTCOME] = problem or ""
+def apply_recipe_input(source: str) -> None:
+    """Callback of the Recipe page's buttons: ``source`` is ``"file"`` (the uploaded recipe),
+    ``"text"`` (the pasted one) or a shipped leaderboard's name (its recipe's stages only) —
+    each has its own button, so one never silently beats another. A callback runs before the
+    sidebar is drawn, so its widgets take the stages in this very run; the outcome is kept for
+    the page to say."""
+    ss = st.session_state
+    reread = bool(ss.get("cu_recipe_reread", True))
+    if source == "file":
+        up = ss.get("cu_recipe_file")
+        problem = apply_recipe(up.getvalue().decode("utf-8", "replace"), up.name, reread=reread) if up is not None \
+            else "choose a recipe file first"
+    elif source == "text":
+        text = ss.get("cu_recipe_text", "")
+        problem = apply_recipe(text, reread=reread) if text.strip() else "paste a recipe first"
+    else:
+        problem = apply_recipe((DATASETS[source][1] / "recipe.json").read_text(encoding="utf-8"))
+    ss[RECIPE_OUTCOME] = problem or ""
 
 
 def published_comparison(lb: pd.DataFrame) -> pd.DataFrame | None:
@@ -171,6 +212,16 @@ def _disabled(values: Mapping[str, Any], comp) -> dict[str, str]:
     return off
 
 
+def _items_in_use(name: str, values: Mapping[str, Any], comp) -> list[str] | None:
+    """The item weights the current grouping uses: the units without one, else its groups."""
+    if name != "weights" or comp is None:
+        return None
+    group = values.get("group_by")
+    if group in (None, "none") or comp.units is None or group not in comp.units.groups:
+        return list(comp.results.units)
+    return list(dict.fromkeys(comp.units.groups[group]))
+
+
 def _data_defaults(comp) -> dict[str, Any]:
     """The recipe's stages; the item weights' sliders start at the recipe's weights, else 1 each."""
     out = dict(comp.recipe.stages)
@@ -200,5 +251,11 @@ UI = FamilyUI(
     disabled=_disabled,
     sidebar_extra=dataset_picker,
     sample_label="HELM Lite (published table)",
+    lead_group=ACROSS,
+    hide_unused=True,
+    fold_mappings=True,
+    mapping_keys=_items_in_use,
+    import_panel=custom_import.panel,
+    import_bundle=custom_import.bundle,
     describe=lambda comp: f"{len(comp.submission_names)} teams, {len(comp.unit_names)} units",
 )

@@ -141,7 +141,8 @@ def _now(k: str, fallback: Any = None) -> Any:
     return st.session_state.get(k, fallback)
 
 
-def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str]) -> None:
+def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str, str], comp: Any = None,
+            fui: Any = None) -> None:
     k = state.key(fam, p.name)
     why = off.get(p.name, "")
     disabled = bool(why)
@@ -171,13 +172,31 @@ def _widget(fam: Family, p: Param, context: Mapping[str, Any], off: Mapping[str,
             st.multiselect(p.title, options, default=[a for a in _now(k, []) if a in options], key=k,
                            disabled=disabled, help=help_text)
     elif p.kind == "mapping":
-        lo, hi, step = p.slider or (0.0, 1.0, 0.01)
-        for c in context.get(p.choices_from, ()):
-            exact_slider(f"{p.title}: {md(c)}", float(lo), float(hi), float(step), key=f"{k}.{c}",
-                         disabled=disabled, help=help_text)
+        _mapping(fam, p, context, disabled, help_text, comp, fui or families.ui(fam))
     elif p.kind == "floats":
         typed = st.text_input(p.title, value=_now(k, ""), key=k, disabled=disabled, help=help_text)
         _field_error(p, typed, disabled)
+
+
+def _mapping(fam: Family, p: Param, context: Mapping[str, Any], disabled: bool, help_text: str, comp: Any,
+             fui: Any) -> None:
+    """A slider per data value the current choices use (``FamilyUI.mapping_keys``); folded in a
+    collapsed group whose sliders are drawn only while it is open (``FamilyUI.fold_mappings``)."""
+    k = state.key(fam, p.name)
+    lo, hi, step = p.slider or (0.0, 1.0, 0.01)
+    keys = list(context.get(p.choices_from, ()))
+    used = fui.mapping_keys(p.name, state.values(fam), comp) if fui.mapping_keys is not None else None
+    if used is not None:
+        keys = [c for c in keys if c in set(used)]
+    box = st.container()
+    if fui.fold_mappings:
+        box = st.expander(f"{p.title} ({len(keys)})", key=f"{k}__open", on_change="rerun")
+        if not box.open:
+            return
+    with box:
+        for c in keys:
+            exact_slider(f"{p.title}: {md(c)}", float(lo), float(hi), float(step), key=f"{k}.{c}",
+                         disabled=disabled, help=help_text)
 
 
 def _field_error(p: Param, typed: Any, disabled: bool) -> None:
@@ -207,15 +226,21 @@ def draw(fam: Family, comp: Any, data_key: str | None) -> None:
         sb.warning("Some link parameters were ignored: " + md("; ".join(problems)))
     off = fui.disabled(state.values(fam), comp)
     groups: dict[str, list[Param]] = {}
+    if fui.lead_group is not None:
+        groups[fui.lead_group] = []
     for p in fam.params:
+        if fui.hide_unused and p.name in off:
+            continue  # unused by the current choices: hidden (its value is kept: state.remember)
         groups.setdefault(p.group or "Parameters", []).append(p)
     for group, params in groups.items():
+        if not params:
+            continue
         with sb.expander(group, expanded=True):
             note = fui.group_note(group, comp)
             if note:
                 st.caption(md(note))
             for p in params:
-                _widget(fam, p, context, off)
+                _widget(fam, p, context, off, comp, fui)
     sb.button(fui.reset_label, key=f"{fam.key}_reset", on_click=state.reset, args=(fam,), width="stretch",
               help=fui.reset_help)
     state.write_query(fam)

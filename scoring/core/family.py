@@ -72,6 +72,8 @@ class InputSpec:
     cli: str = ""  # "" -> --role-with-hyphens
     #: where the input sits in a data folder (``ground_truth.csv``, ``submissions/``)
     path: str = ""
+    #: the file name endings the input takes (without the dot; none: the kind's own suffix)
+    types: tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -80,6 +82,11 @@ class InputSpec:
     @property
     def suffix(self) -> str:
         return SUFFIXES[self.kind]
+
+    @property
+    def accepts(self) -> tuple[str, ...]:
+        """The endings of the file names the input takes: ``("csv", "tsv", "txt")``."""
+        return self.types or (self.suffix.lstrip("."),)
 
 
 def submissions_input(kind: str = "csv", columns: str = "") -> InputSpec:

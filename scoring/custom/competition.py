@@ -68,13 +68,12 @@ def load_competition(*, results, recipe=None, units=None, teams=None,
         progress(0, 1, "results")
     res = load_results(results, source_name(results, "results"), rec.results)
     report = list(res.report)
-    lower = set(rec.results.lower_is_better)
     known = set(res.units) | set(res.unit_of) | set(res.metric_of)
-    stray = [x for x in rec.results.lower_is_better if x not in known]
-    if stray:
-        report.append(f"recipe: lower_is_better names {stray[0]!r}, which is no unit or metric of the results")
-    sign = np.array([-1.0 if (u in lower or uo in lower or m in lower) else 1.0
-                     for u, uo, m in zip(res.units, res.unit_of, res.metric_of, strict=True)])
+    for key in ("lower_is_better", "higher_is_better"):
+        stray = [x for x in getattr(rec.results, key) if x not in known]
+        if stray:
+            report.append(f"recipe: {key} names {stray[0]!r}, which is no unit or metric of the results")
+    sign = np.where(res.lower if res.lower is not None else np.zeros(len(res.units), dtype=bool), -1.0, 1.0)
     by = rec.results.missing_by
     stray = [x for x in by if x not in known]
     if stray:

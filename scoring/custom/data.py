@@ -25,7 +25,9 @@ from ..core.errors import InputError
 from ..core.records import header_of
 from ..core.sources import check_name, source_bytes
 from ..core.tables import first_duplicate, first_empty, require_columns, row_of
-from .reading import digits_shown, is_tab_separated, parse_cells, parse_column, read_text_table
+from .columns import Column, classify, direction, metric_of
+from .fit import Fit
+from .reading import ROW_NAMES, digits_shown, is_tab_separated, parse_cells, parse_column, read_text_table
 from .recipe import ResultsOptions, TeamsOptions
 
 #: teams × units of one results table, checked from the line count before the text is read
@@ -64,8 +66,8 @@ def check_lines(data: bytes, name: str, opts: ResultsOptions) -> None:
                                      f"{MAX_CELLS:,} (LAB_MAX_RESULT_CELLS raises it); refused before reading them")
 
 
-TEAM_NAMES = ("team", "model", "model/adapter", "model_name", "submission", "name")
-AGGREGATE_NAMES = ("mean win rate", "average", "avg", "score", "average_score", "overall", "mean", "rank", "#")
+TEAM_NAMES = ("team", "model", "models", "model/adapter", "model_name", "model name", "submission", "name",
+              ROW_NAMES.lower())
 
 
 @dataclass
@@ -83,12 +85,14 @@ class Results:
     #: the decimals each cell shows (teams × units; −1 where missing), and each published value's
     digits: np.ndarray | None = None
     published_digits: dict[str, np.ndarray] = field(default_factory=dict)
-
-
-def _metric(header: str) -> str:
-    """The metric of a HELM-style column ``Scenario - Metric`` (else the column itself)."""
-    head, sep, tail = header.rpartition(" - ")
-    return tail.strip() if sep and head.strip() else header
+    #: per published column: "score" (higher is better) or "rank" (1 is best)
+    published_kind: dict[str, str] = field(default_factory=dict)
+    #: per unit: lower is better (the recipe's lists, else the header's arrow or the metric's name)
+    lower: np.ndarray | None = None
+    #: what each column of a wide table was read as, with why (``scoring.custom.columns``)
+    columns: list[Column] = field(default_factory=list)
+    #: a published aggregate found linear in the columns (``scoring.custom.fit``), or None
+    fit: Fit | None = None
 
 
 def _team_column(df, opts: ResultsOptions, name: str) -> str:
@@ -149,91 +153,169 @@ def _team_names(df, col: str, opts: ResultsOptions, name: str, report: list[str]
     return out, keep
 
 
-def _check_units(values: np.ndarray, units: list[str], teams: list[str], name: str, rows,
-                 empty_teams: bool = False) -> None:
-    empty = np.isnan(values).all(axis=0)
+def _shown(names: list[str], k: int = 5) -> str:
+    return ", ".join(repr(n) for n in names[:k]) + (f", … ({len(names)} in all)" if len(names) > k else "")
+
+
+@dataclass
+class _Table:
+    """A results table on its way to :class:`Results` (what :func:`_empties` may thin out)."""
+
+    teams: list[str]
+    units: list[str]
+    unit_of: list[str]
+    metric_of: list[str]
+    values: np.ndarray
+    rows: np.ndarray
+    published: dict[str, np.ndarray]
+    #: the decimals each cell shows (as ``values``), and each published value's
+    digits: np.ndarray | None = None
+    published_digits: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def _empties(t: _Table, name: str, opts: ResultsOptions, report: list[str], *, empty_teams: bool = False,
+             empty_units: bool = False, where: str = "inputs.results") -> _Table:
+    """Units and teams without any value: left out (``drop_empty``, said in the report; in a
+    runtime table, ``empty_units``/``empty_teams``), else an error naming the first."""
+    empty = np.isnan(t.values).all(axis=0)
     if empty.any():
-        u = units[int(np.flatnonzero(empty)[0])]
-        raise InputError(name, None, f"the unit {u!r} has no value for any team (every cell is missing); "
-                                     "leave it out with the recipe's inputs.results.ignore_columns", column=u)
-    none = np.isnan(values).all(axis=1) if values.shape[1] else np.ones(len(teams), dtype=bool)
+        gone = [t.units[j] for j in np.flatnonzero(empty)]
+        if not (opts.drop_empty or empty_units):
+            raise InputError(name, None, f"the unit {gone[0]!r} has no value for any team (every cell is missing); "
+                                         f"leave such columns out with the recipe's {where}.drop_empty (or list it "
+                                         f"in {where}.ignore_columns)", column=gone[0])
+        report.append(f"{name}: {len(gone)} unit column(s) without any value left out ("
+                      f"{'drop_empty' if opts.drop_empty else 'a runtime table'}): {_shown(gone)}")
+        keep = ~empty
+        t = _Table(t.teams, [u for u, k in zip(t.units, keep, strict=True) if k],
+                   [u for u, k in zip(t.unit_of, keep, strict=True) if k],
+                   [m for m, k in zip(t.metric_of, keep, strict=True) if k], t.values[:, keep], t.rows, t.published,
+                   None if t.digits is None else t.digits[:, keep], t.published_digits)
+    none = np.isnan(t.values).all(axis=1) if t.values.shape[1] else np.ones(len(t.teams), dtype=bool)
     if none.any() and not empty_teams:
-        i = int(np.flatnonzero(none)[0])
-        raise InputError(name, int(rows[i]), f"the team {teams[i]!r} has no value on any unit (every cell is missing)")
+        if not opts.drop_empty:
+            i = int(np.flatnonzero(none)[0])
+            raise InputError(name, int(t.rows[i]), f"the team {t.teams[i]!r} has no value on any unit (every cell "
+                                                   f"is missing); leave such teams out with the recipe's "
+                                                   f"{where}.drop_empty")
+        gone = [t.teams[i] for i in np.flatnonzero(none)]
+        report.append(f"{name}: {len(gone)} team(s) without any value left out (drop_empty): {_shown(gone)}")
+        keep = ~none
+        t = _Table([x for x, k in zip(t.teams, keep, strict=True) if k], t.units, t.unit_of, t.metric_of,
+                   t.values[keep], t.rows[keep], {c: v[keep] for c, v in t.published.items()},
+                   None if t.digits is None else t.digits[keep], {c: v[keep] for c, v in t.published_digits.items()})
+    if not t.teams:
+        raise InputError(name, None, "no team has a value on any unit")
+    return t
 
 
-def load_results(src, name: str, opts: ResultsOptions | None = None, *, empty_teams: bool = False) -> Results:
-    """Read and validate a results table, long or wide (module doc); ``empty_teams``: a team
-    with no value at all is kept (a runtime table's), else it is an error."""
+def load_results(src, name: str, opts: ResultsOptions | None = None, *, empty_teams: bool = False,
+                 empty_units: bool = False, detect: bool = True, where: str = "inputs.results") -> Results:
+    """Read and validate a results table, long or wide (module doc); ``empty_teams`` /
+    ``empty_units``: a team / unit with no value at all is kept / left out (a runtime table's),
+    else it is an error unless the recipe's ``drop_empty`` leaves it out; ``detect``: guess
+    metadata columns (``scoring.custom.columns``; not in a runtime table); ``where``: the
+    recipe's key the messages name."""
     opts = opts or ResultsOptions()
     if not isinstance(src, pd.DataFrame):
         src = source_bytes(src, name)
         check_lines(src, name, opts)  # the cell limit, from the line count, before the text is parsed
-    df = read_text_table(src, name)
+    df = read_text_table(src, name, extra_field=opts.extra_field)
     if len(df) == 0:
         raise InputError(name, None, "the results table has no rows")
     lower = {c.lower() for c in df.columns}
+    kw = {"empty_teams": empty_teams, "empty_units": empty_units, "where": where}
     if {"team", "unit", "value"} <= lower and opts.team_column is None:
-        return _load_long(df, name, opts, empty_teams)
-    return _load_wide(df, name, opts, empty_teams)
+        return _load_long(df, name, opts, **kw)
+    return _load_wide(df, name, opts, detect=detect, **kw)
 
 
-def _load_wide(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
-    report: list[str] = []
+def read_columns(df, name: str, opts: ResultsOptions, *, detect: bool = True
+                 ) -> tuple[str, list[Column], Fit | None]:
+    """The team column, what every other column of a wide table is, and the published
+    aggregate's fit (``scoring.custom.columns``, ``scoring.custom.fit``)."""
     team_col = _team_column(df, opts, name)
-    for c in (*opts.ignore_columns, *opts.aggregate_columns, *opts.unit_columns):
+    for c in (*opts.ignore_columns, *opts.aggregate_columns, *opts.unit_columns, *opts.rank_columns,
+              *opts.metadata_columns):
         if c not in df.columns:
             require_columns(df, [c], name)
+    missing = frozenset(m.lower() for m in opts.missing_marks)
+    return (team_col, *classify(df, opts, team_col, missing, detect=detect))
+
+
+def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False, empty_units: bool = False,
+               detect: bool = True, where: str = "inputs.results") -> Results:
+    report: list[str] = []
+    team_col, cols, explained = read_columns(df, name, opts, detect=detect)
     check_size(len(df), len(df.columns), name)
     teams, keep = _team_names(df, team_col, opts, name, report)
     rows = np.asarray(df.attrs["rows"])[keep]
     missing = frozenset(m.lower() for m in opts.missing_marks)
-    aggregates = {a.lower() for a in AGGREGATE_NAMES} | {a.lower() for a in opts.aggregate_columns}
-    units, metrics, columns, published, skipped, digits, published_digits = [], [], [], {}, [], [], {}
-    candidates = opts.unit_columns or [c for c in df.columns if c != team_col and c not in opts.ignore_columns]
+    units, metrics, columns, published, kinds, lower, digits, published_digits = [], [], [], {}, {}, [], [], {}
     all_rows = np.asarray(df.attrs["rows"])
-    for c in candidates:
-        if not c.strip() or c.lower().startswith("unnamed:"):
-            skipped.append(repr(c))
-            continue
-        if c.lower() in aggregates and c not in opts.unit_columns:
+    for col in cols:
+        c = col.name
+        if col.role in ("aggregate", "rank"):
             try:
                 published[c] = parse_column(df[c], missing, "first", name, c, all_rows)[0][keep]
                 published_digits[c] = digits_shown(df[c])[keep]
+                kinds[c] = "rank" if col.role == "rank" else "score"
             except InputError:
                 pass
             continue
+        if col.role not in ("unit", "empty"):
+            continue
         first, second, n_text = parse_column(df[c], missing, opts.split, name, c, all_rows)
         if n_text and not np.isfinite(first).any():
-            if c in opts.unit_columns:
-                raise InputError(name, None, f"the unit column {c!r} holds no number", column=c)
-            skipped.append(repr(c))
-            continue
+            raise InputError(name, None, f"the unit column {c!r} holds no number", column=c)
         if second is None:
             units.append(c)
-            metrics.append(_metric(c))
+            metrics.append(metric_of(c))
             columns.append(first[keep])
             digits.append(digits_shown(df[c], opts.split)[keep])
+            lower.append(col.lower)
         else:
             for k, v in ((1, first), (2, second)):
                 units.append(f"{c} [{k}]")
-                metrics.append(f"{_metric(c)} [{k}]")
+                metrics.append(f"{metric_of(c)} [{k}]")
                 columns.append(v[keep])
                 digits.append(digits_shown(df[c], "first" if k == 1 else "second")[keep])
-    if published:
-        report.append(f"{name}: published aggregate column(s) {', '.join(map(repr, published))} left out of the units")
-    if skipped:
-        report.append(f"{name}: column(s) {', '.join(skipped)} left out (no numbers, or no name)")
+                lower.append(col.lower)
+    _report_columns(cols, name, report)
+    if explained is not None:
+        report.append(f"{name}: {explained.sentence()}")
     if not units:
         raise InputError(name, 1, "no unit column: every column besides the team column is text, a published "
-                                  "aggregate or ignored")
-    values = np.column_stack(columns)
-    _check_units(values, units, teams, name, rows, empty_teams)
-    return Results(name, teams, units, list(units), metrics, values, published, report,
-                   np.column_stack(digits), published_digits)
+                                  "aggregate, metadata or left out")
+    t = _empties(_Table(teams, units, list(units), metrics, np.column_stack(columns), rows, published,
+                        np.column_stack(digits), published_digits), name, opts,
+                 report, empty_teams=empty_teams, empty_units=empty_units, where=where)
+    low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in set(t.units)], dtype=bool)
+    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, published=t.published, report=report,
+                   digits=t.digits, published_digits=t.published_digits, published_kind=kinds, lower=low,
+                   columns=cols, fit=explained)
 
 
-def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -> Results:
+def _report_columns(cols: list[Column], name: str, report: list[str]) -> None:
+    """The load report's lines on the columns: each role with its columns and why."""
+    units = [c for c in cols if c.role == "unit"]
+    if units:
+        report.append(f"{name}: {len(units)} unit column(s): {_shown([c.name for c in units], 8)}")
+    for role, what in (("aggregate", "published aggregate(s) kept beside the leaderboard"),
+                       ("rank", "published rank(s) kept beside the leaderboard"),
+                       ("metadata", "metadata left out of the units"), ("ignored", "left out")):
+        these = [c for c in cols if c.role == role]
+        if these:
+            report.append(f"{name}: {what}: " + "; ".join(f"{c.name!r} ({c.reason})" for c in these[:8])
+                          + (f"; … ({len(these)} in all)" if len(these) > 8 else ""))
+    low = [c for c in units if c.lower]
+    if low:
+        report.append(f"{name}: lower is better for " + "; ".join(f"{c.name!r} ({c.lower_reason})" for c in low[:8])
+                      + (f"; … ({len(low)} in all)" if len(low) > 8 else ""))
+
+
+def _load_long(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False, empty_units: bool = False,
+               where: str = "inputs.results") -> Results:
     """A long table, a column at a time (codes, not a Python object per row: a million rows cost
     tens of bytes each, and no dictionary of every (team, unit, metric))."""
     report: list[str] = []
@@ -278,9 +360,13 @@ def _load_long(df, name: str, opts: ResultsOptions, empty_teams: bool = False) -
     digits = np.full(values.shape, -1, dtype=np.int64)
     digits[t_code, k_code] = np.where(np.isfinite(vals), digits_shown(df["value"], opts.split), -1)
     labels = [f"{u}: {m}" if has_metric else u for u, m in keys]
-    _check_units(values, labels, teams, name, rows[first_at], empty_teams)
-    return Results(name, teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
-                   {}, report, digits)
+    t = _empties(_Table(teams, labels, [u for u, _ in keys], [m if has_metric else u for u, m in keys], values,
+                        rows[first_at], {}, digits), name, opts, report, empty_teams=empty_teams, empty_units=empty_units,
+                 where=where)
+    low = np.array([direction(lb, opts, m, unit=u)[0] for lb, u, m in zip(t.units, t.unit_of, t.metric_of, strict=True)],
+                   dtype=bool)
+    return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, report=report, digits=t.digits,
+                   lower=low)
 
 
 # ---- units and teams ------------------------------------------------------------------------
@@ -339,8 +425,11 @@ def load_teams(src, name: str, teams: list[str], opts: TeamsOptions, results_opt
     over the team's units). Rows of unknown teams are ignored, with a report line."""
     if opts.read_as == "results":
         r = load_results(src, name, ResultsOptions(team_column=opts.team_column, split="refuse",
+                                                   ignore_columns=opts.ignore_columns,
                                                    duplicates=results_opts.duplicates,
-                                                   missing_marks=results_opts.missing_marks), empty_teams=True)
+                                                   missing_marks=results_opts.missing_marks),
+                         empty_teams=True, empty_units=True, detect=False, where="inputs.teams")
+        report.extend(r.report)
         bad = (r.values <= 0) & np.isfinite(r.values)
         if bad.any():
             i, j = (int(x[0]) for x in np.nonzero(bad))

@@ -13,6 +13,8 @@ from ..core.family import Family, InputSpec, Lazy
 from .params import COLUMNS, PARAMS, STAGES
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data" / "custom"
+#: the file endings a table input takes: CSV, or tab-separated text (its first line decides)
+TABLES = ("csv", "tsv", "txt")
 
 
 def csv_columns(lb: pd.DataFrame) -> list[str]:
@@ -55,15 +57,16 @@ FAMILY = Family(
     unit="unit",
     inputs=(
         InputSpec("results", "Results", "results: long (team, unit, value[, metric]) or wide (one row per team, "
-                  "one column per unit: a published table as it is); CSV or tab-separated", path="results.tsv"),
+                  "one column per unit: a published table as it is); CSV or tab-separated", path="results.tsv",
+                  types=TABLES),
         InputSpec("recipe", "Recipe", "the recipe (JSON, or TOML by a .toml name): how to read the inputs and "
                   "every stage's choice; the stage options below override it", kind="json", required=False,
-                  path="recipe.json"),
+                  path="recipe.json", types=("json", "toml")),
         InputSpec("units", "Units", "units table: unit plus group columns and numeric (weight, difficulty) "
-                  "columns", required=False, path="units.csv"),
+                  "columns", required=False, path="units.csv", types=TABLES),
         InputSpec("teams", "Teams", "teams table: team plus a runtime (or cost) column, or a second results "
                   "table read as runtimes (recipe inputs.teams.read_as = results)", required=False,
-                  path="teams.tsv"),
+                  path="teams.tsv", types=TABLES),
     ),
     params=PARAMS,
     stages=STAGES,

@@ -28,12 +28,6 @@ ACROSS_LABELS = {
 }
 
 
-def _check(values: dict) -> None:
-    w = values.get("weights")
-    if w is not None and values.get("across") == "weighted" and not any(v > 0 for v in w.values()):
-        raise ValueError("weights", f"expected at least one weight > 0, got {dict(w)!r}")
-
-
 PARAMS = ParamSpec([
     Param("missing", "skip", kind="choice", choices=MISSING, label="Missing cells", group=DATA,
           choice_labels={"skip": "skip (as HELM)", "worst": "the unit's worst value", "zero": "zero",
@@ -90,7 +84,7 @@ PARAMS = ParamSpec([
     Param("threshold", 1.0, label="Time threshold T", low=0.0, low_open=True, slider=(0.01, 10.0, 0.01),
           group=EFF, help="penalty: a team whose time exceeds T scores score x T / time (T in the teams "
                           "table's unit)"),
-], check=_check)
+])
 
 STAGES = (
     Stage("normalised", "Normalised mean", "normalised_rank",

@@ -141,7 +141,8 @@ def comparisons(scorer, lb: pd.DataFrame, p: dict) -> list[Published]:
     out = []
     for column, values in res.published.items():
         v = np.asarray(values, dtype=float)[order]
-        is_rank = column.strip().lower() in RANK_NAMES
+        kind = res.published_kind.get(column)  # what the loader read the column as (``scoring.custom.columns``)
+        is_rank = kind == "rank" if kind else column.strip().lower() in RANK_NAMES
         ok = np.isfinite(v)
         theirs = np.full(len(v), np.nan)
         if ok.any():

@@ -13,7 +13,9 @@ spreadsheet rows kept exactly as for a CSV. Every problem is an
 
 from __future__ import annotations
 
+import csv
 import io
+import itertools
 import re
 
 import numpy as np
@@ -37,20 +39,85 @@ def is_tab_separated(data: bytes) -> bool:
     return line.count(b"\t") > line.count(b",")
 
 
-def read_text_table(src, name: str) -> pd.DataFrame:
+def read_text_table(src, name: str, *, extra_field: str = "refuse") -> pd.DataFrame:
     """A CSV or tab-separated table with every cell as stripped text (``df.attrs["rows"]``:
     the spreadsheet row of each row, header = 1). A DataFrame is taken as it is.
+    ``extra_field`` (every row one field longer than the header): ``refuse`` (an error naming
+    the row, and the fix), ``first`` (the header lacks the first column's name: it is read as
+    :data:`ROW_NAMES`) or ``last`` (a separator after the last field: the column it makes is
+    :data:`AFTER_LAST`).
 
     >>> df = read_text_table(b"Model\\tA\\n m1 \\t\\"0.5\\n\\t \\nm2\\t-\\n", "r.tsv")
     >>> df.to_dict("list"), df.attrs["rows"].tolist()
     ({'Model': ['m1', 'm2'], 'A': ['"0.5', '-']}, [2, 4])
+    >>> read_text_table(b"A\\tB\\nm1\\t1\\t2\\n", "r.tsv", extra_field="first").columns.tolist()
+    ['(row names)', 'A', 'B']
     """
     if isinstance(src, pd.DataFrame):
         return read_table(src, name)
     data = source_bytes(src, name)
-    if not is_tab_separated(data.removeprefix(b"\xef\xbb\xbf")):
-        return read_table(data if not hasattr(src, "read") else io.BytesIO(data), name)
-    return read_table(data, name, delimiter="\t", quoting=False)
+    tab = is_tab_separated(data.removeprefix(b"\xef\xbb\xbf"))
+    sep, quoting = ("\t", False) if tab else (",", True)
+    if extra_field != "refuse":
+        data = complete_header(data, extra_field, sep.encode())
+    try:
+        return read_table(data, name, delimiter=sep, quoting=quoting)
+    except InputError as e:
+        if extra_field == "refuse" and "field" in e.problem and extra_field_guess(data) is not None:
+            raise InputError(e.file, e.row, e.problem + "; every row has one field more than the header: set the "
+                             "recipe's inputs.results.extra_field to first (the header lacks the first column's "
+                             "name) or last (a separator after the last field)") from None
+        raise
+
+
+#: the name of the first column when the header lacks it (``extra_field = first``), and of the
+#: column a separator after the last field makes (``extra_field = last``)
+ROW_NAMES = "(row names)"
+AFTER_LAST = "(after the last separator)"
+#: records read to guess the header's shape
+GUESS_ROWS = 1000
+
+
+def complete_header(data: bytes, how: str, sep: bytes) -> bytes:
+    """``data`` with its header one field longer: :data:`ROW_NAMES` first (``how = "first"``)
+    or :data:`AFTER_LAST` last (``"last"``).
+
+    >>> complete_header(b"A,B\\r\\nx,1,2\\r\\n", "first", b",")
+    b'(row names),A,B\\r\\nx,1,2\\r\\n'
+    """
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    body = data[len(bom):]
+    cut = body.find(b"\n")
+    line = body if cut < 0 else body[:cut]
+    head = line[:-1] if line.endswith(b"\r") else line
+    new = ROW_NAMES.encode() + sep + head if how == "first" else head + sep + AFTER_LAST.encode()
+    return bom + new + line[len(head):] + body[len(line):]
+
+
+def extra_field_guess(data: bytes) -> str | None:
+    """Whether every record (of the first :data:`GUESS_ROWS`) has one field more than the
+    header: ``"last"`` when each of them ends with an empty field (a trailing separator),
+    ``"first"`` otherwise (the header lacks the first column's name); None when the records
+    fit the header, differ from it otherwise, or the text is not UTF-8.
+
+    >>> extra_field_guess(b"A\\tB\\nm\\t1\\t2\\n"), extra_field_guess(b"A,B\\n1,2,\\n3,4,\\n")
+    ('first', 'last')
+    """
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    tab = is_tab_separated(body)
+    try:
+        text = body[:1 << 22].decode("utf-8")
+    except UnicodeDecodeError:
+        text = body[:1 << 22].decode("utf-8", "ignore")
+    lines = text.splitlines()[:GUESS_ROWS + 1] if tab else None
+    rows = ([line.split("\t") for line in lines] if tab
+            else list(itertools.islice(csv.reader(io.StringIO(text, newline="")), GUESS_ROWS + 1)))
+    if len(body) > 1 << 22 and len(rows) > 1:
+        rows = rows[:-1]  # the last record may be cut
+    header, records = (rows[0], [r for r in rows[1:] if any(f.strip() for f in r)]) if rows else ([], [])
+    if not records or any(len(r) != len(header) + 1 for r in records):
+        return None
+    return "last" if all(not r[-1].strip() for r in records) else "first"
 
 
 # ---- cells --------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from .params import PARAMS
 from .reading import SPLITS
 
 DUPLICATES = ("refuse", "number", "first")
+EXTRA_FIELD = ("refuse", "first", "last")
 READ_AS = ("table", "results")
 
 
@@ -56,8 +57,19 @@ class ResultsOptions:
     duplicates: str = "refuse"
     #: units or metrics (the part after " - " of a HELM column, or a long table's metric) where lower is better
     lower_is_better: tuple[str, ...] = ()
+    #: units or metrics where higher is better, whatever their names suggest (an "error rate" that is not one)
+    higher_is_better: tuple[str, ...] = ()
     #: per unit or metric, a missing-value policy that replaces the stage's: skip, worst, zero or a number
     missing_by: Mapping[str, Any] = field(default_factory=dict)
+    #: published rank columns (1 = best: kept beside the leaderboard, never a unit); added to the recognised names
+    rank_columns: tuple[str, ...] = ()
+    #: columns describing the teams, not scoring them (a size, a date, a URL): left out of the units
+    metadata_columns: tuple[str, ...] = ()
+    #: leave out the teams and the unit columns without any value (else each is an error naming it)
+    drop_empty: bool = False
+    #: every row one field longer than the header: refuse; first (the header lacks the first column's
+    #: name: row names, as pandas writes an index); last (a separator after the last field)
+    extra_field: str = "refuse"
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,8 @@ class TeamsOptions:
     runtime_column: str | None = None
     #: a ``results`` table's team column (None: detected)
     team_column: str | None = None
+    #: a ``results`` table's columns to leave out of the runtime mean
+    ignore_columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +118,9 @@ def _fields(cls, given: Mapping, where: str, name: str) -> dict:
         default = cls.__dataclass_fields__[key].default
         if key == "missing_by":
             value = _missing_by(value, f"{where}.{key}", name)
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise InputError(name, None, f"{where}.{key}: expected true or false, got {value!r}")
         elif isinstance(default, tuple):
             items = [value] if isinstance(value, str) else value
             if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
@@ -167,6 +184,7 @@ def parse_recipe(doc: Any, name: str = "recipe") -> Recipe:
     teams = TeamsOptions(**_fields(TeamsOptions, inputs.get("teams") or {}, "inputs.teams", name))
     _choice(results.split, SPLITS, "inputs.results.split", name)
     _choice(results.duplicates, DUPLICATES, "inputs.results.duplicates", name)
+    _choice(results.extra_field, EXTRA_FIELD, "inputs.results.extra_field", name)
     _choice(teams.read_as, READ_AS, "inputs.teams.read_as", name)
     stages = doc.get("stages") or {}
     if not isinstance(stages, Mapping):

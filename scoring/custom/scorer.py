@@ -161,6 +161,11 @@ class Scorer:
                                                     f"{p['within']}-weighted mean, got none")
         self._check_range(p)
         self._check_pairwise(p)
+        if p["across"] == "weighted" and p["weights"]:
+            names = self.items(p)[1]
+            if not (self.item_weights(p, names) > 0).any():  # an item the weights do not name weighs 1
+                raise InputError("weights", None, f"expected at least one item weight > 0 (an item not named "
+                                                  f"weighs 1), got 0 for all {len(names)} items")
         return p
 
     def _check_pairwise(self, p: Mapping[str, Any]) -> None:
@@ -328,10 +333,11 @@ class Scorer:
                 data["efficiency_factor"] = scores["efficiency_factor"]
         for j, n in enumerate(names):
             data[f"item:{n}"] = g[:, j]
-        for c, vals in self.comp.results.published.items():
-            data[f"published:{c}"] = vals
+        kinds = self.comp.results.published_kind
+        for c, vals in sorted(self.comp.results.published.items(), key=lambda cv: kinds.get(cv[0]) == "rank"):
+            data[f"published:{c}"] = vals  # the published scores first, then the published ranks
         df = pd.DataFrame(data).iloc[order(self.names, data["rank"])].reset_index(drop=True)
-        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p),
+        df.attrs.update(items=list(names), notes=self.notes(p), parameters=dict(p), published_kind=dict(kinds),
                         recipe=self.comp.recipe.document(p), published=comparisons(self, df, p))
         return df
 

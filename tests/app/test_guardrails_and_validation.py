@@ -5,6 +5,7 @@ scaled to what they show; many groups as rows."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -91,7 +92,10 @@ def test_a_long_list_of_problems_stops_at_the_cap_and_says_so(tiny):
     at = open_page(DATA)
     rows = "".join(f"e1,Claim,{i} {i + 1},0.7,0.7\n" for i in range(40))  # 40 rows that sum to 1.4
     upload(at, TINY_GT, {f"S{k}": "id,class,predictionstring,Effective,Ineffective\n" + rows for k in range(4)})
-    assert len(error_report(at)) == MAX_ERRORS
+    report = error_report(at)
+    # problems of one kind are told once, with their count (lab/words/problems.py): 25 in all, of fewer kinds
+    counts = [int(m.group(1)) if (m := re.match(r"(\d+) problems of this kind", p)) else 1 for p in report["Problem"]]
+    assert sum(counts) == MAX_ERRORS and len(report) < MAX_ERRORS
     assert any(f"checking stopped at {MAX_ERRORS}" in e.value for e in at.error)
 
 
