@@ -392,7 +392,11 @@ def load_units(src, name: str, results: Results) -> Units:
     for i, u in enumerate(df["unit"].tolist()):
         if u not in known:
             shown = ", ".join(list(known)[:8]) + (", …" if len(known) > 8 else "")
-            raise InputError(name, int(rows[i]), f"unit {u!r} is not a unit of the results (units: {shown})",
+            role = next((c for c in results.columns if c.name == u), None)  # a column the loader left out
+            why = "" if role is None else (f"; the results file {results.name} has the column, read as {role.role}: "
+                                           f"{role.reason} — name it in the recipe's inputs.results.unit_columns "
+                                           "to score it")
+            raise InputError(name, int(rows[i]), f"unit {u!r} is not a unit of the results (units: {shown}){why}",
                              column="unit", value=u)
         at.append(known[u])
     col_of_unit = [known[u] for u in results.unit_of]

@@ -128,6 +128,13 @@ def rounding_bound(scorer, p: dict) -> np.ndarray | None:
     return None
 
 
+def reads_as_rank(res, column: str) -> bool:
+    """Whether the published ``column`` is a rank (1 is the best): as the loader read it
+    (``scoring.custom.columns``: by name, or the recipe's ``rank_columns``), else by its name."""
+    kind = res.published_kind.get(column)
+    return kind == "rank" if kind else column.strip().lower() in RANK_NAMES
+
+
 def comparisons(scorer, lb: pd.DataFrame, p: dict) -> list[Published]:
     """Every published column beside the leaderboard ``lb`` (this scorer's, at ``p``)."""
     res = scorer.comp.results
@@ -141,8 +148,7 @@ def comparisons(scorer, lb: pd.DataFrame, p: dict) -> list[Published]:
     out = []
     for column, values in res.published.items():
         v = np.asarray(values, dtype=float)[order]
-        kind = res.published_kind.get(column)  # what the loader read the column as (``scoring.custom.columns``)
-        is_rank = kind == "rank" if kind else column.strip().lower() in RANK_NAMES
+        is_rank = reads_as_rank(res, column)
         ok = np.isfinite(v)
         theirs = np.full(len(v), np.nan)
         if ok.any():

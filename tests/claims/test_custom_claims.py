@@ -78,7 +78,12 @@ def case(rng):
     n, u, digits, x = random_table(rng)
     cols = published_columns(rng, x, n)
     stages = random_recipe(rng)
-    comp = load_competition(results=table_text(x, digits, cols), recipe=json.dumps({"stages": stages}).encode())
+    # every u<j> is a unit as written (a column of integers 0–100 beside ones of 0–1 would otherwise be
+    # taken for metadata by the loader's guess, scoring.custom.columns)
+    inputs = {"results": {"unit_columns": [f"u{j}" for j in range(u)], "rank_columns": [c for c in cols if c == "Rank"],
+                          "aggregate_columns": [c for c in cols if c != "Rank"]}}
+    comp = load_competition(results=table_text(x, digits, cols),
+                            recipe=json.dumps({"inputs": inputs, "stages": stages}).encode())
     sc = Scorer(comp)
     p = dict(sc.check(comp.param_defaults))
     lb = sc.leaderboard(p)
