@@ -38,7 +38,7 @@ def test_the_page_leads_with_the_sentence_and_exact_numbers(core_dir):
     assert t.loc["C", "P(same rank)"] == 1.0 and t.loc["C", "Expected |move|"] == 0.0
     assert t.loc["A", "P(same rank)"] == 0.0 and t.loc["B", "P(same rank)"] == 0.0
     assert t.loc["A", "Expected |move|"] == 1.0 and t.loc["B", "Mean public rank"] == 2.5
-    assert [m.value for m in at.metric if m.label == "Median Kendall's τ"] == ["0.33"]
+    assert [m.value for m in at.metric if m.label == "Median τ"] == ["0.33"]
     # three teams: only k = 1 is below the field; C is first on both boards in both splits
     assert any(plain(c.value) == "The same teams in the top k on both boards: top 1: 100%." for c in at.caption)
     heat = figure(at, "rob_shk_heatmap")["data"][0]

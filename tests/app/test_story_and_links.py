@@ -27,7 +27,7 @@ def _lb(rows: dict[str, tuple]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("module", ["lab.words.story", "lab.view.nav", "lab.words.text", "lab.charts.segments",
-                                    "lab.charts.efficiency", "lab.words.shovel_ready", "lab.charts.common",
+                                    "lab.charts.efficiency", "lab.charts.common",
                                     "lab.charts.tables", "lab.data.datalinks", "lab.report", "lab.report.html",
                                     "lab.view.links"])
 def test_doctests_of_the_ui_helpers(module):
