@@ -32,7 +32,8 @@ def load(fam: Family, args: argparse.Namespace, progress=None) -> tuple[Any, dic
             print(f"warning: --workers {shown}: using {workers}, the cores this process may run on", file=sys.stderr)
         extra = {"workers": workers, "scheduler": args.scheduler}
     comp = fam.load(**sources(fam, args), progress=progress, **extra)
+    info = set(getattr(comp, "info", ()))  # what was read (the Custom columns' roles): a note, not a warning
     for line in getattr(comp, "report", []):
-        print(f"warning: {line}", file=sys.stderr)
+        print(f"{'note' if line in info else 'warning'}: {line}", file=sys.stderr)
     params = fam.params.from_args(args, context=fam.context(comp), base=getattr(comp, "param_defaults", None))
     return comp, params

@@ -29,6 +29,8 @@ class Competition:
     runtime: np.ndarray | None
     sign: np.ndarray
     report: list[str] = field(default_factory=list)
+    #: the report's lines that only say what was read (printed as notes, not warnings)
+    info: list[str] = field(default_factory=list)
     #: per unit, the recipe's missing-value policy replacing the stage's (None: the stage's)
     missing_by: list = field(default_factory=list)
 
@@ -84,7 +86,7 @@ def load_competition(*, results, recipe=None, units=None, teams=None,
     rt = None
     if teams is not None:
         rt = load_teams(teams, source_name(teams, "teams"), res.teams, rec.teams, rec.results, report)
-    comp = Competition(res, rec, un, rt, sign, report, missing_by)
+    comp = Competition(res, rec, un, rt, sign, report, missing_by=missing_by, info=list(res.info))
     if rec.stages:  # the stages that name the data's columns or items (group_by, weights), checked against them
         try:
             PARAMS.validate(dict(rec.stages), context=comp.context())

@@ -82,6 +82,9 @@ class Results:
     values: np.ndarray
     published: dict[str, np.ndarray] = field(default_factory=dict)  # aggregate column -> value per team
     report: list[str] = field(default_factory=list)
+    #: the lines of ``report`` that only say what was read (each column's role, the fit): the
+    #: command line prints them as notes, the rest as warnings
+    info: list[str] = field(default_factory=list)
     #: the decimals each cell shows (teams × units; −1 where missing), and each published value's
     digits: np.ndarray | None = None
     published_digits: dict[str, np.ndarray] = field(default_factory=dict)
@@ -281,9 +284,11 @@ def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
                 columns.append(v[keep])
                 digits.append(digits_shown(df[c], "first" if k == 1 else "second")[keep])
                 lower.append(col.lower)
+    n_before = len(report)
     _report_columns(cols, name, report)
     if explained is not None:
         report.append(f"{name}: {explained.sentence()}")
+    info = list(report[n_before:])
     if not units:
         raise InputError(name, 1, "no unit column: every column besides the team column is text, a published "
                                   "aggregate, metadata or left out")
@@ -293,7 +298,7 @@ def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
     low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in set(t.units)], dtype=bool)
     return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, published=t.published, report=report,
                    digits=t.digits, published_digits=t.published_digits, published_kind=kinds, lower=low,
-                   columns=cols, fit=explained)
+                   columns=cols, fit=explained, info=info)
 
 
 def _report_columns(cols: list[Column], name: str, report: list[str]) -> None:

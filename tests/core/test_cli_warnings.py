@@ -39,7 +39,7 @@ def test_an_extreme_inference_time_gives_no_source_path(tmp_path):
     res = _run("qa", "leaderboard", "--ground-truth", str(qa / "ground_truth.csv"), "--submissions", str(subs))
     assert res.returncode in (0, 2), res.stderr
     assert ".py:" not in res.stderr and "RuntimeWarning" not in res.stderr, res.stderr
-    assert all(line.startswith(("scoring ", "warning: ", "error: ")) for line in res.stderr.splitlines()), res.stderr
+    assert all(line.startswith(("scoring ", "note: ", "warning: ", "error: ")) for line in res.stderr.splitlines()), res.stderr
 
 
 WARNS = """

@@ -61,14 +61,21 @@ def test_a_recipe_beyond_the_sliders_loads_and_every_page_works():
                          "reward": 5, "efficiency": "boost"}}
     at = _custom_upload(RESULTS, recipe, TEAMS)
     assert any("loaded" in s.value.lower() for s in at.success), [s.value for s in at.success]
+    # the sidebar hides what the choices leave unused (issue 36): α (softmin), the threshold and the
+    # reward are not drawn under the weighted rule with a boost; what is drawn holds the recipe's values
     for page in ("pages/custom_leaderboard.py", "pages/custom_recipe.py", "pages/robustness_intervals.py"):
+        at.session_state["cu_weights__open"] = True  # the item weights' folded group, opened
         at.switch_page(page).run()
         _clean(at)
-        assert at.slider(key="cu_alpha").value == pytest.approx(500) and at.slider(key="cu_alpha").max == 500
-        assert at.slider(key="cu_weights.A").value == pytest.approx(5)
+        assert at.slider(key="cu_weights.A").value == pytest.approx(5) and at.slider(key="cu_weights.A").max == 5
         notes = " ".join(c.value for c in at.sidebar.caption)
-        for what in ("widened to hold 500", "widened to hold 0.9", "widened to hold 100", "widened to hold 5"):
+        for what in ("widened to hold 0.9", "widened to hold 5"):
             assert what in notes, (what, notes)
+    at.selectbox(key="cu_across").set_value("softmin").run()  # α drawn now, at the recipe's 500
+    _clean(at)
+    assert at.slider(key="cu_alpha").value == pytest.approx(500) and at.slider(key="cu_alpha").max == 500
+    assert "widened to hold 500" in " ".join(c.value for c in at.sidebar.caption)
+    at.selectbox(key="cu_across").set_value("weighted").run()
     at.switch_page("pages/custom_leaderboard.py").run()
     # the weighted rule with A weighing 5, B 1: x (0.5·5 + 0.4)/6 = 0.48333, y (0.3·5 + 0.9)/6 = 0.4, z 0.11667
     tables = [tables_.flat_columns(df.value) for df in at.dataframe if isinstance(df.value.columns, pd.MultiIndex)]
@@ -97,8 +104,7 @@ def test_a_pinned_configuration_with_a_400_digit_integer_is_named(family):
     name = next(p.name for p in fam.params if p.kind in ("float", "int"))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({"family": family, "pin": f'{{"{name}": {NINES}}}'})
-    at.run()
-    at.switch_page("pages/robustness_compare.py").run()
+    at.switch_page("pages/robustness_compare.py").run()  # the link opens at the page (the start page keeps no pin)
     _clean(at)
     said = plain(" ".join(e.value for e in at.error) + " ".join(w.value for w in at.warning))
     assert name in said and NINES not in said, said[:500]
