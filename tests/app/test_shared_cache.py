@@ -61,7 +61,7 @@ def test_a_second_session_gets_the_intervals_without_a_second_bootstrap(tiny, mo
 
 
 def test_stability_maps_and_shakeups_are_shared_too(tiny, monkeypatch):
-    maps = counting(monkeypatch, robustness, "stability_map")
+    maps = counting(monkeypatch, robustness, "map_ranks")  # the cells: what costs
     shakes = counting(monkeypatch, shakeup, "shakeup")
     open_page(STABILITY)
     open_page(SHAKEUP)
