@@ -89,7 +89,8 @@ cache.LRU.__init__ = _tracked
 script_runner.ScriptRunner._run_script = _timed
 
 if __name__ == "__main__":
-    threading.Thread(target=_writer, args=(Path(os.environ["LAB_STATS_DIR"]) / f"{os.getpid()}.json",),
-                     daemon=True).start()
+    if os.environ.get("LAB_STATS_DIR"):
+        threading.Thread(target=_writer, args=(Path(os.environ["LAB_STATS_DIR"]) / f"{os.getpid()}.json",),
+                         daemon=True).start()
     sys.argv = ["streamlit", *sys.argv[1:]]
     cli.main()
