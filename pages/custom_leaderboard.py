@@ -7,7 +7,7 @@ from lab.charts import custom as charts
 from lab.charts.common import rank_chart
 from lab.families import custom as cu
 from lab.view import current, export_button, report_button, tables
-from lab.view.draw import altair_chart, memo
+from lab.view.draw import memo, vega_lite_chart
 from lab.words.text import md
 from scoring.custom import STAGES
 
@@ -53,5 +53,5 @@ if pub is not None:
                + f"{moved} of {len(pub)} teams rank differently here.")
     st.dataframe(pub, hide_index=True, key="cu_lb_pub")
 
-altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
+vega_lite_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
 st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")
