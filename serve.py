@@ -126,6 +126,7 @@ http {{
             proxy_cache lab_static;
             proxy_cache_valid 200 7d;
             proxy_cache_lock on;
+            add_header X-Cache-Status $upstream_cache_status always;
         }}
         location / {{
             proxy_pass http://$lab_pool;
@@ -235,8 +236,7 @@ class Cluster:
                 p.wait(5)
         for f in self._files:
             f.close()
-        if self.logs != self.folder:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        shutil.rmtree(self.folder, ignore_errors=True)  # nginx's files (and the logs, unless given a folder)
 
     def __enter__(self) -> Cluster:
         return self.start()
@@ -267,7 +267,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         while not stopping:
             gone = cluster.dead()
             if gone:
-                print(f"{gone}: stopping", file=sys.stderr)
+                print(f"{gone}: stopping; the end of its output:", file=sys.stderr)
+                for log in sorted(cluster.logs.glob("*.log")):
+                    print(f"--- {log.name}\n" + "\n".join(log.read_text(errors="replace").splitlines()[-15:]),
+                          file=sys.stderr)
                 return 1
             time.sleep(1)
     except KeyboardInterrupt:
@@ -277,7 +280,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         cluster.stop()
-        shutil.rmtree(cluster.folder, ignore_errors=True)
     return 0
 
 
