@@ -95,6 +95,7 @@ class Tally:
     address_only: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     biggest: dict[str, int] = field(default_factory=dict)  # the largest message seen, per page
+    processes: dict[str, int] = field(default_factory=dict)  # visitors per app process (serve.py's cookie)
 
     def run(self, who: str, page: str, run: client.Run) -> None:
         self.errors += [f"{who}: an exception on the page: {e}" for e in run.exceptions]
@@ -141,6 +142,8 @@ async def visitor(base: str, i: int, delay: float, seconds: float, t: Tally) -> 
         run = await v.open()
         t.first.append(run.seconds)
         t.shell.append(v.shell_seconds)
+        where = v.http.cookies.get("lab_backend", "")
+        t.processes[where] = t.processes.get(where, 0) + 1
         t.run(who, name, run)
         await _moves(v, name, who, time.monotonic() + seconds, rng, t)
     except Exception as err:  # noqa: BLE001 - counted and named; the other visitors go on
@@ -227,8 +230,12 @@ def round_(servers: Servers, sessions: int, seconds: float, stagger: float, labe
     print(f"  moves the app did not take: {t.not_taken}; moves that changed only the address: "
           f"{sum(t.address_only.values())}" + (" (" + ", ".join(f"{k} {n}" for k, n in top) + ")" if top else ""))
     print(f"  errors: {len(t.errors)}" + "".join(f"\n    {e}" for e in t.errors[:10]))
+    trace = [servers.rss_at(t0 + k) for k in range(0, int(wall) + 1, 10)]
     print(f"  server RSS (every process, nginx included): {rss_mid:.0f} MiB once all were in, {rss_end:.0f} MiB at "
-          f"the end (target: <= {RSS_GROWTH:.2f} x)")
+          f"the end (target: <= {RSS_GROWTH:.2f} x); every 10 s: {', '.join(f'{m:.0f}' for m in trace)} MiB")
+    if servers.proxy:
+        print("  visitors per app process (port: visitors): "
+              + ", ".join(f"{k or '?'}: {n}" for k, n in sorted(t.processes.items())))
     cpu_runs = [r[2] for r in runs]
     print(f"  CPU: server {cpu1 - cpu0:.1f} s over {wall:.0f} s ({(cpu1 - cpu0) / wall:.2f} of {os.cpu_count()} cores), "
           f"visitors {client_cpu / wall:.2f} cores; {len(runs)} script runs: CPU (their own thread) median "

@@ -50,9 +50,10 @@ def biggest_moves(lb: pd.DataFrame, stages: Sequence[Stage]) -> list[Move]:
     """For every stage after the first, the team whose rank changed most against the previous
     stage (a gain before an equal loss, then the better final rank); none where no rank moved."""
     out = []
+    recs = lb[["submission", *dict.fromkeys(s.rank for s in stages)]].to_dict("records")  # (only what is read)
     for i in range(1, len(stages)):
         best = None
-        for pos, rec in enumerate(lb.to_dict("records")):
+        for pos, rec in enumerate(recs):
             before, after = int(rec[stages[i - 1].rank]), int(rec[stages[i].rank])
             key = (abs(before - after), before > after, -pos)
             if before != after and (best is None or key > best[0]):
@@ -132,7 +133,7 @@ def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, s
     its point. Text is never markup here."""
     names = [s.label for s in stages]
     order = [str(t) for t in lb["submission"]]
-    recs = lb.to_dict("records")
+    recs = lb[["submission", *dict.fromkeys(c for s in stages for c in (s.rank, s.id))]].to_dict("records")
     rows = [{"team": str(rec["submission"]), "stage": s.label, "rank": int(rec[s.rank]), "score": float(rec[s.id])}
             for rec in recs for s in stages]
     data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])

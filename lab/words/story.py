@@ -102,7 +102,7 @@ def winner_takeaway(lb: pd.DataFrame, stages: Sequence[Stage], words: Mapping[st
     if lb.empty:
         return "No submissions to rank yet."
     first, final = stages[0], stages[-1]
-    recs = lb.to_dict("records")
+    recs = lb[["submission", *dict.fromkeys(c for s in stages for c in (s.rank, s.id))]].to_dict("records")
     top = [r for r in recs if int(r[final.rank]) == 1]
     if len(recs) == 1:
         return f"{names([str(recs[0]['submission'])])} is the only team."
