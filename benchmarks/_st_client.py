@@ -142,6 +142,15 @@ def _shell(http_: _Http, page: str, assets: bool) -> int:
         return len(body) + sum(pool.map(lambda t: len(http_.get(t)), targets))
 
 
+def fetch_shell(base: str, page: str = "") -> int:
+    """A page shell (HTML and static files), as a new visitor's browser fetches it; its bytes."""
+    http_ = _Http(base.rstrip("/"), 60.0)
+    try:
+        return _shell(http_, page, True)
+    finally:
+        http_.close()
+
+
 class Visitor:
     """One visitor: ``await open()``, then ``move`` / ``goto`` as often as wanted, then ``close()``."""
 

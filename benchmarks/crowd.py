@@ -12,7 +12,8 @@ opened with ``?across=weighted``, whose sliders all act), then Rank intervals, S
 Compare settings and Shake-up, each on another family (``?family=``).
 
 1. warm-up: one visitor per app process (at its own port) opens every page and moves once on each:
-   each process's data loading and first answers (its first page: reported, not judged);
+   each process's data loading and first answers (its first page: reported, not judged); behind
+   nginx, the page shell once through it (into its cache, as a deployment's first visitor does);
 2. ``once``: N new visitors arrive at the same moment; ``staggered``: N new visitors arrive evenly
    over ``--stagger`` seconds (default 30), each staying T seconds. ``--sweep 10,20,30``: one
    ``once`` round per N instead, for the ceiling (the most sessions at which every target holds).
@@ -324,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                 missed["warm-up"] = [f"{len(t.errors)} error(s)"]
             big = max(t.biggest.items(), key=lambda kv: kv[1], default=("", 0))
         print(f"largest message of the warm-up: {big[1] / 2**20:.2f} MiB ({big[0]})")
+        if servers.proxy:  # the page shell once through nginx, as a deployment's first visitor fetches it
+            print(f"the page shell through nginx once: {client.fetch_shell(servers.base) / 1e6:.1f} MB (into its cache)")
         for n, stagger, label in rounds:
             missed[f"{n} {label}"] = round_(servers, n, a.seconds, stagger, label)
         if a.sweep:
