@@ -54,4 +54,4 @@ if pub is not None:
     st.dataframe(pub, hide_index=True, key="cu_lb_pub")
 
 vega_lite_chart(memo(rank_chart, lb, STAGES, current.colors(FAM)), key="cu_lb_bump")
-st.plotly_chart(charts.item_heatmap(lb), key="cu_lb_items")
+st.plotly_chart(memo(charts.item_heatmap, lb), key="cu_lb_items")
