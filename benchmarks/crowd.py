@@ -89,6 +89,7 @@ def spread(values: list[float]) -> str:
 @dataclass
 class Tally:
     first: list[float] = field(default_factory=list)
+    first_by_page: dict[str, list[float]] = field(default_factory=dict)
     shell: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
     by_page: dict[str, list[float]] = field(default_factory=dict)
@@ -142,6 +143,7 @@ async def visitor(base: str, i: int, delay: float, seconds: float, t: Tally) -> 
     try:
         run = await v.open()
         t.first.append(run.seconds)
+        t.first_by_page.setdefault(name, []).append(run.seconds)
         t.shell.append(v.shell_seconds)
         where = v.http.cookies.get("lab_backend", "")
         t.processes[where] = t.processes.get(where, 0) + 1
@@ -223,6 +225,8 @@ def round_(servers: Servers, sessions: int, seconds: float, stagger: float, labe
     print(f"\n{sessions} sessions {label}, {seconds:.0f} s each ({wall:.0f} s in all) — load average {load0} at the start")
     print(f"  first page (arrival -> first run's end): {spread(t.first)} (target: every one <= {target_first:g} s); "
           f"the shell (HTML + static files) median {statistics.median(t.shell) if t.shell else float('nan'):.2f} s")
+    slow = sorted(((x, k) for k, v in t.first_by_page.items() for x in v), reverse=True)[:3]
+    print("    the slowest first pages: " + ", ".join(f"{k} {x:.2f} s" for x, k in slow))
     print(f"  moves: {len(t.moves)}, {spread(t.moves)} (targets: median <= {TARGET_MEDIAN:g} s, p90 <= {TARGET_P90:g} s)")
     for name, _, _ in PAGES:
         if name in t.by_page:
