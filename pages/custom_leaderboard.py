@@ -7,7 +7,7 @@ from lab.charts import custom as charts
 from lab.charts.common import rank_chart
 from lab.families import custom as cu
 from lab.view import current, export_button, report_button, tables
-from lab.view.draw import altair_chart, memo
+from lab.view.draw import memo, vega_lite_chart
 from lab.words.text import md
 from scoring.claims import custom as claims
 from scoring.custom import STAGES
@@ -49,8 +49,8 @@ if pub is not None:
         st.caption(md(claims.published(comparison)))
     st.dataframe(pub, hide_index=True, key="cu_lb_pub", column_config={"Team": tables.team_column()})
 
-altair_chart(memo(rank_chart, lb, STAGES, current.colors(FAM), most=BUMP_TEAMS), key="cu_lb_bump")
+vega_lite_chart(memo(rank_chart, lb, STAGES, current.colors(FAM), most=BUMP_TEAMS), key="cu_lb_bump")
 if len(lb) > BUMP_TEAMS:
     st.caption(f"The chart draws the top {BUMP_TEAMS} of the {len(lb)} teams (a line each); the table above has "
                "every team's rank at every stage.")
-altair_chart(memo(charts.item_heatmap, lb), key="cu_lb_items")
+vega_lite_chart(memo(charts.item_heatmap_spec, lb), key="cu_lb_items")

@@ -7,6 +7,7 @@ from lab.charts import difficulty as charts
 from lab.charts.common import bump_chart
 from lab.families import difficulty as dw
 from lab.view import current, export_button, report_button, tables
+from lab.view.draw import memo
 from lab.words import difficulty as words
 from lab.words.text import md
 from scoring.difficulty import STAGES, csv_columns, leaderboard_document, split_columns
@@ -58,10 +59,15 @@ export_button.show(FAM, key="df_lb_export", page="difficulty_leaderboard", param
 
 colors = current.colors(FAM)
 left, right = st.columns(2)
-left.plotly_chart(charts.multi_line(lb, colors, metric), key="df_lb_mlc")
-right.plotly_chart(bump_chart(lb, STAGES, colors, title=f"Rank on accuracy and on {metric}").update_xaxes(title=None)
-                   .update_layout(legend_title_text="Model"),
-                   key="df_lb_bump")
+left.plotly_chart(memo(charts.multi_line, lb, colors, metric), key="df_lb_mlc")
+
+
+def model_bump(lb, colors, metric):
+    return (bump_chart(lb, STAGES, colors, title=f"Rank on accuracy and on {metric}").update_xaxes(title=None)
+            .update_layout(legend_title_text="Model"))
+
+
+right.plotly_chart(memo(model_bump, lb, colors, metric), key="df_lb_bump")
 
 with st.expander("What the words mean"):
     st.markdown("\n".join(f"- {words.HELP[k]}" for k in ("ease", "splits", "wsbias", "wood", "wmprob", "continuous",

@@ -6,7 +6,7 @@ from lab.charts import shovel_ready as charts
 from lab.charts.common import rank_chart
 from lab.families import shovel_ready as sr
 from lab.view import current, export_button, links, report_button, tables
-from lab.view.draw import altair_chart, memo
+from lab.view.draw import memo, vega_lite_chart
 from lab.words import glossary
 from lab.words.text import md
 from scoring.shovel_ready import STAGES
@@ -53,7 +53,7 @@ d2.download_button("Download JSON", lambda: sr.leaderboard_json(lb, p), file_nam
 report_button.download(FAM, key="lb_report", page="leaderboard", params=p, where=d3)
 export_button.show(FAM, key="lb_export", page="leaderboard", params=p, where=d3)
 
-altair_chart(memo(rank_chart, lb, STAGES, colors), key="lb_bump")
+vega_lite_chart(memo(rank_chart, lb, STAGES, colors), key="lb_bump")
 st.caption("Each line is a team (the legend lists them in final order); the biggest move into each stage is "
            "named on the chart.")
 
@@ -69,7 +69,7 @@ def team_waterfall() -> None:
     profile = sr.team_profiles().get(team)
     if profile:
         st.caption(profile)
-    altair_chart(memo(charts.waterfall, lb, team, overlap_removal=p["overlap_removal"]), key="lb_waterfall")
+    vega_lite_chart(memo(charts.waterfall, lb, team, overlap_removal=p["overlap_removal"]), key="lb_waterfall")
     row = lb.loc[lb["submission"] == team].iloc[0]
     st.caption(
         f"Rank {int(row['fp1_rank'])} on FP1 → rank {int(row['rank'])} in the end. Green bars are stages that "

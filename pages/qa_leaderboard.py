@@ -7,6 +7,7 @@ from lab.charts import qa as charts
 from lab.charts.common import bump_chart
 from lab.families import qa
 from lab.view import current, export_button, report_button, tables
+from lab.view.draw import memo
 from scoring.core.family import Stage
 
 FAM = qa.FAM
@@ -45,14 +46,20 @@ export_button.show(FAM, key="qa_lb_export", page="qa_leaderboard", params=p, whe
 
 order = lb["submission"].astype(str).tolist()
 left, right = st.columns(2)
-left.plotly_chart(charts.contributions(qa.theme_table(p), order, qa.theme_colors()), key="qa_lb_contrib")
+left.plotly_chart(memo(charts.contributions, qa.theme_table(p), order, qa.theme_colors()), key="qa_lb_contrib")
 stages = (Stage("equal_final_score", "Equal weights", "equal_rank"),
           Stage("final_score", label[0].upper() + label[1:], "rank"))
-bump = bump_chart(changes, stages, current.colors(FAM), title="Rank with equal weights and now")
-# half a page wide: the legend goes below, so the two columns of points have room for their names
-bump.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22), height=bump.layout.height + 120,
-                   margin=dict(b=120))
-right.plotly_chart(bump.update_xaxes(title=None), key="qa_lb_bump")
+
+
+def half_width_bump(changes, stages, colors):
+    bump = bump_chart(changes, stages, colors, title="Rank with equal weights and now")
+    # half a page wide: the legend goes below, so the two columns of points have room for their names
+    bump.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22), height=bump.layout.height + 120,
+                       margin=dict(b=120))
+    return bump.update_xaxes(title=None)
+
+
+right.plotly_chart(memo(half_width_bump, changes, stages, current.colors(FAM)), key="qa_lb_bump")
 
 st.subheader("Theme weights")
 left, right = st.columns([3, 2])

@@ -5,6 +5,7 @@ import streamlit as st
 from lab.charts import spotgeo as charts
 from lab.families import spotgeo as sg
 from lab.view import current, export_button, report_button, tables
+from lab.view.draw import memo
 from lab.words.text import md
 
 FAM = sg.FAM
@@ -37,7 +38,7 @@ report_button.download(FAM, key="sg_lb_report", page="spotgeo_leaderboard", para
 export_button.show(FAM, key="sg_lb_export", page="spotgeo_leaderboard", params=p, where=d3)
 
 by_seed = lb.assign(**{rules: lb["rank"], other: lb["other_rules_rank"]})
-st.plotly_chart(charts.rank_slope(by_seed, [("seed", "Published rules"), ("starter-kit", "Starter-kit code")],
-                                  current.colors(FAM), "Rank under each rule set"), key="sg_lb_slope")
+st.plotly_chart(memo(charts.rank_slope, by_seed, [("seed", "Published rules"), ("starter-kit", "Starter-kit code")],
+                     current.colors(FAM), "Rank under each rule set"), key="sg_lb_slope")
 st.caption(f"τ = {p['tau']:g} px, ε = {p['epsilon']:g} px. The table uses {md(sg.RULE_WORDS[rules])}; the "
            "Rules page takes the four differences between the rule sets one at a time.")

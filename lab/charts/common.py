@@ -2,8 +2,14 @@
 biggest move of each stage named) and a waterfall whose axis is scaled to its steps.
 
 The bump chart comes twice: :func:`bump_chart` (Plotly) and :func:`rank_chart` (Vega-Lite,
-``st.altair_chart``). A page that opens the app uses the Vega-Lite one: Plotly's script takes
+``st.vega_lite_chart``). A page that opens the app uses the Vega-Lite one: Plotly's script takes
 seconds to start in the browser and holds back everything drawn with it, the first table too.
+
+The Vega-Lite charts are written as the specification itself (a dict; the data as DataFrames
+under ``datasets``), the very one Altair's ``Chart.to_dict()`` wrote for the same chart (the
+tests compare them on random leaderboards): building and converting Altair's objects took
+0.1-0.3 s of the server's one Python core per chart on every slider move, more than the rest of
+the page (issue 43); writing the dict takes about a millisecond.
 """
 
 from __future__ import annotations
@@ -44,9 +50,10 @@ def biggest_moves(lb: pd.DataFrame, stages: Sequence[Stage]) -> list[Move]:
     """For every stage after the first, the team whose rank changed most against the previous
     stage (a gain before an equal loss, then the better final rank); none where no rank moved."""
     out = []
+    recs = lb[["submission", *dict.fromkeys(s.rank for s in stages)]].to_dict("records")  # (only what is read)
     for i in range(1, len(stages)):
         best = None
-        for pos, rec in enumerate(lb.to_dict("records")):
+        for pos, rec in enumerate(recs):
             before, after = int(rec[stages[i - 1].rank]), int(rec[stages[i].rank])
             key = (abs(before - after), before > after, -pos)
             if before != after and (best is None or key > best[0]):
@@ -123,44 +130,58 @@ def wrapped_ticks(labels: Sequence[str]) -> dict[str, Any]:
                 ticktext=["<br>".join(html(line) for line in wrap_label(x)) for x in labels])
 
 
-def wrapped_axis(labels: Sequence[str], **kwargs) -> alt.Axis:
+def wrapped_axis(labels: Sequence[str]) -> dict[str, Any]:
     """A Vega-Lite axis for nominal ``labels`` drawing each on lines (:func:`wrap_label`),
     level, none hidden for overlap. The labels reach Vega as JSON strings (never markup)."""
     lines = {str(x): wrap_label(str(x)) for x in labels}
-    return alt.Axis(labelAngle=0, labelOverlap=False, labelLimit=0, labelExpr=f"{json.dumps(lines)}[datum.label]",
-                    **kwargs)
+    return {"labelAngle": 0, "labelExpr": f"{json.dumps(lines)}[datum.label]", "labelLimit": 0, "labelOverlap": False}
+
+
+def _layers(data: str, layers: list[dict[str, Any]], title: str, height: int,
+            datasets: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    return {"layer": layers, "data": {"name": data}, "height": height, "title": title, "$schema": alt.SCHEMA_URL,
+            "datasets": datasets}
 
 
 def rank_chart(lb: pd.DataFrame, stages: Sequence[Stage], colors: Mapping[str, str],
-               title: str = "Rank at every stage", *, most: int | None = None) -> alt.LayerChart:
-    """:func:`bump_chart` in Vega-Lite: a line per team (legend in final order, 1 at the top)
-    and the biggest move into each stage named above its point. Text is never markup here.
-    ``most``: only the first ``most`` teams of ``lb`` (its final order) are drawn, each at its
-    rank among all the teams (a line per team costs the browser: 91 lines take seconds)."""
+               title: str = "Rank at every stage", *, most: int | None = None) -> dict[str, Any]:
+    """:func:`bump_chart` in Vega-Lite (a specification for ``st.vega_lite_chart``): a line per
+    team (legend in final order, 1 at the top) and the biggest move into each stage named above
+    its point. Text is never markup here. ``most``: only the first ``most`` teams of ``lb`` (its
+    final order) are drawn, each at its rank among all the teams (a line per team costs the
+    browser: 91 lines take seconds)."""
     if most is not None and len(lb) > most:
         lb = lb.head(most)
         title = f"{title} (the top {most} teams)"
     names = [s.label for s in stages]
     order = [str(t) for t in lb["submission"]]
+    recs = lb[["submission", *dict.fromkeys(c for s in stages for c in (s.rank, s.id))]].to_dict("records")
     rows = [{"team": str(rec["submission"]), "stage": s.label, "rank": int(rec[s.rank]), "score": float(rec[s.id])}
-            for rec in lb.to_dict("records") for s in stages]
+            for rec in recs for s in stages]
     data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])
     n = max(1, len(order), int(data["rank"].max()) if len(data) else 1)
-    x = alt.X("stage:N", sort=names, title="Stage", axis=wrapped_axis(names))
-    y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
-              axis=alt.Axis(values=rank_axis(n)["tickvals"], tickMinStep=1, labelOverlap=False, format="d"))
-    color = alt.Color("team:N", title="Team", sort=order,
-                      scale=alt.Scale(domain=order, range=[colors.get(t, "#888888") for t in order]))
-    tooltip = [alt.Tooltip("team:N", title="Team"), alt.Tooltip("stage:N", title="Stage"),
-               alt.Tooltip("rank:Q", title="Rank"), alt.Tooltip("score:Q", title="Score", format=".4f")]
-    base = alt.Chart(data).encode(x=x, y=y, color=color)
-    lines = base.mark_line(strokeWidth=3) + base.mark_point(size=110, filled=True, opacity=1).encode(tooltip=tooltip)
+    x = {"axis": wrapped_axis(names), "field": "stage", "sort": names, "title": "Stage", "type": "nominal"}
+    y = {"axis": {"format": "d", "labelOverlap": False, "tickMinStep": 1, "values": rank_axis(n)["tickvals"]},
+         "field": "rank", "scale": {"domain": [n + 0.5, 0.2], "nice": False, "zero": False}, "title": "Rank",
+         "type": "quantitative"}
+    color = {"field": "team", "scale": {"domain": order, "range": [colors.get(t, "#888888") for t in order]},
+             "sort": order, "title": "Team", "type": "nominal"}
+    tooltip = [{"field": "team", "title": "Team", "type": "nominal"},
+               {"field": "stage", "title": "Stage", "type": "nominal"},
+               {"field": "rank", "title": "Rank", "type": "quantitative"},
+               {"field": "score", "format": ".4f", "title": "Score", "type": "quantitative"}]
     moves = pd.DataFrame([{"stage": names[m.stage], "rank": m.after, "text": m.text} for m in biggest_moves(lb, stages)],
                          columns=["stage", "rank", "text"])
-    note = alt.Chart(moves).encode(x=x, y=y, text="text:N")  # the same axes: a layer's own would merge in
-    halo = note.mark_text(dy=-16, fontSize=12, fontWeight="bold", stroke="white", strokeWidth=4, strokeOpacity=0.9)
-    notes = note.mark_text(dy=-16, fontSize=12, fontWeight="bold", color="#222")
-    return (lines + halo + notes).properties(title=title, height=max(300, 36 * n + 90))
+    text = {"text": {"field": "text", "type": "nominal"}, "x": x, "y": y}
+    note = {"dy": -16, "fontSize": 12, "fontWeight": "bold"}
+    return _layers("rank_chart", [
+        {"mark": {"type": "line", "strokeWidth": 3}, "encoding": {"color": color, "x": x, "y": y}},
+        {"mark": {"type": "point", "filled": True, "opacity": 1, "size": 110},
+         "encoding": {"color": color, "tooltip": tooltip, "x": x, "y": y}},
+        {"data": {"name": "rank_chart_moves"},
+         "mark": {"type": "text", **note, "stroke": "white", "strokeOpacity": 0.9, "strokeWidth": 4}, "encoding": text},
+        {"data": {"name": "rank_chart_moves"}, "mark": {"type": "text", "color": "#222", **note}, "encoding": text},
+    ], title, max(300, 36 * n + 90), {"rank_chart": data, "rank_chart_moves": moves})
 
 
 # ---- waterfall -----------------------------------------------------------------------------------
@@ -208,27 +229,28 @@ def step_text(value: float, relative: bool) -> str:
 WATERFALL_COLORS = {"increase": "#2CA02C", "decrease": "#D62728", "level": "#4C78A8"}
 
 
-def waterfall_chart(steps: Sequence[tuple[str, float, str]], title: str) -> alt.LayerChart:
-    """A waterfall (Vega-Lite) of ``steps`` (see :func:`waterfall_bars`), its axis scaled to the
-    steps (:func:`waterfall_domain`): green steps give score, red ones take it, blue bars are
-    levels. The axis title says when it does not start at 0."""
+def waterfall_chart(steps: Sequence[tuple[str, float, str]], title: str) -> dict[str, Any]:
+    """A waterfall (a Vega-Lite specification) of ``steps`` (see :func:`waterfall_bars`), its
+    axis scaled to the steps (:func:`waterfall_domain`): green steps give score, red ones take it,
+    blue bars are levels. The axis title says when it does not start at 0."""
     bars = waterfall_bars(steps)
     bars["label"] = [step_text(v, r) for v, r in zip(bars["value"], bars["relative"], strict=True)]
     bars["top"] = bars[["start", "end"]].max(axis=1)
     lo, hi = waterfall_domain(bars)
     order = list(bars["step"])
     zoomed = lo > 0
-    y = alt.Y("start:Q", title="Score (axis zoomed to the steps)" if zoomed else "Score",
-              scale=alt.Scale(domain=[lo, hi], nice=False, zero=False))
-    x = alt.X("step:N", sort=order, title=None, axis=wrapped_axis(order))
-    color = alt.Color("kind:N", legend=None, scale=alt.Scale(domain=list(WATERFALL_COLORS),
-                                                             range=list(WATERFALL_COLORS.values())))
-    base = alt.Chart(bars).encode(x=x)
-    rects = base.mark_bar(clip=True, size=46).encode(
-        y=y, y2="end:Q", color=color,
-        tooltip=[alt.Tooltip("step:N", title="Step"), alt.Tooltip("label:N", title="Value")])
-    labels = base.mark_text(dy=-9, fontSize=12, clip=True).encode(y=alt.Y("top:Q"), text="label:N")
-    return (rects + labels).properties(title=title, height=360)
+    x = {"axis": wrapped_axis(order), "field": "step", "sort": order, "title": None, "type": "nominal"}
+    y = {"field": "start", "scale": {"domain": [lo, hi], "nice": False, "zero": False},
+         "title": "Score (axis zoomed to the steps)" if zoomed else "Score", "type": "quantitative"}
+    color = {"field": "kind", "legend": None, "scale": {"domain": list(WATERFALL_COLORS),
+                                                        "range": list(WATERFALL_COLORS.values())}, "type": "nominal"}
+    tooltip = [{"field": "step", "title": "Step", "type": "nominal"}, {"field": "label", "title": "Value", "type": "nominal"}]
+    return _layers("waterfall", [
+        {"mark": {"type": "bar", "clip": True, "size": 46},
+         "encoding": {"color": color, "tooltip": tooltip, "x": x, "y": y, "y2": {"field": "end"}}},
+        {"mark": {"type": "text", "clip": True, "dy": -9, "fontSize": 12},
+         "encoding": {"text": {"field": "label", "type": "nominal"}, "x": x, "y": {"field": "top", "type": "quantitative"}}},
+    ], title, 360, {"waterfall": bars})
 
 
 def log_ticks(lo: float, hi: float) -> list[float]:

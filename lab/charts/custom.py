@@ -30,3 +30,9 @@ def item_heatmap(lb: pd.DataFrame, title: str = "Item values (after normalising 
         tooltip=[alt.Tooltip("team:N", title="Team"), alt.Tooltip("item:N", title="Item"),
                  alt.Tooltip("value:Q", title="Value", format=".3g")],
     ).properties(title=title + shown, height=max(200, 16 * len(teams)))
+
+
+def item_heatmap_spec(lb: pd.DataFrame) -> dict:
+    """:func:`item_heatmap` as its Vega-Lite specification (for ``lab.view.draw.vega_lite_chart``,
+    built once per content by ``memo``)."""
+    return item_heatmap(lb).to_dict()

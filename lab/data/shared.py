@@ -80,6 +80,8 @@ def compute(key: tuple, run: Callable[[Callable[[int, int, str], None]], Any], *
     try:
         value = lru.peek(key, _MISSING)
         if value is _MISSING:
+            with lru.lock:
+                lru.misses += 1  # (peek counts the hits only)
             if label is None:
                 value = run(lambda done, total, name: None)
             else:

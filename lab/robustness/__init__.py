@@ -18,7 +18,7 @@ from scoring.claims import intervals as claims
 from scoring.core.family import Family
 from scoring.core.jsonsafe import loads_bounded
 from scoring.core.robustness import bootstrap, leave_one_out
-from scoring.core.stability import Axis, axis, stability_map
+from scoring.core.stability import Axis, axis, map_against, map_ranks, without_axes
 
 from .. import families
 from ..data import shared
@@ -132,7 +132,9 @@ def show_warnings(lines: list[str]) -> None:
 def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     """A stability map of the active data around the current parameters, computed once for
     every session that asks (``lab.data.shared``); while it computes, a progress bar counts the
-    cells (the cells of a costly parameter take longer: they re-match)."""
+    cells (the cells of a costly parameter take longer: they re-match). The cells' scores do not
+    depend on the current values of the map's own two parameters: moving one of them compares
+    the same cells with the new ranking, without scoring them again."""
     p = current.params(fam)
     e = current.entry(fam)
     costly = [a.param for a in (x, y) if fam.params[a.param].costly]
@@ -142,13 +144,16 @@ def map_with_progress(fam: Family, x: Axis, y: Axis) -> pd.DataFrame:
     def label(done: int, total: int, _name: str) -> str:
         return f"Scoring cell {done} of {total}{note}…" if total else f"Scoring {cells} cells{note}…"
 
-    return shared.compute(*_map_job(fam, e, p, x, y), label=label)
+    scored = shared.compute(*_map_job(fam, e, p, x, y), label=label)
+    return shared.compute(("map", fam.name, e.digest, _key(fam, p), x, y),
+                          lambda _progress: map_against(fam, current.leaderboard(fam), scored))
 
 
 def _map_job(fam: Family, e: Any, p: Mapping[str, Any], x: Axis, y: Axis) -> tuple:
-    """The shared cache's key and the computation of :func:`map_with_progress`."""
-    return (("map", fam.name, e.digest, _key(fam, p), x, y),
-            lambda progress: stability_map(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress))
+    """The shared cache's key and the computation of the cells of :func:`map_with_progress`
+    (keyed without the map's own two parameters, which each cell sets)."""
+    return (("map_cells", fam.name, e.digest, _key(fam, without_axes(p, x, y)), x, y),
+            lambda progress: map_ranks(fam, e.scorer, p, x, y, context=fam.context(e.comp), progress=progress))
 
 
 #: the Stability map's cells a side at first

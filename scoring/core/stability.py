@@ -82,50 +82,123 @@ def kendall_tau_b(a, b) -> float:
     return float(kendalltau(a, b, variant="b").statistic)
 
 
-def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,
-                  context: Mapping[str, Sequence[str]] | None = None,
-                  progress: Callable[[int, int, str], None] | None = None) -> pd.DataFrame:
-    """One row per cell: ``x, y, tau, winner, n_winners, valid`` (a cell whose parameters
-    break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ). A scorer
-    with ``final_ranks(**params)`` (ranks in the order of its ``names``) is asked for those
-    alone in each cell; any other for its leaderboard."""
-    lb0 = scorer.leaderboard(**base)
-    where = {str(n): i for i, n in enumerate(lb0["submission"].to_numpy())}
-    r0 = _ranks(fam, lb0, where)
-    # a scorer may give the final ranks alone (``final_ranks(**params)``, in the order of its
-    # ``names``): much cheaper than a leaderboard per cell
+def kendall_tau_b_rows(a, rows) -> np.ndarray:
+    """Kendall's τ-b of ranking ``a`` against each row of ``rows`` at once (the same number as
+    :func:`kendall_tau_b`, row by row, without its per-call overhead): (concordant − discordant
+    pairs) over the square roots of the pairs not tied in each; NaN for a row (or an ``a``) that
+    holds a NaN or is constant.
+
+    >>> kendall_tau_b_rows([1, 2, 3], [[1, 2, 3], [3, 2, 1], [1, 1, 1]]).tolist()
+    [1.0, -1.0, nan]
+    """
+    a = np.asarray(a, dtype=float)
+    rows = np.atleast_2d(np.asarray(rows, dtype=float))
+    out = np.full(len(rows), np.nan)
+    if len(a) < 2 or np.isnan(a).any():
+        return out
+    i, j = np.triu_indices(len(a), k=1)
+    sa = np.sign(a[i] - a[j])
+    per = max(1, 4_000_000 // max(1, len(i)))  # rows at a time: a bounded matrix of pairs
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for lo in range(0, len(rows), per):
+            r = rows[lo:lo + per]
+            s = np.sign(r[:, i] - r[:, j])
+            tau = np.clip((s @ sa) / np.sqrt(np.abs(sa).sum()) / np.sqrt(np.abs(s).sum(axis=1)), -1.0, 1.0)  # as scipy
+            tau[np.isnan(r).any(axis=1)] = np.nan
+            out[lo:lo + per] = tau
+    return out
+
+
+@dataclass(frozen=True)
+class MapRanks:
+    """Every cell's final ranks of a stability map: what costs, and what the base values of the
+    map's own two parameters do not change (each cell sets them) — so moving one of them, the map
+    is only compared again (:func:`map_against`), not scored again."""
+
+    teams: tuple[str, ...]  # the columns of ``ranks``
+    x: tuple  # each cell's value of the x parameter, of the y parameter, whether it is valid
+    y: tuple
+    valid: tuple[bool, ...]
+    ranks: np.ndarray  # cells x teams; NaN: an invalid cell, or a team the cell does not rank
+
+
+def without_axes(base: Mapping[str, Any], x: Axis, y: Axis) -> dict[str, Any]:
+    """``base`` with the map's own two parameters (entries, for a mapping) set to their axes'
+    first values: what :func:`map_ranks` depends on, to key its result by."""
+    return _with(_with(base, x, x.values[0]), y, y.values[0])
+
+
+def map_ranks(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,
+              context: Mapping[str, Sequence[str]] | None = None,
+              progress: Callable[[int, int, str], None] | None = None) -> MapRanks:
+    """Score every cell of the grid (``base`` with the cell's two values). A scorer with
+    ``final_ranks(**params)`` (ranks in the order of its ``names``) is asked for those alone in
+    each cell; any other for its leaderboard. Cells are visited with the costly parameter in the
+    outer loop. The result does not depend on ``base``'s own values of ``x`` and ``y``."""
     fast = getattr(scorer, "final_ranks", None)
-    if fast is not None:
-        names = [str(n) for n in getattr(scorer, "names", ())]
-        fast = fast if sorted(names) == sorted(where) else None
-        pos = np.array([where.get(n, -1) for n in names], dtype=np.int64)
+    names = [str(n) for n in getattr(scorer, "names", ())]
+    if not names:  # (a scorer without names: the teams of its leaderboard)
+        names = [str(n) for n in scorer.leaderboard(**without_axes(base, x, y))["submission"]]
+    where = {n: i for i, n in enumerate(names)}
     costly_x = fam.params[x.param].costly and not fam.params[y.param].costly
     outer, inner = (x, y) if costly_x or not fam.params[y.param].costly else (y, x)
-    rows = []
+    xs, ys, valid, rows = [], [], [], []
     total = len(x.values) * len(y.values)
     for vo in outer.values:
         for vi in inner.values:
             p = _with(_with(base, outer, vo), inner, vi)
             xv, yv = (vo, vi) if outer is x else (vi, vo)
+            xs.append(xv)
+            ys.append(yv)
             try:
                 p = fam.params.validate(p, context=context)
             except InputError:
-                rows.append((xv, yv, np.nan, "", (), 0, False))
+                valid.append(False)
+                rows.append(np.full(len(names), np.nan))
                 continue
+            valid.append(True)
             if fast is not None:  # the final ranks alone, without building a leaderboard per cell
-                r = np.empty(len(pos))
-                r[pos] = fast(**p)
+                rows.append(np.asarray(fast(**p), dtype=float))
             else:
-                r = _ranks(fam, scorer.leaderboard(**p), where)
-            tau = kendall_tau_b(r0, r) if len(where) > 1 else 1.0
-            first = sorted(team for team, k in zip(where, r, strict=True) if k == 1)
-            rows.append((xv, yv, float(tau) if tau == tau else np.nan, " & ".join(first), tuple(first), len(first),
-                         True))
+                rows.append(_ranks(fam, scorer.leaderboard(**p), where))
             if progress is not None:
                 progress(len(rows), total, "")
+    ranks = np.vstack(rows) if rows else np.empty((0, len(names)))
+    return MapRanks(tuple(names), tuple(xs), tuple(ys), tuple(valid), ranks)
+
+
+def map_against(fam: Family, lb: pd.DataFrame, cells: MapRanks) -> pd.DataFrame:
+    """The map of :func:`map_ranks`'s ``cells`` against the ranking ``lb`` (the current
+    leaderboard): one row per cell, ``x, y, tau, winner, n_winners, valid`` (Kendall's τ-b
+    against ``lb``'s final ranks over ``lb``'s teams; NaN τ for an invalid cell)."""
+    teams = [str(n) for n in lb["submission"].to_numpy()]
+    where = {n: i for i, n in enumerate(teams)}
+    r0 = _ranks(fam, lb, where)
+    col = {n: j for j, n in enumerate(cells.teams)}
+    take = np.array([col.get(n, -1) for n in teams], dtype=np.int64)
+    ranks = np.where(take >= 0, cells.ranks[:, np.maximum(take, 0)], np.nan) if len(take) else \
+        np.empty((len(cells.valid), 0))
+    taus = kendall_tau_b_rows(r0, ranks) if len(where) > 1 else np.ones(len(ranks))
+    rows = []
+    for k, ok in enumerate(cells.valid):
+        if not ok:
+            rows.append((cells.x[k], cells.y[k], np.nan, "", (), 0, False))
+            continue
+        first = sorted(teams[t] for t in np.flatnonzero(ranks[k] == 1))
+        rows.append((cells.x[k], cells.y[k], float(taus[k]), " & ".join(first), tuple(first), len(first), True))
     # "winner" names the cell's winners in words; "winners" holds them apart (a team's name may hold " & ")
     out = pd.DataFrame(rows, columns=["x", "y", "tau", "winner", "winners", "n_winners", "valid"])
     return out.sort_values(["y", "x"], kind="stable").reset_index(drop=True)
+
+
+def stability_map(fam: Family, scorer: Any, base: Mapping[str, Any], x: Axis, y: Axis, *,
+                  context: Mapping[str, Sequence[str]] | None = None,
+                  progress: Callable[[int, int, str], None] | None = None) -> pd.DataFrame:
+    """One row per cell: ``x, y, tau, winner, n_winners, valid`` (a cell whose parameters
+    break a rule between parameters, e.g. ε > τ, is ``valid = False`` with NaN τ): the cells
+    scored (:func:`map_ranks`) and compared with the ranking at ``base`` (:func:`map_against`)."""
+    cells = map_ranks(fam, scorer, base, x, y, context=context, progress=progress)
+    return map_against(fam, scorer.leaderboard(**base), cells)
 
 
 def flip_edges(grid: pd.DataFrame) -> list[tuple[int, int, int, int]]:

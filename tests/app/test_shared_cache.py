@@ -61,7 +61,7 @@ def test_a_second_session_gets_the_intervals_without_a_second_bootstrap(tiny, mo
 
 
 def test_stability_maps_and_shakeups_are_shared_too(tiny, monkeypatch):
-    maps = counting(monkeypatch, robustness, "stability_map")
+    maps = counting(monkeypatch, robustness, "map_ranks")  # the cells: what costs
     shakes = counting(monkeypatch, shakeup, "shakeup")
     open_page(STABILITY)
     open_page(SHAKEUP)
@@ -192,3 +192,19 @@ def test_a_second_session_gets_the_leaderboard_from_the_shared_scorer(tiny):
     app()
     assert {level: c.info()["misses"] for level, c in scorer._caches.items()} == misses
     assert sum(c.info()["hits"] for c in scorer._caches.values()) > hits
+
+
+def test_moving_a_maps_own_parameter_compares_the_same_cells_again(tiny, monkeypatch):
+    """Issue 43: the cells of a map do not depend on the current values of the two parameters it
+    maps (each cell sets them): moving one of them draws the map again without scoring a cell;
+    moving another parameter scores the cells again."""
+    cells = counting(monkeypatch, robustness, "map_ranks")
+    at = open_page(STABILITY)
+    assert (at.selectbox(key="rob_map_x").value, at.selectbox(key="rob_map_y").value) == ("alpha", "w")
+    assert len(cells) == 1
+    star = [t for t in at.get("plotly_chart")]
+    at.slider(key="sr_w").set_value(0.8).run()
+    assert not at.exception and len(cells) == 1
+    assert [c.proto.spec for c in at.get("plotly_chart")] != [c.proto.spec for c in star]  # the star moved
+    at.slider(key="sr_band").set_value(12.0).run()  # not mapped: other cells
+    assert not at.exception and len(cells) == 2

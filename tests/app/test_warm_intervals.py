@@ -37,13 +37,13 @@ def test_a_default_datas_intervals_and_map_are_computed_at_load_and_the_pages_re
 
     monkeypatch.setattr(rb, "bootstrap", counted)
     maps: list[str] = []
-    real_map = rb.stability_map
+    real_map = rb.map_ranks  # the cells of a map: what costs
 
     def counted_map(*args, **kwargs):
         maps.append(threading.current_thread().name)
         return real_map(*args, **kwargs)
 
-    monkeypatch.setattr(rb, "stability_map", counted_map)
+    monkeypatch.setattr(rb, "map_ranks", counted_map)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.switch_page(LB)
     rerun(at)  # the default data is loaded: its leaderboard at once, the intervals in the background
