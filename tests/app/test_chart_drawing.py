@@ -20,7 +20,7 @@ import scoring
 from lab.charts import common
 from lab.charts import shovel_ready as sr_charts
 from lab.charts.colors import team_colors
-from lab.charts.common import biggest_moves, rank_chart, waterfall_bars, waterfall_chart, waterfall_domain
+from lab.charts.common import biggest_moves, rank_axis, rank_chart, waterfall_bars, waterfall_chart, waterfall_domain
 from lab.view import draw
 from scoring.custom import STAGES as CUSTOM_STAGES
 from scoring.shovel_ready import STAGES
@@ -38,10 +38,10 @@ def altair_rank_chart(lb, stages, colors, title="Rank at every stage"):
     rows = [{"team": str(rec["submission"]), "stage": s.label, "rank": int(rec[s.rank]), "score": float(rec[s.id])}
             for rec in lb.to_dict("records") for s in stages]
     data = pd.DataFrame(rows, columns=["team", "stage", "rank", "score"])
-    n = max(1, len(order))
+    n = max(1, len(order), int(data["rank"].max()) if len(data) else 1)
     x = alt.X("stage:N", sort=names, title="Stage", axis=_axis(names))
     y = alt.Y("rank:Q", title="Rank", scale=alt.Scale(domain=[n + 0.5, 0.2], nice=False, zero=False),
-              axis=alt.Axis(values=list(range(1, n + 1)), tickMinStep=1, labelOverlap=False))
+              axis=alt.Axis(values=rank_axis(n)["tickvals"], tickMinStep=1, labelOverlap=False, format="d"))
     color = alt.Color("team:N", title="Team", sort=order,
                       scale=alt.Scale(domain=order, range=[colors.get(t, "#888888") for t in order]))
     tooltip = [alt.Tooltip("team:N", title="Team"), alt.Tooltip("stage:N", title="Stage"),
