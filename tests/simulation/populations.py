@@ -117,10 +117,12 @@ def _strata(cell: np.ndarray, z: np.ndarray, bins: int = 20) -> np.ndarray:
 
 
 # ---- QA: questions in four themes; accuracy + F1, times the speed multiplier ---------------------------
-def qa(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP) -> Population:
+def qa(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, small: int | None = None) -> Population:
+    """Four themes of equal weight, a quarter of the questions each, or (``small``) the hardest theme
+    (the third) holding ``small`` questions of a test set of ``n`` on average, the others a third of the rest."""
     rng = np.random.default_rng(seed)
     a, kinds, ties = design(name, step=0.045 * np.sqrt(1500 / n))
-    cell = rng.integers(0, 4, n_pop)
+    cell = rng.integers(0, 4, n_pop) if small is None else rng.choice(4, n_pop, p=_shares(small / n, np.ones(3), at=2))
     z = rng.normal(size=n_pop)
     correct = _correct(a, z, rng, shift=np.array([0.3, 0.0, -0.2, 0.1])[cell][:, None])
     f1 = correct * rng.uniform(0.6, 1.0, correct.shape)
@@ -181,10 +183,21 @@ def difficulty(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, reestima
 GROUP_SHARES = np.array([0.6, 0.35, 0.05])
 
 
-def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha: float = 50.0) -> Population:
+def _shares(f: float, rest: np.ndarray, *, at: int) -> np.ndarray:
+    """Cell shares: ``f`` at position ``at``, the rest ``1 − f`` in the proportions ``rest``."""
+    if not 0 < f < 1:
+        raise ValueError(f"expected a small share in (0, 1), got {f}")
+    return np.insert((1 - f) * rest / rest.sum(), at, f)
+
+
+def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha: float = 50.0,
+                 small: int | None = None) -> Population:
+    """Three groups of 60/35/5 % of the essays, or (``small``) the smallest (hardest) one holding ``small``
+    essays of a test set of ``n`` on average and the other two the rest, 60 : 35."""
     rng = np.random.default_rng(seed)
     a, kinds, ties = design(name, step=0.1 * np.sqrt(1500 / n))
-    cell = rng.choice(3, n_pop, p=GROUP_SHARES)
+    shares = GROUP_SHARES if small is None else _shares(small / n, GROUP_SHARES[:2], at=2)
+    cell = rng.choice(3, n_pop, p=shares)
     z = rng.normal(size=n_pop)
     c = 2
     ng = 1 + rng.poisson(1.0, (n_pop, c)).astype(float)
