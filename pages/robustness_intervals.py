@@ -59,6 +59,7 @@ def sets_table_and_figure() -> None:
     simultaneous = st.toggle("Sets for all teams at once", key="rob_simultaneous",
                              help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
                                   "the sets together with the confidence (they are wider).")
+    how = iv.attrs.get("score_interval", "the team's score interval")  # the engine's words for its method
     table = iv.rename_axis("Team").reset_index()
     lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
     table = table[["Team", "rank", "score", "score_low", "score_high", lo, hi, "letters", "could_win"]]
@@ -66,13 +67,13 @@ def sets_table_and_figure() -> None:
                      "Letters", "Could have won"]
     st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
         **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
-        "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
-        "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+        "Low": st.column_config.NumberColumn(format="%.4f", help=f"The score interval: {how}."),
+        "High": st.column_config.NumberColumn(format="%.4f", help=f"The score interval: {how}."),
         "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
                                                     "confidence."),
     })
     st.markdown(
-        f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
+        f"- **Low, High**: {md(how)}.\n"
         f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
         + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
            "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "

@@ -99,16 +99,17 @@ def _add_family_commands(sub, fam: Family, *, prefix: str = "") -> None:
     rb = lb.add_argument_group(
         "rank sets (bootstrap over the scoring units)",
         "From B resamples of the units, paired comparisons of every two teams (studentised, max-t): "
-        "score_low/score_high, the percentile interval of the score; rank_low/rank_high, the ranks the "
+        "score_low/score_high, the score interval (the percentile interval; Shovel-Ready with groups: the range "
+        "of the softmin over a joint interval of the group scores); rank_low/rank_high, the ranks the "
         "team could hold at the confidence (built to hold the team's true rank with at least that "
         "probability); "
         "letters: two teams that share a letter are not distinguishable at the confidence (all pairs "
         "at once); could_win: no team is established better (the set of such teams is built to hold "
         "the true winner with at least that probability)."
-        + (" A warning names two teams that share a letter although the better one is 2 or more paired "
-           "standard errors ahead while its score rests on a small group (a bad draw there can hide a real gap; "
-           "in a simulation every pair 8 or more standard errors apart that shared a letter was so flagged: "
-           "docs/robustness.md)." if fam.name == "shovel-ready" else ""))
+        + (" With groups, a warning names two teams that share a letter although one is 5 or more paired "
+           "standard errors ahead on the segment score (a small group's bad draw can hide a real gap in the "
+           "softmin; in a simulation every pair 8 or more standard errors apart that shared a letter was so "
+           "flagged: docs/robustness.md)." if fam.name == "shovel-ready" else ""))
     rb.add_argument("--bootstrap", metavar="B", default=None,
                     help=f"add score_low, score_high, rank_low, rank_high, letters and could_win from B resamples "
                          f"of the {fam.unit}s (default: none)")

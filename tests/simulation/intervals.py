@@ -12,7 +12,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from scoring.core.family import UnitStats
-from scoring.core.robustness import resample_counts
+from scoring.core.robustness import joint_band, resample_counts
 from tests.simulation.populations import FAMILIES
 
 CONF = 0.95
@@ -102,49 +102,14 @@ def accel(theta: np.ndarray, strata: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / 6 / np.where(den > 0, den, 1.0) ** 1.5, 0.0)
 
 
-def softmin_range(lo: np.ndarray, hi: np.ndarray, sizes: np.ndarray, alpha: float, iters: int = 60):
-    """(low, high) of the softmin ν = Σ β_g s_g, β_g ∝ n_g e^{−α s_g}, over the box lo ≤ s ≤ hi (K × G).
-
-    ν ≤ c iff Σ n_g e^{−α s_g}(s_g − c) ≤ 0; each term h(s) = e^{−α s}(s − c) is unimodal in s (its
-    maximum at c + 1/α) and decreasing in c: the box's lowest ν is the root of Σ min(h(lo), h(hi)),
-    its highest the root of Σ h(clip(c + 1/α, lo, hi)); both by bisection."""
-    n = np.asarray(sizes, dtype=float)[None, :]
-    s0 = np.nanmin(lo, axis=1, keepdims=True)
-
-    def h(s, c):
-        return n * np.exp(-alpha * (s - s0)) * (s - c)
-
-    def root(f):
-        a, z = np.nanmin(lo, axis=1), np.nanmax(hi, axis=1)
-        for _ in range(iters):
-            c = (a + z) / 2
-            pos = np.nansum(f(c[:, None]), axis=1) > 0
-            a, z = np.where(pos, c, a), np.where(pos, z, c)
-        return (a + z) / 2
-
-    low = root(lambda c: np.minimum(h(lo, c), h(hi, c)))
-    high = root(lambda c: h(np.clip(c + 1 / alpha, lo, hi), c))
-    return low, high
-
-
-def box(us: UnitStats, w: np.ndarray, alpha: float, conf: float = CONF, how: str = "sidak"):
-    groups = np.asarray(us.scores()["groups"], dtype=float)  # K × G
-    reps = np.asarray(us.scores(w)["groups"], dtype=float)  # B × K × G
-    g = groups.shape[1]
-    sizes = np.bincount(us.cell, minlength=g)[:g]
-    if how == "sidak":
-        lev = conf ** (1 / g)
-        lo, hi = np.nanquantile(reps, [(1 - lev) / 2, (1 + lev) / 2], axis=0)
-    else:  # max-t over a team's groups
-        sd = np.nanstd(reps, axis=0, ddof=1)
-        tmax = np.nanmax(np.abs(reps - groups) / np.where(sd > 0, sd, np.inf), axis=2)  # B × K
-        c = np.quantile(tmax, conf, axis=0)[:, None]
-        lo, hi = groups - c * sd, groups + c * sd
-    return softmin_range(lo, hi, sizes, alpha)
+def box(us: UnitStats, w: np.ndarray, conf: float = CONF) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's interval with a :class:`~scoring.core.family.Box` (``bootstrap``), on weights ``w``."""
+    reps = np.asarray(us.scores(w)[us.box.stage], dtype=float)
+    return us.box.range(*joint_band(reps, conf), us.scores())
 
 
 def candidates(us: UnitStats, b: int, seed: int, *, stratified: bool = True, m: int = 20, b2: int = 10,
-               alpha: float | None = None, only: tuple[str, ...] | None = None) -> dict:
+               only: tuple[str, ...] | None = None) -> dict:
     """Every method's (low, high) for the teams of test set ``us``: ``only`` a few (the unstratified ones)."""
     def want(name):
         return only is None or name in only
@@ -155,8 +120,8 @@ def candidates(us: UnitStats, b: int, seed: int, *, stratified: bool = True, m: 
     reps = np.asarray(us.scores(w)[us.final], dtype=float)
     lo, hi = np.nanquantile(reps, Q, axis=0)
     out = {"percentile": (lo, hi)}
-    if want("box") and alpha is not None:
-        out["box"] = box(us, w, alpha)
+    if want("box") and us.box is not None:
+        out["box"] = box(us, w)
     if only is not None:
         return out
     out["basic"] = (2 * full - hi, 2 * full - lo)
@@ -168,14 +133,16 @@ def candidates(us: UnitStats, b: int, seed: int, *, stratified: bool = True, m: 
     out["bc-jack"] = (lo - bias_b - bias_j, hi - bias_b - bias_j)
     if b2:  # double bootstrap: the bias of the bias-corrected estimate, from B2 second-level draws of 200
         rng = np.random.default_rng(seed + 10_000)
-        second = []
-        for wb in w[: min(b, 200)]:
-            ww = np.zeros((b2, us.n_units))
-            for g in np.unique(cell):
-                idx = np.flatnonzero(cell == g)
-                ww[:, idx] = rng.multinomial(len(idx), wb[idx] / wb[idx].sum(), size=b2)
-            second.append(np.asarray(us.scores(ww)[us.final], dtype=float).mean(axis=0))
-        theta2 = 3 * full - 3 * mean + np.mean(second, axis=0)  # twice-corrected
+        outer = np.repeat(w[: min(b, 200)], b2, axis=0)  # each first-level replicate b2 times
+        ww = np.zeros_like(outer)
+        for g in np.unique(cell):  # second-level draws: each cell's n_g units from the replicate's own units
+            idx = np.flatnonzero(cell == g)
+            drawn = np.repeat(np.tile(idx, (len(outer), 1)).ravel(), outer[:, idx].astype(np.int64).ravel())
+            drawn = drawn.reshape(len(outer), len(idx))  # the replicate's units, with multiplicity
+            pick = drawn[np.arange(len(outer))[:, None], rng.integers(0, len(idx), (len(outer), len(idx)))]
+            np.add.at(ww, (np.repeat(np.arange(len(outer)), len(idx)), pick.ravel()), 1.0)
+        second = np.asarray(us.scores(ww)[us.final], dtype=float)
+        theta2 = 3 * full - 3 * mean + second.mean(axis=0)  # twice-corrected
         out["bc-double"] = (lo - mean + theta2, hi - mean + theta2)
     below = ((reps < full).sum(axis=0) + 0.5 * (reps == full).sum(axis=0)) / b
     z0 = ndtri(np.clip(below, 1 / (2 * b), 1 - 1 / (2 * b)))
@@ -205,7 +172,7 @@ def run(family: str, design: str, *, n: int, sims: int, b: int, small: int | Non
         us = pop.sample(n, rng)
         est.append(np.asarray(us.scores()[us.final], dtype=float))
         for strat in (True, False) if plain else (True,):
-            for name, (lo, hi) in candidates(us, b, s, stratified=strat, b2=b2, m=m, alpha=getattr(pop, "alpha", None),
+            for name, (lo, hi) in candidates(us, b, s, stratified=strat, b2=b2, m=m,
                                              only=None if strat else ("percentile", "box")).items():
                 key = name if strat else f"{name}, unstratified"
                 res.setdefault(key, []).append((lo <= pop.truth) & (pop.truth <= hi))

@@ -26,7 +26,7 @@ from scoring.core.family import UnitStats
 from scoring.core.ranking import rank
 from scoring.difficulty.metric import eq4
 from scoring.qa.scorer import theme_scores
-from scoring.shovel_ready.scorer import stage_scores
+from scoring.shovel_ready.scorer import softmin_box, stage_scores
 
 N_POP = 60_000
 
@@ -45,6 +45,10 @@ class Population:
     higher_is_better: bool = True
     #: a unit's split is recomputed from the drawn units (difficulty): ``resplit(units) -> team``
     resplit: Callable[[np.ndarray], np.ndarray] | None = None
+    #: the family's score interval from a stage (Shovel-Ready: ``softmin_box``), from a test set's cells
+    box: Callable[[np.ndarray], object] | None = None
+    #: the stage that checks the letters' close calls (Shovel-Ready: ``segment_score``)
+    pooled: str | None = None
 
     def __post_init__(self):
         sums = UnitStats(units=(), cell=self.cell, n_cells=self.n_cells, team=self.team, shared=self.shared,
@@ -58,7 +62,8 @@ class Population:
         team = self.team[idx] if self.resplit is None else self.resplit(idx)
         return UnitStats(units=[str(i) for i in idx], cell=self.cell[idx], n_cells=self.n_cells, team=team,
                          shared=self.shared[idx], score=self.score, final=self.final,
-                         higher_is_better=self.higher_is_better, names=[f"t{j}" for j in range(len(self.kinds))])
+                         higher_is_better=self.higher_is_better, names=[f"t{j}" for j in range(len(self.kinds))],
+                         box=None if self.box is None else self.box(self.cell[idx]), pooled=self.pooled)
 
 
 # ---- designs: each team's ability (a latent z-score shift) and its type ------------------------------
@@ -220,7 +225,8 @@ def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha:
                             shared_sums[..., :3, c], runtime, grouped=True, w=0.5, alpha=alpha, band=0.05,
                             max_boost=0.05, window=0.2)
 
-    pop = Population(cell, 3, team, shared, score, "final_score", kinds)
+    pop = Population(cell, 3, team, shared, score, "final_score", kinds,
+                     box=lambda cells: softmin_box(np.bincount(cells, minlength=3), alpha), pooled="segment_score")
     pop.alpha = alpha  # the softmin's, for the guardrail (scoring.shovel_ready.guardrails.letter_flags)
     return pop
 
