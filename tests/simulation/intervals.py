@@ -108,6 +108,21 @@ def box(us: UnitStats, w: np.ndarray, conf: float = CONF) -> tuple[np.ndarray, n
     return us.box.range(*joint_band(reps, conf), us.scores())
 
 
+def bca(reps: np.ndarray, full: np.ndarray, jk: np.ndarray, strata: np.ndarray, conf: float = CONF):
+    """The BCa interval (Efron & Tibshirani 1993, 14.3; stratified: the acceleration summed over the
+    strata, as ``scipy.stats.bootstrap`` does for several samples) of every team: ``reps`` (B × K) the
+    replicates, ``full`` (K) the estimate, ``jk`` (n × K) the unit jackknife, ``strata`` (n) the cells."""
+    b = len(reps)
+    below = ((reps < full).sum(axis=0) + (reps <= full).sum(axis=0)) / (2 * b)  # ties count half, as scipy
+    with np.errstate(divide="ignore"):
+        z0 = ndtri(below)
+    a = accel(jk, strata)
+    q = np.array([(1 - conf) / 2, (1 + conf) / 2])
+    lv = np.array([ndtr(z0 + (z0 + z) / (1 - a * (z0 + z))) for z in ndtri(q)])
+    lv = np.nan_to_num(lv, nan=0.5)
+    return tuple(np.array([np.percentile(reps[:, j], 100 * lv[i, j]) for j in range(len(full))]) for i in (0, 1))
+
+
 def candidates(us: UnitStats, b: int, seed: int, *, stratified: bool = True, m: int = 20, b2: int = 10,
                only: tuple[str, ...] | None = None) -> dict:
     """Every method's (low, high) for the teams of test set ``us``: ``only`` a few (the unstratified ones)."""
@@ -144,11 +159,7 @@ def candidates(us: UnitStats, b: int, seed: int, *, stratified: bool = True, m: 
         second = np.asarray(us.scores(ww)[us.final], dtype=float)
         theta2 = 3 * full - 3 * mean + second.mean(axis=0)  # twice-corrected
         out["bc-double"] = (lo - mean + theta2, hi - mean + theta2)
-    below = ((reps < full).sum(axis=0) + 0.5 * (reps == full).sum(axis=0)) / b
-    z0 = ndtri(np.clip(below, 1 / (2 * b), 1 - 1 / (2 * b)))
-    a = accel(jk, cell)
-    lv = np.array([ndtr(z0 + (z0 + z) / (1 - a * (z0 + z))) for z in ndtri(Q)])
-    out["bca"] = tuple(np.array([np.nanquantile(reps[:, j], lv[i, j]) for j in range(len(full))]) for i in (0, 1))
+    out["bca"] = bca(reps, full, jk, cell)
     block, strata = block_ids(us.cell, m, stratified=stratified, seed=seed)
     se0 = np.sqrt(jack_var(block_jackknife(us, np.ones((1, us.n_units)), block), strata))[0]
     sej = np.sqrt(jack_var(block_jackknife(us, w, block), strata))
