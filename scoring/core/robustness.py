@@ -172,25 +172,13 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     ``chunk`` at a time, so memory stays near ``chunk`` × units.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
-    weights = resample_counts(us.cell, b, seed=seed)
-    chunk = chunk_size(us, chunk)
-    finals, stage, pooled = [], [], []
-    for a in range(0, b, chunk):
-        sc = us.scores(weights[a:a + chunk])
-        finals.append(np.asarray(sc[us.final], dtype=float))
-        if us.box is not None:
-            stage.append(np.asarray(sc[us.box.stage], dtype=float))
-        if us.pooled is not None:
-            pooled.append(np.asarray(sc[us.pooled], dtype=float))
-    final = np.concatenate(finals)
+    reps = _replicated(us, resample_counts(us.cell, b, seed=seed), chunk, (us.final, us.box and us.box.stage, us.pooled))
+    final = reps[us.final]
     full = us.scores()
-    check = None if us.pooled is None else paired(np.asarray(full[us.pooled], dtype=float), np.concatenate(pooled),
+    check = None if us.pooled is None else paired(np.asarray(full[us.pooled], dtype=float), reps[us.pooled],
                                                   higher_is_better=us.higher_is_better).t
     score, ranks = np.asarray(full[us.final], dtype=float), us.final_ranks(full)
-    if us.box is None:
-        s_lo, s_hi = np.nanpercentile(final, [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100], axis=0)
-    else:
-        s_lo, s_hi = us.box.range(*joint_band(np.concatenate(stage), confidence), full)
+    s_lo, s_hi = _interval(us, reps, full, confidence)
     rs = rank_sets(score, final, higher_is_better=us.higher_is_better, confidence=confidence, ranks=ranks,
                    progress=progress, check=check)
     names = list(us.names) or [str(i) for i in range(final.shape[1])]
@@ -205,6 +193,33 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     }, index=pd.Index(names, name="submission"))
     out.attrs["score_interval"] = (PERCENTILE_WORDS if us.box is None else us.box.words).format(pct=f"{confidence:.0%}")
     return out
+
+
+def _replicated(us: UnitStats, weights: np.ndarray, chunk: int, stages) -> dict[str, np.ndarray]:
+    """The replicates (B × …) of the named stages (None entries skipped), ``chunk`` replicates at a time."""
+    names = [x for x in dict.fromkeys(stages) if x is not None]
+    parts: dict[str, list] = {x: [] for x in names}
+    chunk = chunk_size(us, chunk)
+    for a in range(0, len(weights), chunk):
+        sc = us.scores(weights[a:a + chunk])
+        for x in names:
+            parts[x].append(np.asarray(sc[x], dtype=float))
+    return {x: np.concatenate(v) for x, v in parts.items()}
+
+
+def _interval(us: UnitStats, reps: dict[str, np.ndarray], full, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    if us.box is None:
+        return tuple(np.nanpercentile(reps[us.final], [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100], axis=0))
+    return us.box.range(*joint_band(reps[us.box.stage], confidence), full)
+
+
+def score_interval(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
+                   chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
+    """Only the score intervals of :func:`bootstrap` (the same replicates for the same seed, no rank
+    sets): ``(score_low, score_high)``, one per team."""
+    b, seed, confidence = check_bootstrap(b, seed, confidence)
+    reps = _replicated(us, resample_counts(us.cell, b, seed=seed), chunk, (us.final, us.box and us.box.stage))
+    return _interval(us, reps, us.scores(), confidence)
 
 
 def top_set(iv: pd.DataFrame, k: int = 1) -> list[str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import scoring
-from scoring.core.robustness import PERCENTILE_WORDS, bootstrap, joint_band, resample_counts
+from scoring.core.robustness import PERCENTILE_WORDS, bootstrap, joint_band, resample_counts, score_interval
 from scoring.shovel_ready.aggregate import softmin_matrix, softmin_range
 from scoring.shovel_ready.scorer import BOX_WORDS
 
@@ -154,6 +154,9 @@ def test_with_groups_the_score_interval_is_the_softmin_range_over_the_groups_joi
     assert (iv["score_low"] <= iv["score"] + 1e-12).all() and (iv["score"] <= iv["score_high"] + 1e-12).all()
     assert (iv["score_low"] < iv["score_high"]).all()
     assert iv.attrs["score_interval"] == BOX_WORDS.format(pct="90%")
+    # score_interval gives the same ends without the rank sets
+    lo_only, hi_only = score_interval(us, b=200, seed=3, confidence=0.9)
+    assert np.array_equal(lo_only, iv["score_low"].to_numpy()) and np.array_equal(hi_only, iv["score_high"].to_numpy())
     # without groups the percentile interval, and the words say so
     us0 = sc.unit_stats(attributes=())
     plain = bootstrap(us0, b=200, seed=3, confidence=0.9)
@@ -161,3 +164,4 @@ def test_with_groups_the_score_interval_is_the_softmin_range_over_the_groups_joi
     assert plain["score_low"].to_numpy() == pytest.approx(np.percentile(reps, 5, axis=0), abs=1e-12)
     assert plain["score_high"].to_numpy() == pytest.approx(np.percentile(reps, 95, axis=0), abs=1e-12)
     assert plain.attrs["score_interval"] == PERCENTILE_WORDS.format(pct="90%")
+    assert np.array_equal(score_interval(us0, b=200, seed=3, confidence=0.9)[1], plain["score_high"].to_numpy())

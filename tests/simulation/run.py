@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.core.robustness import bootstrap
+from scoring.core.robustness import bootstrap, score_interval
 from tests.simulation.populations import FAMILIES, Population
 
 CONFIDENCE = 0.95
+#: replicates of the score intervals: the product's default (a percentile's ends from fewer replicates are noisier,
+#: which costs coverage: QA at 1,500, 400 test sets: 0.941 with B = 200, 0.948 with 1,000; docs/robustness.md)
+B_SCORE = 1000
 #: bands of the true gap (in SE of the difference) for the guardrail's rates: [low, high)
 GAP_BANDS = [(0.0, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 8.0), (8.0, float("inf"))]
 
@@ -62,9 +65,10 @@ class Result:
     leader_first: float = float("nan")
     #: copies got identical rows in every test set
     copies_equal: bool = True
-    #: score intervals (the engine's: ``score_low``, ``score_high``): coverage of the true score per team type,
-    #: the lowest single team, the mean width over the mean width of the percentile interval, the estimate's bias in SDs
+    #: score intervals (the engine's ``score_interval``, ``B_SCORE`` replicates): coverage of the true score per team
+    #: type, its Monte-Carlo standard error (over the test sets), the lowest single team; the estimate's bias in SDs
     score_cover: dict[str, float] = field(default_factory=dict)
+    score_se: dict[str, float] = field(default_factory=dict)
     score_min: float = 1.0
     bias_sd: float = 0.0
     #: the small group's (theme's) essays at the test size (``None``: the population's default shares)
@@ -73,7 +77,7 @@ class Result:
 
 
 def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int = 0, pop: Population | None = None,
-             small: int | None = None) -> Result:
+             small: int | None = None, b_score: int = B_SCORE) -> Result:
     """Draw ``sims`` test sets of ``n`` units and score each one's rank sets against the truth (``small``: the
     population's small group or theme at that many units of ``n``)."""
     t0 = time.perf_counter()
@@ -104,7 +108,7 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         if guard:
             flagged[s] = guard_flags(iv)
         est[s] = iv["score"].to_numpy()
-        s_lo, s_hi = iv["score_low"].to_numpy(), iv["score_high"].to_numpy()
+        s_lo, s_hi = score_interval(us, b=b_score, seed=s, confidence=CONFIDENCE)
         s_cover[s] = (s_lo <= truth) & (truth <= s_hi)
         could = iv["could_win"].to_numpy()
         win_cover[s] = could[true_rank == 1].all()
@@ -118,7 +122,8 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         if kind == "copy":
             continue
         r.marginal[kind] = float(cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean())
-        r.score_cover[kind] = float(s_cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean())
+        per_set = s_cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean(axis=1)
+        r.score_cover[kind], r.score_se[kind] = float(per_set.mean()), float(per_set.std(ddof=1) / np.sqrt(sims))
     r.score_min = float(s_cover.mean(axis=0).min())
     r.marginal_min = float(cover.mean(axis=0).min())
     r.simultaneous = float(all_cover.mean())
@@ -193,7 +198,7 @@ def line(r: Result) -> str:
              f"{r.flag_sharing:.4f}, test sets with a flag {r.flag_sets:.3f}; by true gap (SE): "
              + ", ".join(f"[{a:g}, {b:g}) {n} pairs: {x:.4f} (of those sharing {y:.3f})"
                          for (a, b), (x, y, n) in r.flag_by_gap.items())) if r.flag_sets == r.flag_sets else ""
-    sc = ", ".join(f"{k} {v:.3f}" for k, v in r.score_cover.items())
+    sc = ", ".join(f"{k} {v:.3f} ± {r.score_se[k]:.3f}" for k, v in r.score_cover.items())
     return (f"{r.family:12s} {r.design:6s} n={r.n:5d} small={r.small} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
             f"simultaneous {r.simultaneous:.3f}{tied}; >= 8 SE pairs ({r.far_pairs}) sharing {r.far_share:.3f} (worst {r.far_worst})"
             f"{extra}; winner in set {r.winner_cover:.3f} (size {r.winner_size:.1f}); copies equal {r.copies_equal}; "

