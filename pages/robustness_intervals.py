@@ -72,6 +72,7 @@ def sets_table_and_figure() -> None:
         "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
                                                     "confidence."),
     })
+    rb.show_warnings([iv.attrs["score_interval_note"]] if iv.attrs.get("score_interval_note") else [])
     st.markdown(
         f"- **Low, High**: {md(how)}.\n"
         f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "

@@ -188,7 +188,7 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
                        confidence=args.confidence)
         letter_lines = scorer.letter_warnings(iv, **params) if hasattr(scorer, "letter_warnings") else None
-        for line in letter_lines or []:
+        for line in (letter_lines or []) + ([iv.attrs["score_interval_note"]] if "score_interval_note" in iv.attrs else []):
             print(f"warning: {line}", file=sys.stderr)
         extra = INTERVAL_COLUMNS + (SIMULTANEOUS_COLUMNS if args.simultaneous else [])
         if top_k is not None:
@@ -214,7 +214,10 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         doc = {**head, **doc}
         doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),
                             "confidence": conf, "unit": fam.unit, "method": "paired max-t rank sets "
-                            "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md"}
+                            "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md",
+                            "score_interval": iv.attrs["score_interval"]}
+        if "score_interval_note" in iv.attrs:
+            doc["bootstrap"]["score_interval_note"] = iv.attrs["score_interval_note"]
         if letter_lines is not None:  # a family with the guardrail: its warnings, none included
             doc["bootstrap"]["letter_warnings"] = letter_lines
         for row in doc["leaderboard"]:

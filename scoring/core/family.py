@@ -160,11 +160,13 @@ class Box:
     (:func:`scoring.core.robustness.bootstrap`): ``range(low, high, full)`` is the lowest and the
     highest final score (teams each) over the box ``low ≤ stage ≤ high`` (teams × the stage's
     columns), given the full data's scores ``full``; ``words`` says what the interval is, with
-    ``{pct}`` for the confidence."""
+    ``{pct}`` for the confidence; ``note``, where the data are known to make the interval less
+    sure than it is built to be, says so with what was measured ("" when not)."""
 
     stage: str
     range: Callable[[np.ndarray, np.ndarray, Mapping[str, np.ndarray]], tuple[np.ndarray, np.ndarray]]
     words: str
+    note: str = ""
 
 
 @dataclass

@@ -161,7 +161,8 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
     Returns a frame indexed by team name with ``score``, ``rank`` (on the full data),
     ``score_low, score_high`` (the percentile interval: ``confidence`` is the central share, 0.95
     the 2.5th to 97.5th percentiles of the replicate scores; with ``us.box``, the range of the final
-    score over the stage's :func:`joint_band`; ``attrs["score_interval"]`` says which in words),
+    score over the stage's :func:`joint_band`; ``attrs["score_interval"]`` says which in words, and
+    ``attrs["score_interval_note"]`` what was measured where the data make it less sure: ``Box.note``),
     ``rank_low, rank_high`` (the marginal rank set),
     ``rank_low_all, rank_high_all`` (simultaneous), ``letters`` and ``could_win``
     (``rank_low_all = 1``): see :mod:`scoring.core.ranksets`; ``close_calls``: per team, the
@@ -192,6 +193,8 @@ def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float 
         "close_calls": close,
     }, index=pd.Index(names, name="submission"))
     out.attrs["score_interval"] = (PERCENTILE_WORDS if us.box is None else us.box.words).format(pct=f"{confidence:.0%}")
+    if us.box is not None and us.box.note:
+        out.attrs["score_interval_note"] = us.box.note
     return out
 
 

@@ -24,10 +24,34 @@ from .data import MISSING
 
 MIN_GROUP = 30  # essays: a group below this is "small"
 HEAVY_SHARE = 1 / 3  # a small group carrying more than this share of a team's softmin weight
-#: what a softmin over small groups does to the score and its interval (measured: docs/robustness.md)
-SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low and varies more than its bootstrap "
-                    "interval shows (in a simulation with a 25-essay group: 0.5 standard deviations low, "
-                    "95 % intervals holding the true score 85 % of the time)")
+#: what a softmin over small groups does to the score (measured: docs/robustness.md)
+SMALL_GROUP_BIAS = ("; a softmin over groups this small is biased low (in a simulation with a 20- or 25-essay "
+                    "group: about 0.55 standard deviations low), which the score intervals (Rank intervals) allow for")
+#: the score intervals with a small group, as measured (docs/robustness.md, "Score intervals"; the slow test
+#: tests/simulation/test_simulation.py holds these figures to the simulation): (essays in the smallest group,
+#: essays in all, the lowest share of a type of team whose interval held its true score, the lowest of one team)
+MEASURED = ((20, 500, 0.92, 0.75), (25, 500, 0.93, 0.81), (20, 1500, 0.92, 0.92))
+
+
+def interval_note(smallest: int, total: int) -> str:
+    """What the simulation measured for the score intervals when the smallest group has fewer than
+    ``MIN_GROUP`` essays (``smallest`` of ``total``); "" otherwise. The measured design nearest in
+    total essays, then in the group's size.
+
+    >>> interval_note(40, 500)
+    ''
+    >>> interval_note(22, 520)[:58]
+    'the smallest group has 22 essays: in a simulation with a 2'
+    """
+    if smallest >= MIN_GROUP or total <= 0:
+        return ""
+    g, n, low, least = min(MEASURED, key=lambda m: (abs(math.log(m[1] / total)), abs(m[0] - smallest)))
+    fewer = "; groups under 20 essays were not simulated" if smallest < 20 else ""
+    weakest = (f", but for the weakest teams (a handful of matched segments in that group) as little as {least:.0%} of "
+               "the time" if least < low else "")
+    return (f"the smallest group has {smallest} essay{'s' if smallest != 1 else ''}: in a simulation with a {g}-essay "
+            f"group in {n:,} essays, the score intervals held the true score for {low:.0%} or more of the teams of "
+            f"each kind{weakest}{fewer}")
 
 
 def group_warnings(scorer, p=None, /, *, min_group: int = MIN_GROUP, share: float = HEAVY_SHARE,

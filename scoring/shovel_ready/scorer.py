@@ -335,7 +335,10 @@ def softmin_box(sizes, alpha: float) -> Box:
     """The score interval with groups (:class:`~scoring.core.family.Box`): the bias-aware score is the
     softmin of the ``groups`` stage (essays per group ``sizes``, the softmin's ``alpha``), so its range
     over the groups' joint band is :func:`~scoring.shovel_ready.aggregate.softmin_range`, times each
-    team's boost on the data (``1 + boost``: the boost is held as it is on the test set)."""
+    team's boost on the data (``1 + boost``: the boost is held as it is on the test set); with a group
+    under ``guardrails.MIN_GROUP`` essays, its ``note`` (``guardrails.interval_note``)."""
+    from .guardrails import interval_note
+
     n = np.asarray(sizes, dtype=float)
 
     def bounds(low, high, full):
@@ -343,7 +346,7 @@ def softmin_box(sizes, alpha: float) -> Box:
         up = 1 + np.asarray(full["boost"], dtype=float)
         return lo * up, hi * up
 
-    return Box("groups", bounds, BOX_WORDS)
+    return Box("groups", bounds, BOX_WORDS, interval_note(int(n.min()) if len(n) else 0, int(n.sum())))
 
 
 def _agg(p: dict) -> dict:

@@ -38,6 +38,11 @@ def test_intervals_who_could_have_won_sets_letters_and_warnings(core_dir):
     assert won and all(w in text[lead] for w in won)
     # two essays, one per group at α = 50: every group is tiny -> the small-group warning names them
     assert any("fewer than 30 essays" in plain(w.value) or "has only 1 essay" in plain(w.value) for w in at.warning)
+    # ... and beside the table, what the simulation measured for score intervals with a group that small, and the
+    # words for the interval (the range of the softmin over the groups' joint band)
+    assert any(plain(w.value).startswith("The smallest group has 1 essay: in a simulation with a 20-essay group")
+               for w in at.warning)
+    assert any("lowest to the highest bias-aware score" in plain(m.value) for m in at.markdown)
     fig = figure(at, "rob_iv_chart")
     drawn = next(tr for tr in fig["data"] if tr.get("name") == "letters")
     assert dict(zip(drawn["y"], drawn["text"], strict=True)) == t["Letters"].to_dict()  # each team's, on its row

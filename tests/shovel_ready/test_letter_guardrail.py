@@ -103,3 +103,38 @@ def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(sg_folde
     assert json.loads(run.stdout)["bootstrap"]["letter_warnings"] == lines
     assert "warning: a and b share a letter, yet a is 2.4 paired standard errors ahead\nwarning: c and d share" in run.stderr
     assert "close_calls" in seen["columns"]  # it is given bootstrap's frame
+
+
+# ---- the note beside a score interval with a small group -----------------------------------------------
+def test_the_interval_note_names_the_nearest_measured_design():
+    from scoring.shovel_ready.guardrails import MEASURED, MIN_GROUP, interval_note
+
+    assert interval_note(MIN_GROUP, 500) == "" and interval_note(200, 500) == ""
+    by = {(g, n): (low, least) for g, n, low, least in MEASURED}
+    note = interval_note(25, 500)
+    low, least = by[25, 500]
+    assert note.startswith("the smallest group has 25 essays: in a simulation with a 25-essay group in 500 essays")
+    assert f"{low:.0%} or more of the teams of each kind" in note and f"as little as {least:.0%}" in note
+    assert "in a simulation with a 20-essay group in 1,500 essays" in interval_note(22, 1800)  # nearest total first
+    assert "in a simulation with a 20-essay group in 500 essays" in interval_note(21, 450)
+    assert interval_note(4, 500).endswith("groups under 20 essays were not simulated")
+    assert "not simulated" not in interval_note(20, 500)
+
+
+def test_the_bootstrap_frame_the_page_and_the_command_line_carry_the_note(sg_scorer, sg_folder):
+    # smallgroup: ell_status makes a 2-essay group (the essays without demographics); left out, two of 30
+    iv = bootstrap(sg_scorer.unit_stats(attributes=("ell_status",)), b=50, seed=1)
+    assert iv.attrs["score_interval_note"].startswith("the smallest group has 2 essays:")
+    assert "score_interval_note" not in bootstrap(sg_scorer.unit_stats(attributes=("ell_status",),
+                                                                       exclude_missing=True), b=50, seed=1).attrs
+    assert "score_interval_note" not in bootstrap(sg_scorer.unit_stats(), b=50, seed=1).attrs
+    args = ["leaderboard", "--ground-truth", sg_folder / "ground_truth.csv", "--submissions", sg_folder / "submissions",
+            "--demographics", sg_folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "50",
+            "--format", "json"]
+    run = run_cli(*args)
+    doc = json.loads(run.stdout)["bootstrap"]
+    assert doc["score_interval_note"].startswith("the smallest group has 2 essays:")
+    assert doc["score_interval"].startswith("the lowest to the highest bias-aware score")
+    assert "warning: the smallest group has 2 essays:" in run.stderr
+    run = run_cli(*args, "--exclude-missing")
+    assert "score_interval_note" not in json.loads(run.stdout)["bootstrap"]

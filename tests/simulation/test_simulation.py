@@ -147,6 +147,17 @@ def test_difficulty_borders_fixed_inside_the_replicates_do_not_change_the_rank_s
     assert r["fixed_spread"] < r["again_spread"]
 
 
+def test_the_note_beside_the_interval_claims_no_more_than_the_simulation_measured():
+    # scoring.shovel_ready.guardrails.MEASURED: what the page and the command line say beside a score interval when
+    # the smallest group has fewer than 30 essays; 25 essays of 500 is the default design (5 %)
+    from scoring.shovel_ready.guardrails import MEASURED
+
+    for g, n, low, least in MEASURED:
+        rs = [_result("shovel-ready", d, n, None if (g, n) == (25, 500) else g) for d in ("tie6", "leader")]
+        assert low <= min(min(r.score_cover.values()) for r in rs), (g, n)
+        assert least <= min(r.score_min for r in rs), (g, n)
+
+
 def test_print_the_table(capsys):
     with capsys.disabled():
         print("\nsimulation (tests/simulation/test_simulation.py): B = 200; R = " +
