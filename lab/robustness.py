@@ -105,8 +105,8 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
     of ``iv`` (``intervals``): more than one team could have won; and a last stage that hands
     the win to a team the previous stage's leader cannot be told apart from (they share a
     letter); and the family's own warnings on the letters (``scorer.letter_warnings``: Shovel-Ready's
-    two teams sharing a letter although the better is 2 or more paired SEs ahead while its score
-    rests on a small group). (The family's other guardrails — small groups carrying a team's
+    two teams sharing a letter although one is 5 or more paired SEs ahead on the segment score).
+    (The family's other guardrails — small groups carrying a team's
     weight — are in every page's header: ``current.header``.)"""
     out: list[str] = []
     ordered = lb.sort_values([fam.final.rank, "submission"])

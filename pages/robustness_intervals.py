@@ -81,8 +81,8 @@ def sets_table_and_figure() -> None:
            "sets so that all hold together).\n")
         + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
         "in common are (all pairs at once)."
-        + (" A shared letter can hide a real gap where the better team's score rests on a small group: the warnings "
-           "above name such pairs." if hasattr(current.entry(fam).scorer, "letter_warnings") else "") + "\n"
+        + (" A shared letter can hide a real gap where the score is a softmin over small groups: the warnings "
+           "above name the pairs far apart on the segment score that share one." if hasattr(current.entry(fam).scorer, "letter_warnings") else "") + "\n"
         "- **Could have won**: no team is established better than this one.\n"
         "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
         "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")

@@ -277,7 +277,7 @@ class Scorer:
     def letter_warnings(self, iv, p: Mapping[str, Any] | None = None, /, **params) -> list[str]:
         """Where the letters of ``iv`` (``scoring.core.robustness.bootstrap`` at these parameters)
         can hide a real gap (``guardrails.letter_warnings``): two teams sharing a letter although
-        the better one is 2 or more paired SEs ahead while its score rests on a small group."""
+        one is 5 or more paired SEs ahead on the segment score (with groups)."""
         from .guardrails import letter_warnings
 
         return letter_warnings(self, iv, self.check(p, **params))
