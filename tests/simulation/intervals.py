@@ -2,7 +2,8 @@
 intervals: the methods compared"; issue 40).
 
 ``python -m tests.simulation.intervals --family shovel-ready --n 500 1500 --small none 20 50 200``
-prints, per design, every method's coverage of the true score by team type, its lowest single team,
+prints, per design, every method's coverage of the true score by team type (± its Monte-Carlo standard
+error: the spread over the test sets of the type's share held, as tests/simulation/run.py), its lowest single team,
 its mean width over the percentile interval's, and how often the truth lay above the interval. The
 same test sets (``simulate``'s seeds) and the same replicates for every method; "unstratified": the
 units resampled all together. The methods: the percentile interval; basic; bias-corrected by the
@@ -205,9 +206,11 @@ def run(family: str, design: str, *, n: int, sims: int, b: int, small: int | Non
     ref = np.nanmean(res["percentile width"])
     for key in [k for k in res if not k.endswith((" width", " low"))]:
         c = np.array(res[key])
-        table[key] = ({kd: float(c[:, [j for j, x in enumerate(pop.kinds) if x == kd]].mean()) for kd in kinds},
+        per_set = {kd: c[:, [j for j, x in enumerate(pop.kinds) if x == kd]].mean(axis=1) for kd in kinds}
+        table[key] = ({kd: float(v.mean()) for kd, v in per_set.items()},
                       float(c.mean(axis=0).min()), float(np.nanmean(res[key + " width"]) / ref),
-                      float(np.mean(res[key + " low"])))
+                      float(np.mean(res[key + " low"])),
+                      {kd: float(v.std(ddof=1) / np.sqrt(sims)) for kd, v in per_set.items()})
     return {"table": table, "bias": bias, "true_sd": sd}
 
 
@@ -232,8 +235,8 @@ def main(argv=None) -> int:
                     r = run(fam, d, n=n, sims=a.sims, b=a.b, small=sm, b2=a.b2, m=a.m, plain=not a.no_plain)
                     print(f"{fam} {d} n={n} small={sm} R={a.sims} B={a.b}: bias {r['bias']:+.2f} SD "
                           f"[{time.perf_counter() - t0:.0f} s]")
-                    for key, (types, low, width, miss_low) in r["table"].items():
-                        print(f"  {key:26s} " + " ".join(f"{k} {v:.3f}" for k, v in types.items())
+                    for key, (types, low, width, miss_low, se) in r["table"].items():
+                        print(f"  {key:26s} " + " ".join(f"{k} {v:.3f}±{se[k]:.3f}" for k, v in types.items())
                               + f" | min team {low:.3f} | width {width:.2f} | truth above {miss_low:.3f}", flush=True)
     return 0
 
