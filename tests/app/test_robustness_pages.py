@@ -174,16 +174,17 @@ def test_intervals_shows_the_familys_warnings_on_letters(core_dir, monkeypatch):
 
     at = _open(INTERVALS)  # one essay per group: every replicate is the data, no pair is a close call
     assert not any("share a letter although" in plain(w.value) for w in at.warning)
-    assert any("the warnings above name such pairs" in plain(m.value) for m in at.markdown)  # the notes say so
+    assert any("the warnings above name the pairs far apart on the segment score" in plain(m.value)
+               for m in at.markdown)  # the notes say so
     seen = []
 
     def fake(self, iv, p=None, /, **params):
         seen.append(sorted(iv.index))
-        return ["the group g (3 essays) carries 90% of the softmin weight of A, and these pairs share a letter "
-                "although the first is 2 or more paired standard errors ahead: A over B (2.4 SE)"]
+        return ["these pairs share a letter on the bias-aware score although the first is 5 or more paired standard "
+                "errors ahead on the segment score: A over B (6.4 SE)"]
 
     monkeypatch.setattr(Scorer, "letter_warnings", fake)
     at = _open(INTERVALS)
-    assert any(plain(w.value).startswith("The group g (3 essays) carries 90%") and "A over B (2.4 SE)" in plain(w.value)
-               for w in at.warning)
+    assert any(plain(w.value).startswith("These pairs share a letter on the bias-aware score") and "A over B (6.4 SE)"
+               in plain(w.value) for w in at.warning)
     assert seen and seen[-1] == ["A", "B", "C"]  # given the page's own intervals
