@@ -55,6 +55,7 @@ def sets_table_and_figure() -> None:
     simultaneous = links.draw(st.toggle, "Sets for all teams at once", IV_ALL,
                               help="Off: each team's set is built to hold its own true rank with the confidence. On: all "
                                   "the sets together with the confidence (they are wider).")
+    how = iv.attrs.get("score_interval", "the team's score interval")  # the engine's words for its method
     table = iv.rename_axis("Team").reset_index()
     lo, hi = ("rank_low_all", "rank_high_all") if simultaneous else ("rank_low", "rank_high")
     # the answers first (in view at 1024 pixels): who could have won, the letters, the possible ranks
@@ -64,21 +65,22 @@ def sets_table_and_figure() -> None:
     st.dataframe(table.sort_values(["Rank", "Team"]), hide_index=True, key="rob_iv_table", column_config={
         "Team": tables.team_column(),
         **tables.number_columns([fam.final.label, "Low", "High"], "%.4f"),
-        "Low": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
-        "High": st.column_config.NumberColumn(format="%.4f", help=f"The central {pct} of the replicate scores."),
+        "Low": st.column_config.NumberColumn(format="%.4f", help=f"The score interval: {how}."),
+        "High": st.column_config.NumberColumn(format="%.4f", help=f"The score interval: {how}."),
         "Letters": st.column_config.TextColumn(help="Two teams that share a letter cannot be told apart at this "
                                                     "confidence."),
     })
+    rb.show_warnings([iv.attrs["score_interval_note"]] if iv.attrs.get("score_interval_note") else [])
     st.markdown(
-        f"- **Low, High**: the central {pct} of the team's scores over the replicates.\n"
+        f"- **Low, High**: {md(how)}.\n"
         f"- **Best and worst possible rank**: the ranks the team could hold at {pct} confidence: "
         + ("all the teams' sets are built to hold their true ranks together with that probability.\n" if simultaneous else
            "the set is built to hold the team's true rank with that probability (one team at a time; the toggle widens the "
            "sets so that all hold together).\n")
         + "- **Letters**: two teams that share a letter are not distinguishable at this confidence; two with no letter "
         "in common are (all pairs at once)."
-        + (" A shared letter can hide a real gap where the better team's score rests on a small group: the warnings "
-           "above name such pairs." if hasattr(current.entry(fam).scorer, "letter_warnings") else "") + "\n"
+        + (" A shared letter can hide a real gap where the score is a softmin over small groups: the warnings "
+           "above name the pairs far apart on the segment score that share one." if hasattr(current.entry(fam).scorer, "letter_warnings") else "") + "\n"
         "- **Could have won**: no team is established better than this one.\n"
         "- Tied teams share the better rank (1, 2, 2, 4); a team tied with others in truth has the true rank 1 + the "
         "number of teams truly better, and its set, when it holds, also holds every place the tie spans.")

@@ -105,17 +105,17 @@ def scoring_arguments(lb: argparse.ArgumentParser, fam: Family) -> None:
     rb = lb.add_argument_group(
         "rank sets (bootstrap over the scoring units)",
         "From B resamples of the units, paired comparisons of every two teams (studentised, max-t): "
-        "score_low/score_high, the percentile interval of the score; rank_low/rank_high, the ranks the "
+        "score_low/score_high, the score interval (the percentile interval; Shovel-Ready with groups: the range "
+        "of the softmin over a joint interval of the group scores); rank_low/rank_high, the ranks the "
         "team could hold at the confidence (built to hold the team's true rank with at least that "
         "probability); "
         "letters: two teams that share a letter are not distinguishable at the confidence (all pairs "
         "at once); could_win: no team is established better (the set of such teams is built to hold "
         "the true winner with at least that probability)."
-        + (" A warning names two teams that share a letter although the better one is 2 or more paired "
-           "standard errors ahead while its score rests on a small group (a bad draw there can hide a real gap; "
-           "in the simulation of docs/robustness.md - designs tie6 and leader, 20 teams, test sets of 1,500 and "
-           "500 essays - every pair 8 or more standard errors apart that shared a letter was so flagged)."
-           if fam.name == "shovel-ready" else ""))
+        + (" With groups, a warning names two teams that share a letter although one is 5 or more paired "
+           "standard errors ahead on the segment score (a small group's bad draw can hide a real gap in the "
+           "softmin; in a simulation every pair 8 or more standard errors apart that shared a letter was so "
+           "flagged: docs/robustness.md)." if fam.name == "shovel-ready" else ""))
     rb.add_argument("--bootstrap", metavar="B", default=None,
                     help=f"add score_low, score_high, rank_low, rank_high, letters and could_win from B resamples "
                          f"of the {fam.unit}s (default: none)")
@@ -200,7 +200,7 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         iv = bootstrap(scorer.unit_stats(**params), b=args.bootstrap, seed=params.get("seed", args.seed),
                        confidence=args.confidence)
         letter_lines = scorer.letter_warnings(iv, **params) if hasattr(scorer, "letter_warnings") else None
-        for line in letter_lines or []:
+        for line in (letter_lines or []) + ([iv.attrs["score_interval_note"]] if "score_interval_note" in iv.attrs else []):
             print(f"warning: {line}", file=sys.stderr)
         extra = INTERVAL_COLUMNS + (SIMULTANEOUS_COLUMNS if args.simultaneous else [])
         if top_k is not None:
@@ -226,7 +226,10 @@ def run_leaderboard(fam: Family, args: argparse.Namespace) -> str:
         doc = {**head, **doc}
         doc["bootstrap"] = {"replicates": int(args.bootstrap), "seed": int(params.get("seed", args.seed)),
                             "confidence": conf, "unit": fam.unit, "method": "paired max-t rank sets "
-                            "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md"}
+                            "(Mogstad, Romano, Shaikh & Wilhelm 2024); see docs/robustness.md",
+                            "score_interval": iv.attrs["score_interval"]}
+        if "score_interval_note" in iv.attrs:
+            doc["bootstrap"]["score_interval_note"] = iv.attrs["score_interval_note"]
         if letter_lines is not None:  # a family with the guardrail: its warnings, none included
             doc["bootstrap"]["letter_warnings"] = letter_lines
         for row in doc["leaderboard"]:

@@ -250,7 +250,7 @@ def stage_table(fam: Family, lb: pd.DataFrame) -> str:
 
 #: one sentence per column of the rank-set table (the words of the Rank intervals page and --help)
 INTERVAL_WORDS = {
-    "score_low": "score_low–score_high: the central interval of the team's final score over the resamples.",
+    "score_low": "score_low–score_high: the team's score interval (what it is: \"score interval\" below).",
     "rank_low": "rank_low–rank_high: the ranks the data cannot rule out for this team (its marginal rank set).",
     "letters": "letters: two teams that share a letter are not told apart by the paired comparisons.",
     "could_win": "could_win: no other team is established better than this one.",

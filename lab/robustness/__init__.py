@@ -110,10 +110,9 @@ def fragile(fam: Family, lb: pd.DataFrame, iv: pd.DataFrame) -> list[str]:
     """Plain-words warnings where the current conclusion is fragile (``scoring.claims.intervals.
     fragile``): more than one team could have won; a last stage that hands the win to a team the
     previous stage's leader cannot be told apart from; and the family's own warnings on the
-    letters (``scorer.letter_warnings``: Shovel-Ready's two teams sharing a letter although the
-    better is 2 or more paired SEs ahead while its score rests on a small group). (The family's
-    other guardrails — small groups carrying a team's weight — are in every page's header:
-    ``current.header``.)"""
+    letters (``scorer.letter_warnings``: Shovel-Ready's two teams sharing a letter although one is
+    5 or more paired SEs ahead on the segment score). (The family's other guardrails — small
+    groups carrying a team's weight — are in every page's header: ``current.header``.)"""
     check = getattr(current.entry(fam).scorer, "letter_warnings", None)
     own = check(iv, current.params(fam)) if callable(check) else []
     return claims.fragile(fam.stages, lb, iv, own)

@@ -160,6 +160,22 @@ class Family:
         raise KeyError(role)
 
 
+@dataclass(frozen=True)
+class Box:
+    """A final score that is a known function of one stage's values (Shovel-Ready: the softmin of
+    the group scores), for a score interval that holds where that function is far from linear
+    (:func:`scoring.core.robustness.bootstrap`): ``range(low, high, full)`` is the lowest and the
+    highest final score (teams each) over the box ``low ≤ stage ≤ high`` (teams × the stage's
+    columns), given the full data's scores ``full``; ``words`` says what the interval is, with
+    ``{pct}`` for the confidence; ``note``, where the data are known to make the interval less
+    sure than it is built to be, says so with what was measured ("" when not)."""
+
+    stage: str
+    range: Callable[[np.ndarray, np.ndarray, Mapping[str, np.ndarray]], tuple[np.ndarray, np.ndarray]]
+    words: str
+    note: str = ""
+
+
 @dataclass
 class UnitStats:
     """Additive statistics of every scoring unit of a competition.
@@ -187,6 +203,12 @@ class UnitStats:
     #: states it: bootstraps and shake-ups check fields × cost before they start
     #: (``limits.check_fields``); 0: not counted
     cost: float = 0.0
+    #: the score interval from a joint interval of one stage (:class:`Box`); None: the percentile interval
+    box: Box | None = None
+    #: a stage that pools every unit with no small cell weighing more (Shovel-Ready: the segment score):
+    #: the close calls of the letters are then the pairs sharing a letter that it sets far apart
+    #: (:func:`scoring.core.ranksets.rank_sets`'s ``check``); None: the final score's own differences
+    pooled: str | None = None
 
     def __post_init__(self):
         self.cell = np.asarray(self.cell, dtype=np.int64)

@@ -20,9 +20,11 @@ better. With ``better[j, k]`` ("``k`` is established better than ``j``") and ``w
   the display hold together with probability ≥ the confidence. Left empty when it would need
   more than :func:`max_letters` letters (hundreds of close teams).
 - **close calls**: the pairs that share a letter (neither is established better, all pairs at
-  once) although the better one is ``T_CLOSE`` (2) or more bootstrap standard errors ahead: the
-  pairs a family's guardrail looks at when a small group's noise can hide a real gap
-  (``scoring.shovel_ready.guardrails.letter_flags``; docs/robustness.md).
+  once) although the better one is ``T_CLOSE`` (2) or more bootstrap standard errors ahead — or,
+  given another score's studentised differences (``check``: a family's pooled score, e.g.
+  Shovel-Ready's segment score, which no small group sways), ``T_POOLED`` (5) or more ahead on
+  that one: the pairs a family's guardrail looks at when a small group's noise can hide a real
+  gap (``scoring.shovel_ready.guardrails.letter_flags``; docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from .ranking import rank
 SYMBOLS = string.ascii_lowercase + string.ascii_uppercase
 #: a pair sharing a letter is a "close call" when its studentised difference is at least this
 T_CLOSE = 2.0
+#: … or at least this on a family's pooled score (``rank_sets(check=)``)
+T_POOLED = 5.0
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ class RankSets:
     confidence: float
     #: (M, 2) the close calls (see the module doc) as positions ``(better, worse)``, largest ``t`` first
     close: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
-    #: (M,) their studentised differences ``d / se`` (≥ ``T_CLOSE``)
+    #: (M,) their studentised differences ``d / se`` (≥ ``T_CLOSE``; with ``check``: its, ≥ ``T_POOLED``)
     close_t: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def top(self, k: int = 1) -> np.ndarray:
@@ -63,11 +67,13 @@ class RankSets:
 
 
 def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 0.95, ranks=None,
-              block: int = BLOCK, progress: Progress | None = None) -> RankSets:
+              block: int = BLOCK, progress: Progress | None = None, check: np.ndarray | None = None) -> RankSets:
     """Rank sets of teams scored ``full`` (K,) with bootstrap replicates ``reps`` (B × K).
 
     ``ranks`` (the leaderboard's, e.g. with a tie-break) order the letters; by default the
-    ranks of ``full``.
+    ranks of ``full``. ``check`` (K × K, ``check[j, k]``: ``k`` ahead of ``j`` in standard errors,
+    as ``scoring.core.pairwise.Paired.t``): the close calls are the pairs sharing a letter that it puts ``T_POOLED``
+    or more apart, in place of the final score's own ``T_CLOSE``.
 
     >>> reps = np.array([[0.90, 0.50, 0.52], [0.92, 0.53, 0.50], [0.91, 0.51, 0.49], [0.89, 0.49, 0.51]])
     >>> rs = rank_sets([0.9, 0.51, 0.5], reps, confidence=0.5)
@@ -84,7 +90,8 @@ def rank_sets(full, reps, *, higher_is_better: bool = True, confidence: float = 
     distinct = better_all | better_all.T
     lets = letters(distinct, np.lexsort((np.arange(k), r)), limit=max_letters(k))
     # no letters shown (too many): no pair "shares a letter", so no close call to warn about
-    close, close_t = (close_calls(p.t, ~distinct & p.testable) if lets is not None
+    t, t_min = (p.t, T_CLOSE) if check is None else (np.asarray(check, dtype=float), T_POOLED)
+    close, close_t = (close_calls(t, ~distinct & p.testable, t_min) if lets is not None
                       else (np.zeros((0, 2), dtype=np.int64), np.zeros(0)))
     return RankSets(
         rank_low=1 + better.sum(axis=1), rank_high=k - worse.sum(axis=1),

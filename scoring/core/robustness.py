@@ -6,7 +6,10 @@ theme, split), so every cell keeps its size — and is a weighted sum of the uni
 so all ``B`` replicates are one (B × units) @ (units × statistics) product per cell, not B
 re-runs of the scorer.
 
-For every team: a percentile interval of its final score over the replicates, and, from the
+For every team: an interval of its final score — the central share of its replicate scores
+(percentile), or, where the family declares the final score a function of one stage
+(:class:`~scoring.core.family.Box`: Shovel-Ready's softmin of the group scores), the range of
+that function over a joint interval of the stage (:func:`joint_band`) — and, from the
 paired differences of the replicates (:mod:`scoring.core.ranksets`), its confidence set of
 ranks (marginal: ``rank_low``, ``rank_high``; simultaneous: ``rank_low_all``,
 ``rank_high_all``), whether it could have won (``could_win``) and its ``letters``: two teams
@@ -20,13 +23,16 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from .errors import parameter_error
 from .family import UnitStats
 from .limits import check_fields
-from .pairwise import Progress
+from .pairwise import Progress, paired
 from .ranksets import rank_sets
 
+#: what a percentile score interval is, with ``{pct}`` for the confidence (``iv.attrs["score_interval"]``)
+PERCENTILE_WORDS = "the central {pct} of the team's scores over the replicates"
 #: the columns a leaderboard gains with ``--bootstrap``; ``SIMULTANEOUS_COLUMNS`` with ``--simultaneous``
 INTERVAL_COLUMNS = ["score_low", "score_high", "rank_low", "rank_high", "letters", "could_win"]
 SIMULTANEOUS_COLUMNS = ["rank_low_all", "rank_high_all"]
@@ -108,42 +114,118 @@ def replicates(us: UnitStats, weights: np.ndarray, *, chunk: int = 250) -> tuple
     return np.concatenate(finals), np.concatenate(ranks)
 
 
+def joint_band(reps: np.ndarray, confidence: float, *, block: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+    """Per team, one interval per column that holds all of the team's columns together in at least
+    ``confidence`` of the replicates: ``reps`` (B × teams × columns) → ``(low, high)`` (teams × columns).
+
+    A replicate's depth in a column is its two-sided rank there, ``max(p, 1 − p)`` with
+    ``p = (mid-rank − ½) / B``; its depth for the team the largest over the team's columns; ``λ``
+    the ``confidence`` quantile of that over the replicates. A column's interval runs from the
+    smallest to the largest value whose ``p`` lies in ``[1 − λ, λ]``: so every replicate of depth
+    ≤ λ lies inside all of them at once. With independent columns (cells resampled apart) each
+    column gets about ``confidence ** (1 / columns)``; NaN replicates are left out of a column.
+
+    Hand computation: 20 replicates ``0, 1, …, 19`` in one column, and in another the same in reverse:
+    replicate ``i`` has the same depth in both, ``max(p, 1 − p)`` with ``p = (i + ½) / 20``: two
+    replicates each of depth 0.525, 0.575, …, 0.975. At 0.9 ``λ`` is the 18th smallest depth, 0.925,
+    so each column keeps ``p`` in ``[0.075, 0.925]``: the values 1 … 18, 18 replicates of 20.
+
+    >>> r = np.arange(20.0)
+    >>> lo, hi = joint_band(np.stack([r, 19 - r], axis=1)[:, None, :], 0.9)
+    >>> lo.tolist(), hi.tolist()
+    ([[1.0, 1.0]], [[18.0, 18.0]])
+    """
+    r = np.asarray(reps, dtype=float)
+    b, k, g = r.shape
+    low, high = np.full((k, g), np.nan), np.full((k, g), np.nan)
+    step = max(1, block // max(1, b * g))
+    for a in range(0, k, step):
+        x = r[:, a:a + step]
+        fin = np.isfinite(x)
+        m = fin.sum(axis=0)  # finite replicates per column
+        ranks = rankdata(np.where(fin, x, np.inf), axis=0, method="average")  # NaN ranked last, unused
+        p = (ranks - 0.5) / np.maximum(m, 1)
+        d = np.where(fin, np.maximum(p, 1 - p), 0.0)
+        lam = np.quantile(d.max(axis=2), confidence, axis=0, method="inverted_cdf")[None, :, None]
+        keep = fin & (d <= lam + 1e-12)
+        lo = np.min(x, axis=0, where=keep, initial=np.inf)
+        hi = np.max(x, axis=0, where=keep, initial=-np.inf)
+        low[a:a + step] = np.where(keep.any(axis=0), lo, np.nan)
+        high[a:a + step] = np.where(keep.any(axis=0), hi, np.nan)
+    return low, high
+
+
 def bootstrap(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
               chunk: int = 250, progress: Progress | None = None) -> pd.DataFrame:
-    """Every team's percentile score interval, rank sets, letters and whether it could have won.
+    """Every team's score interval, rank sets, letters and whether it could have won.
 
     Returns a frame indexed by team name with ``score``, ``rank`` (on the full data),
-    ``score_low, score_high`` (``confidence`` is the central share: 0.95, the 2.5th to 97.5th
-    percentiles of the replicate scores), ``rank_low, rank_high`` (the marginal rank set),
+    ``score_low, score_high`` (the percentile interval: ``confidence`` is the central share, 0.95
+    the 2.5th to 97.5th percentiles of the replicate scores; with ``us.box``, the range of the final
+    score over the stage's :func:`joint_band`; ``attrs["score_interval"]`` says which in words, and
+    ``attrs["score_interval_note"]`` what was measured where the data make it less sure: ``Box.note``),
+    ``rank_low, rank_high`` (the marginal rank set),
     ``rank_low_all, rank_high_all`` (simultaneous), ``letters`` and ``could_win``
     (``rank_low_all = 1``): see :mod:`scoring.core.ranksets`; ``close_calls``: per team, the
     teams it shares a letter with although it is ``T_CLOSE`` (2) or more paired standard errors
-    ahead of them, as ``(team, t)`` (what a family's guardrail checks: ``letter_warnings``).
+    ahead of them — with ``us.pooled``, ``T_POOLED`` (5) or more ahead on that stage — as
+    ``(team, t)`` (what a family's guardrail checks: ``letter_warnings``).
     Replicates are computed
     ``chunk`` at a time, so memory stays near ``chunk`` × units.
     """
     b, seed, confidence = check_bootstrap(b, seed, confidence)
     check_fields("bootstrap", b, us.cost)
-    weights = resample_counts(us.cell, b, seed=seed)
-    chunk = chunk_size(us, chunk)
-    final = np.concatenate([np.asarray(us.scores(weights[a:a + chunk])[us.final], dtype=float)
-                            for a in range(0, b, chunk)])
-    q = [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100]
-    s_lo, s_hi = np.nanpercentile(final, q, axis=0)
+    reps = _replicated(us, resample_counts(us.cell, b, seed=seed), chunk, (us.final, us.box and us.box.stage, us.pooled))
+    final = reps[us.final]
     full = us.scores()
+    check = None if us.pooled is None else paired(np.asarray(full[us.pooled], dtype=float), reps[us.pooled],
+                                                  higher_is_better=us.higher_is_better).t
     score, ranks = np.asarray(full[us.final], dtype=float), us.final_ranks(full)
+    s_lo, s_hi = _interval(us, reps, full, confidence)
     rs = rank_sets(score, final, higher_is_better=us.higher_is_better, confidence=confidence, ranks=ranks,
-                   progress=progress)
+                   progress=progress, check=check)
     names = list(us.names) or [str(i) for i in range(final.shape[1])]
     close: list[list[tuple[str, float]]] = [[] for _ in names]
     for (better, worse), t in zip(rs.close.tolist(), rs.close_t.tolist(), strict=True):
         close[better].append((names[worse], round(t, 4)))
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "score": score, "rank": ranks, "score_low": s_lo, "score_high": s_hi,
         "rank_low": rs.rank_low, "rank_high": rs.rank_high, "letters": rs.letters,
         "could_win": rs.rank_low_all == 1, "rank_low_all": rs.rank_low_all, "rank_high_all": rs.rank_high_all,
         "close_calls": close,
     }, index=pd.Index(names, name="submission"))
+    out.attrs["score_interval"] = (PERCENTILE_WORDS if us.box is None else us.box.words).format(pct=f"{confidence:.0%}")
+    if us.box is not None and us.box.note:
+        out.attrs["score_interval_note"] = us.box.note
+    return out
+
+
+def _replicated(us: UnitStats, weights: np.ndarray, chunk: int, stages) -> dict[str, np.ndarray]:
+    """The replicates (B × …) of the named stages (None entries skipped), ``chunk`` replicates at a time."""
+    names = [x for x in dict.fromkeys(stages) if x is not None]
+    parts: dict[str, list] = {x: [] for x in names}
+    chunk = chunk_size(us, chunk)
+    for a in range(0, len(weights), chunk):
+        sc = us.scores(weights[a:a + chunk])
+        for x in names:
+            parts[x].append(np.asarray(sc[x], dtype=float))
+    return {x: np.concatenate(v) for x, v in parts.items()}
+
+
+def _interval(us: UnitStats, reps: dict[str, np.ndarray], full, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    if us.box is None:
+        return tuple(np.nanpercentile(reps[us.final], [(1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100], axis=0))
+    return us.box.range(*joint_band(reps[us.box.stage], confidence), full)
+
+
+def score_interval(us: UnitStats, *, b: int = 1000, seed: int = 0, confidence: float = 0.95,
+                   chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
+    """Only the score intervals of :func:`bootstrap` (the same replicates for the same seed, no rank
+    sets): ``(score_low, score_high)``, one per team."""
+    b, seed, confidence = check_bootstrap(b, seed, confidence)
+    check_fields("bootstrap", b, us.cost)
+    reps = _replicated(us, resample_counts(us.cell, b, seed=seed), chunk, (us.final, us.box and us.box.stage))
+    return _interval(us, reps, us.scores(), confidence)
 
 
 def top_set(iv: pd.DataFrame, k: int = 1) -> list[str]:

@@ -33,6 +33,54 @@ def softmin_matrix(scores: np.ndarray, sizes: np.ndarray, alpha: float) -> tuple
     return nu, betas
 
 
+def softmin_range(low, high, sizes, alpha: float, *, iters: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest softmin ``ν = Σ β_g s_g`` (``β_g ∝ n_g e^{−α s_g}``, as
+    :func:`softmin_matrix`) over the box ``low ≤ s ≤ high`` (… × g each; ``sizes`` g): ``(low (…),
+    high (…))``. NaN where a bound is NaN.
+
+    ν is not monotone in a group's score (raising a score well above ν takes weight away from it
+    faster than it adds), so the corners are not enough. Instead: ``ν ≤ c`` exactly when
+    ``Σ n_g e^{−α s_g} (s_g − c) ≤ 0``, and each term ``h(s) = e^{−α s} (s − c)`` rises to its
+    maximum at ``s = c + 1/α`` and falls after, and falls as ``c`` grows. So the box's lowest ν is
+    the ``c`` where ``Σ min(h(low), h(high))`` crosses 0, its highest where
+    ``Σ h(clip(c + 1/α, low, high))`` does; both by bisection (``iters`` halvings of
+    ``[min low, max high]``). α = ∞ (the minimum): ``[min low, min high]``.
+
+    >>> lo, hi = softmin_range([[0.4, 0.6]], [[0.5, 0.7]], [1, 1], 0.0)  # α = 0: the mean of each end
+    >>> lo.round(12).tolist(), hi.round(12).tolist()
+    ([0.5], [0.6])
+    >>> [x.tolist() for x in softmin_range([[0.4, 0.6]], [[0.5, 0.7]], [1, 1], float("inf"))]
+    [[0.4], [0.5]]
+    """
+    lo = np.atleast_2d(np.asarray(low, dtype=float))
+    hi = np.atleast_2d(np.asarray(high, dtype=float))
+    n = np.asarray(sizes, dtype=float)
+    if lo.shape != hi.shape or lo.shape[-1] != n.shape[-1]:
+        raise ValueError(f"expected low and high (…, g) and g sizes, got {lo.shape}, {hi.shape} and {n.shape}")
+    bad = np.isnan(lo).any(axis=-1) | np.isnan(hi).any(axis=-1)
+    lo, hi = np.where(bad[..., None], 0.0, lo), np.where(bad[..., None], 0.0, hi)
+    if math.isinf(alpha):
+        a, z = lo.min(axis=-1), hi.min(axis=-1)
+        return np.where(bad, np.nan, a), np.where(bad, np.nan, z)
+    s0 = lo.min(axis=-1, keepdims=True)  # exponents ≤ 0 at the low end: no overflow
+
+    def h(s: np.ndarray, c: np.ndarray) -> np.ndarray:
+        return n * np.exp(-alpha * (s - s0)) * (s - c)
+
+    def root(f) -> np.ndarray:
+        a, z = lo.min(axis=-1), hi.max(axis=-1)
+        for _ in range(iters):
+            c = (a + z) / 2
+            up = f(c[..., None]).sum(axis=-1) > 0
+            a, z = np.where(up, c, a), np.where(up, z, c)
+        return (a + z) / 2
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        least = root(lambda c: np.minimum(h(lo, c), h(hi, c)))
+        most = root(lambda c: h(np.clip(c + (1 / alpha if alpha > 0 else np.inf), lo, hi), c))
+    return np.where(bad, np.nan, least), np.where(bad, np.nan, most)
+
+
 def softmin(scores, sizes=None, *, alpha: float) -> tuple[float, np.ndarray]:
     """Size-weighted softmin of group scores (memo §3, SPEC §4).
 

@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 
 from ..core.cache import LRU, nbytes
-from ..core.family import UnitStats
+from ..core.family import Box, UnitStats
 from ..core.params import Params
 from ..core.ranking import rank
-from .aggregate import softmin_matrix
+from .aggregate import softmin_matrix, softmin_range
 from .competition import Competition
 from .data import MISSING
 from .efficiency import boost_arrays
@@ -277,7 +277,7 @@ class Scorer:
     def letter_warnings(self, iv, p: Mapping[str, Any] | None = None, /, **params) -> list[str]:
         """Where the letters of ``iv`` (``scoring.core.robustness.bootstrap`` at these parameters)
         can hide a real gap (``guardrails.letter_warnings``): two teams sharing a letter although
-        the better one is 2 or more paired SEs ahead while its score rests on a small group."""
+        one is 5 or more paired SEs ahead on the segment score (with groups)."""
         from .guardrails import letter_warnings
 
         return letter_warnings(self, iv, self.check(p, **params))
@@ -320,9 +320,33 @@ class Scorer:
             return stage_scores(t[..., 0, :], t[..., 1, :], t[..., 2, :], t[..., 3, :], shared_sums[..., :C],
                                 shared_sums[..., :n_groups, C], rt, grouped=grouped, **agg)
 
+        box = softmin_box(np.bincount(gcode, minlength=n_groups)[:n_groups], agg["alpha"]) if grouped else None
         return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels) + int(excl),
                          team=team.reshape(E, S, 4 * C), shared=shared, score=score, final="final_score",
-                         names=list(self.names))
+                         names=list(self.names), box=box, pooled="segment_score" if grouped else None)
+
+
+#: the score interval with groups (``UnitStats.box``; docs/robustness.md, "Score intervals")
+BOX_WORDS = ("the lowest to the highest bias-aware score (times the team's boost) over an interval of its group "
+             "scores that holds them all together in {pct} of the replicates")
+
+
+def softmin_box(sizes, alpha: float) -> Box:
+    """The score interval with groups (:class:`~scoring.core.family.Box`): the bias-aware score is the
+    softmin of the ``groups`` stage (essays per group ``sizes``, the softmin's ``alpha``), so its range
+    over the groups' joint band is :func:`~scoring.shovel_ready.aggregate.softmin_range`, times each
+    team's boost on the data (``1 + boost``: the boost is held as it is on the test set); with a group
+    under ``guardrails.MIN_GROUP`` essays, its ``note`` (``guardrails.interval_note``)."""
+    from .guardrails import interval_note
+
+    n = np.asarray(sizes, dtype=float)
+
+    def bounds(low, high, full):
+        lo, hi = softmin_range(low, high, n, alpha)
+        up = 1 + np.asarray(full["boost"], dtype=float)
+        return lo * up, hi * up
+
+    return Box("groups", bounds, BOX_WORDS, interval_note(int(n.min()) if len(n) else 0, int(n.sum())))
 
 
 def _agg(p: dict) -> dict:

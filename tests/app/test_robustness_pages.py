@@ -39,6 +39,11 @@ def test_intervals_who_could_have_won_sets_letters_and_warnings(core_dir):
     assert won and all(w in text[lead] for w in won)
     # two essays, one per group at α = 50: every group is tiny -> the small-group warning names them
     assert any("fewer than 30 essays" in plain(w.value) or "has only 1 essay" in plain(w.value) for w in at.warning)
+    # ... and beside the table, what the simulation measured for score intervals with a group that small, and the
+    # words for the interval (the range of the softmin over the groups' joint band)
+    assert any(plain(w.value).startswith("The smallest group has 1 essay: in a simulation with a 20-essay group")
+               for w in at.warning)
+    assert any("lowest to the highest bias-aware score" in plain(m.value) for m in at.markdown)
     fig = figure(at, "rob_iv_chart")
     drawn = next(tr for tr in fig["data"] if tr.get("name") == "letters")
     assert dict(zip(drawn["y"], drawn["text"], strict=True)) == t["Letters"].to_dict()  # each team's, on its row
@@ -170,16 +175,17 @@ def test_intervals_shows_the_familys_warnings_on_letters(core_dir, monkeypatch):
 
     at = _open(INTERVALS)  # one essay per group: every replicate is the data, no pair is a close call
     assert not any("share a letter although" in plain(w.value) for w in at.warning)
-    assert any("the warnings above name such pairs" in plain(m.value) for m in at.markdown)  # the notes say so
+    assert any("the warnings above name the pairs far apart on the segment score" in plain(m.value)
+               for m in at.markdown)  # the notes say so
     seen = []
 
     def fake(self, iv, p=None, /, **params):
         seen.append(sorted(iv.index))
-        return ["the group g (3 essays) carries 90% of the softmin weight of A, and these pairs share a letter "
-                "although the first is 2 or more paired standard errors ahead: A over B (2.4 SE)"]
+        return ["these pairs share a letter on the bias-aware score although the first is 5 or more paired standard "
+                "errors ahead on the segment score: A over B (6.4 SE)"]
 
     monkeypatch.setattr(Scorer, "letter_warnings", fake)
     at = _open(INTERVALS)
-    assert any(plain(w.value).startswith("The group g (3 essays) carries 90%") and "A over B (2.4 SE)" in plain(w.value)
-               for w in at.warning)
+    assert any(plain(w.value).startswith("These pairs share a letter on the bias-aware score") and "A over B (6.4 SE)"
+               in plain(w.value) for w in at.warning)
     assert seen and seen[-1] == ["A", "B", "C"]  # given the page's own intervals

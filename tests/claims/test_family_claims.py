@@ -20,6 +20,7 @@ CASES = {"shovel_ready.boost": 300, "shovel_ready.demographics": 300, "shovel_re
          "shovel_ready.segments": 300, "shovel_ready.worked": 200, "shovel_ready.what_if": 400,
          "shovel_ready.band_news": 300,
          "shovel_ready.group_warnings": 300, "shovel_ready.letter_warnings": 300,
+         "shovel_ready.interval_note": 300,
          "spotgeo.leaderboard": 300, "spotgeo.ties": 300, "spotgeo.frame": 300, "spotgeo.errors": 300,
          "spotgeo.rules": 300, "spotgeo.example": 300,
          "qa.leaderboard": 300, "qa.hidden": 300, "qa.speed": 300, "qa.question": 300,
@@ -264,19 +265,43 @@ def test_group_and_letter_warnings_state_their_findings():
         assert ("without demographics" in text) == f["missing"]
     for _ in range(CASES["shovel_ready.letter_warnings"]):
         k = int(rng.integers(1, 10))
-        pairs = sorted([(f"a{i}", f"b{i}", float(rng.uniform(2, 12))) for i in range(k)], key=lambda x: -x[2])
-        f = {"group": "Yes", "size": int(rng.integers(1, 40)), "weights": sorted(set(rng.integers(34, 99, 2).tolist())),
-             "teams": [a for a, _, _ in pairs], "pairs": pairs}
+        pairs = sorted([(f"a{i}", f"b{i}", float(rng.uniform(5, 40))) for i in range(k)], key=lambda x: -x[2])
+        f = {"pairs": pairs, "t_pooled": 5.0}
         (text,) = shovel_ready.letter_warnings([f])
-        m = re.match(r"the group Yes \((\d+) essays?\) carries (\d+)(?:–(\d+))?% of the softmin weight of (.+?), and "
-                     r"these pairs share a letter although the first is 2 or more paired standard errors ahead: (.+?)"
-                     r"(?: and (\d+) more)?; a bad draw", text)
+        m = re.match(r"these pairs share a letter on the bias-aware score although the first is (\S+) or more paired "
+                     r"standard errors ahead on the segment score \(every essay pooled, no softmin\): (.+?)"
+                     r"(?: and (\d+) more)?; the bias-aware score", text)
         assert m, text
-        assert int(m[1]) == f["size"] and int(m[2]) == f["weights"][0] and int(m[3] or m[2]) == f["weights"][-1]
-        shown = re.findall(r"(\S+) over (\S+) \(([\d.]+) SE\)", m[5])
+        assert number(m[1]) == f["t_pooled"]
+        shown = re.findall(r"(\S+) over (\S+) \(([\d.]+) SE\)", m[2])
         assert [(a, b) for a, b, _ in shown] == [(a, b) for a, b, _ in pairs[:6]]
         assert all(agrees(t, x[2]) for (_, _, t), x in zip(shown, pairs, strict=False))
-        assert int(m[6] or 0) == max(0, k - 6)
+        assert all(number(t) >= f["t_pooled"] - 0.05 for _, _, t in shown)  # every pair shown is past the threshold
+        assert int(m[3] or 0) == max(0, k - 6)
+
+
+def test_the_interval_note_states_the_nearest_measured_design():
+    rng = np.random.default_rng(40)
+    for _ in range(CASES["shovel_ready.interval_note"]):
+        total = int(rng.integers(50, 5000))
+        smallest = int(rng.integers(0, 60))
+        text = shovel_ready.interval_note(smallest, total)
+        if smallest >= 30:
+            assert text == ""
+            continue
+        m = re.fullmatch(r"the smallest group has (\d+) essays?: in a simulation with a (\d+)-essay group in ([\d,]+) "
+                         r"essays, the score intervals held the true score for (\d+)% or more of the teams of each "
+                         r"kind(?:, but for the weakest teams \(a handful of matched segments in that group\) as little "
+                         r"as (\d+)% of the time)?(; groups under 20 essays were not simulated)?", text)
+        assert m, text
+        g, n = int(m[2]), int(m[3].replace(",", ""))
+        row = next(r for r in shovel_ready.MEASURED if r[0] == g and r[1] == n)
+        # the design nearest in total essays (log scale), then in the group's size
+        best = min(abs(math.log(r[1] / total)) for r in shovel_ready.MEASURED)
+        assert abs(abs(math.log(n / total)) - best) < 1e-12
+        assert int(m[1]) == smallest and int(m[4]) == round(row[2] * 100)
+        assert (m[5] is not None) == (row[3] < row[2]) and (m[5] is None or int(m[5]) == round(row[3] * 100))
+        assert (m[6] is not None) == (smallest < 20)
 
 
 # ---- spotGEO -----------------------------------------------------------------------------------------

@@ -1,83 +1,90 @@
-"""The guardrail on letters (``guardrails.letter_flags``): two teams that share a letter although
-the better one is 2 or more paired standard errors ahead, while its softmin rests on a small group.
-Hand-built cases here; what it catches in a simulation with a known truth: tests/simulation."""
+"""The guardrail on letters (``guardrails.letter_flags``): two teams that share a letter on the
+bias-aware score although one is ``T_POOLED`` (5) or more paired standard errors ahead on the
+segment score (every essay pooled). Hand-built cases and the bootstrap's close calls against a
+direct computation here; what it catches in a simulation with a known truth: tests/simulation."""
 
 from __future__ import annotations
 
 import json
-import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from scoring.core.robustness import bootstrap
-from scoring.shovel_ready.guardrails import HEAVY_SHARE, LIFT, letter_flags, letter_warnings, resting_groups
+import scoring
+from scoring.core.pairwise import paired
+from scoring.core.ranksets import T_CLOSE, T_POOLED
+from scoring.core.robustness import bootstrap, resample_counts
+from scoring.shovel_ready.guardrails import letter_flags, letter_warnings
 from scoring.shovel_ready.scorer import Scorer as ShovelReadyScorer
 from tests.cli import run_cli
 
 
-def test_resting_on_a_group_needs_a_third_of_the_weight_and_twice_the_groups_share_of_essays():
-    sizes = [60, 35, 5]
-    # by hand, alpha = 50, weights n_g * exp(-50 (s_g - min)):
-    # team 0 scores (0.80, 0.80, 0.77): 60 e^-1.5 = 13.388, 35 e^-1.5 = 7.810, 5 -> beta_small = 5 / 26.198 = 0.1909
-    # team 1 scores (0.80, 0.80, 0.75): 60 e^-2.5 = 4.925, 35 e^-2.5 = 2.873, 5 -> beta_small = 5 / 12.798 = 0.3907
-    #   (> 1/3, and 7.8 x the group's 5 % of essays: rests on it)
-    # team 2 scores (0.70, 0.80, 0.80): 60, 35 e^-5 = 0.2358, 5 e^-5 = 0.0337 -> beta_big = 60 / 60.27 = 0.9955
-    #   (> 1/3 but only 1.66 x the group's 60 %: a big group, not "resting")
-    groups = [[0.80, 0.80, 0.77], [0.80, 0.80, 0.75], [0.70, 0.80, 0.80]]
-    g, w = resting_groups(groups, sizes, 50.0)
-    assert g.tolist() == [-1, 2, -1]
-    assert w[1] == pytest.approx(5 / (5 + 95 * math.exp(-2.5)))
-    assert w[1] == pytest.approx(0.3907, abs=1e-4)
-    assert HEAVY_SHARE == pytest.approx(1 / 3) and LIFT == 2.0
-    # alpha = 0: every weight is the group's share of essays, so nothing rests on a group; alpha = inf:
-    # team 1's minimum alone carries everything
-    assert resting_groups(groups, sizes, 0.0)[0].tolist() == [-1, -1, -1]
-    assert resting_groups(groups, sizes, math.inf)[0].tolist() == [2, 2, -1]
+def _sample():
+    folder = scoring.get("shovel-ready").sample_dir
+    comp = scoring.load_competition(ground_truth=folder / "ground_truth.csv", submissions=[folder / "submissions"],
+                                    demographics=folder / "demographics.csv", runtimes=folder / "runtimes.csv")
+    return scoring.Scorer(comp)
 
 
-def test_only_the_close_calls_of_a_team_resting_on_a_group_are_flagged():
-    sizes = [60, 35, 5]
-    groups = [[0.80, 0.80, 0.77], [0.80, 0.80, 0.75], [0.70, 0.80, 0.80]]
-    calls = [[("t2", 3.0)], [("t0", 2.4), ("t2", 2.1)], []]  # team 0 does not rest on a group: not flagged
-    flags = letter_flags(calls, groups, sizes, 50.0)
-    assert [(j, o, t, g) for j, o, t, g, _ in flags] == [(1, "t0", 2.4, 2), (1, "t2", 2.1, 2)]
-    assert letter_flags(calls, groups, sizes, 0.0) == []
+def _shares(letters) -> np.ndarray:
+    sets = [set(x.split()) if " " in x else set(x) for x in letters]
+    return np.array([[bool(a & b) for b in sets] for a in sets])
 
 
-def test_the_warning_names_the_group_the_teams_and_the_gaps(sg_scorer):
-    # smallgroup: gambler gives its whole softmin weight to the 2 essays without demographics (by hand in
-    # test_exclude_missing: 2 / (2 + 60 e^-50)); steady gives them 2/62
-    iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
+@pytest.mark.parametrize("attrs", [("race_ethnicity",), ("ell_status",), ()])
+def test_close_calls_are_the_pairs_sharing_a_letter_far_apart_on_the_segment_score(attrs):
+    # with groups: the pairs sharing a letter whose segment-score difference, over the same replicates, is
+    # T_POOLED or more paired SEs (the SD of the replicate differences); without groups the final score's own
+    # differences, T_CLOSE or more
+    sc = _sample()
+    us = sc.unit_stats(attributes=attrs, alpha=50.0)
+    iv = bootstrap(us, b=300, seed=2)
+    reps = us.scores(resample_counts(us.cell, 300, seed=2))
+    stage, t_min = ("segment_score", T_POOLED) if attrs else ("final_score", T_CLOSE)
+    full = np.asarray(us.scores()[stage], dtype=float)
+    r = np.asarray(reps[stage], dtype=float)
+    d = full[None, :] - full[:, None]  # d[j, k]: k ahead of j
+    se = (r[:, None, :] - r[:, :, None]).std(axis=0, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 1e-12, d / se, np.sign(d) * np.inf)
+    share = _shares(iv["letters"])
+    names = list(iv.index)
+    want = {(names[k], names[j]) for j in range(len(names)) for k in range(len(names))
+            if j != k and share[j, k] and t[j, k] >= t_min}
+    got = {(team, other) for team, calls in iv["close_calls"].items() for other, _ in calls}
+    assert got == want
+    for team, calls in iv["close_calls"].items():
+        for other, tt in calls:
+            assert tt == pytest.approx(t[names.index(other), names.index(team)], abs=1e-4)  # kept to 4 decimals
+    assert np.allclose(paired(full, r).t, np.where(np.eye(len(full), dtype=bool), 0.0, t))  # the engine's own t
+    if attrs == ("race_ethnicity",):
+        assert want  # some pairs share a letter far apart on the segment score: the check has teeth
+
+
+def test_flags_are_every_close_call_largest_first_and_the_warning_lists_them(sg_scorer):
+    assert letter_flags([[("b", 6.5)], [], [("b", 12.0), ("a", 5.2)]]) == [(2, "b", 12.0), (0, "b", 6.5),
+                                                                          (2, "a", 5.2)]
+    assert letter_flags([[], []]) == []
+    iv = pd.DataFrame({"close_calls": [[("b", 6.5)], [], [("b", 12.04), ("a", 5.2)]]},
+                      index=pd.Index(["a", "b", "c"], name="submission"))
     (warning,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",))
-    assert warning.startswith("the group ell_status=(missing) (2 essays) carries 100% of the softmin weight of gambler, "
-                              "and these pairs share a letter although the first is 2 or more paired standard errors "
-                              "ahead: gambler over steady (2.5 SE); a bad draw")
-    # the same close call the other way round: steady rests on no group
-    iv = pd.DataFrame({"close_calls": [[], [("gambler", 2.53)]]}, index=pd.Index(["gambler", "steady"], name="submission"))
-    assert letter_warnings(sg_scorer, iv, attributes=("ell_status",)) == []
-    # no attributes, no groups: nothing to rest on
+    assert warning.startswith("these pairs share a letter on the bias-aware score although the first is 5 or more "
+                              "paired standard errors ahead on the segment score (every essay pooled, no softmin): "
+                              "c over b (12.0 SE), a over b (6.5 SE), c over a (5.2 SE); the bias-aware score")
+    (short,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",), most=1)
+    assert "c over b (12.0 SE) and 2 more;" in short
+    # without groups the close calls are the bias-aware score's own (2 SE): no warning
     assert letter_warnings(sg_scorer, iv) == []
-    # left out of the groups, gambler's 2 essays no longer carry its weight
-    iv = pd.DataFrame({"close_calls": [[("steady", 2.53)], []]}, index=pd.Index(["gambler", "steady"], name="submission"))
-    assert letter_warnings(sg_scorer, iv, attributes=("ell_status",), exclude_missing=True) == []
-
-
-def test_the_bootstrap_frame_carries_the_close_calls_the_guardrail_reads(sg_scorer):
-    iv = bootstrap(sg_scorer.unit_stats(attributes=("ell_status",)), b=200, seed=1)
-    # two teams: steady ahead; a close call exactly when they share a letter and steady is >= 2 SEs ahead
-    assert iv.loc["gambler", "close_calls"] == []  # gambler is behind: it is never the better one of a call
-    calls = iv.loc["steady", "close_calls"]
-    shared = bool(set(iv.loc["steady", "letters"]) & set(iv.loc["gambler", "letters"]))
-    assert all(other == "gambler" and t >= 2.0 for other, t in calls)
-    assert shared or calls == []
+    assert letter_warnings(sg_scorer, iv.assign(close_calls=[[], [], []]), attributes=("ell_status",)) == []
 
 
 def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(sg_folder, monkeypatch):
     args = ["leaderboard", "--ground-truth", sg_folder / "ground_truth.csv", "--submissions", sg_folder / "submissions",
             "--demographics", sg_folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "100",
             "--format", "json"]
-    # on smallgroup the team resting on a group (gambler) is the worse one: no warning, an empty list
+    # on smallgroup the two teams are told apart on the bias-aware score (no shared letter): no warning, an
+    # empty list
     run = run_cli(*args)
     assert run.returncode == 0
     assert json.loads(run.stdout)["bootstrap"]["letter_warnings"] == []
@@ -98,25 +105,36 @@ def test_the_command_line_prints_the_warnings_and_puts_them_in_the_json(sg_folde
     assert "close_calls" in seen["columns"]  # it is given bootstrap's frame
 
 
-def test_one_warning_per_group_listing_its_pairs_largest_gap_first(sg_scorer, monkeypatch):
-    # hand-built: three teams on two groups of 90 and 10 essays (alpha 50); weights by hand in
-    # test_resting_on_a_group...: team a (0.70, 0.66) puts 0.4509 on the small group, team c (0.70, 0.65):
-    # 10 / (10 + 90 e^-2.5) = 10 / 17.388 = 0.5751; team b (0.70, 0.72) 0.0393
-    import math
+# ---- the note beside a score interval with a small group -----------------------------------------------
+def test_the_interval_note_names_the_nearest_measured_design():
+    from scoring.shovel_ready.guardrails import MEASURED, MIN_GROUP, interval_note
 
-    from scoring.shovel_ready.scorer import GroupScores
+    assert interval_note(MIN_GROUP, 500) == "" and interval_note(200, 500) == ""
+    by = {(g, n): (low, least) for g, n, low, least in MEASURED}
+    note = interval_note(25, 500)
+    low, least = by[25, 500]
+    assert note.startswith("the smallest group has 25 essays: in a simulation with a 25-essay group in 500 essays")
+    assert f"{low:.0%} or more of the teams of each kind" in note and f"as little as {least:.0%}" in note
+    assert "in a simulation with a 20-essay group in 1,500 essays" in interval_note(22, 1800)  # nearest total first
+    assert "in a simulation with a 20-essay group in 500 essays" in interval_note(21, 450)
+    assert interval_note(4, 500).endswith("groups under 20 essays were not simulated")
+    assert "not simulated" not in interval_note(20, 500)
 
-    gs = GroupScores(pd.DataFrame([[0.70, 0.66], [0.70, 0.72], [0.70, 0.65]], index=pd.Index(["a", "b", "c"]),
-                                  columns=["g=big", "g=small"]), pd.Series([90, 10], index=["g=big", "g=small"]),
-                     ["g=big", "g=small"])
-    monkeypatch.setattr(type(sg_scorer), "group_scores", lambda self, p=None, /, **kw: gs)
-    iv = pd.DataFrame({"close_calls": [[("b", 2.2)], [("x", 5.0)], [("b", 3.1), ("a", 2.0)]]},
-                      index=pd.Index(["a", "b", "c"], name="submission"))
-    assert 10 / (10 + 90 * math.exp(-2.5)) == pytest.approx(0.5751, abs=1e-4)
-    (warning,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",))
-    assert warning.startswith("the group g=small (10 essays) carries 45–58% of the softmin weight of c, a, and these "
-                              "pairs share a letter")
-    assert warning.count(" over ") == 3 and "c over b (3.1 SE), a over b (2.2 SE), c over a (2.0 SE);" in warning
-    assert "x" not in warning  # b rests on no group: its close call is not flagged
-    (short,) = letter_warnings(sg_scorer, iv, attributes=("ell_status",), most=1)
-    assert "c over b (3.1 SE) and 2 more;" in short
+
+def test_the_bootstrap_frame_the_page_and_the_command_line_carry_the_note(sg_scorer, sg_folder):
+    # smallgroup: ell_status makes a 2-essay group (the essays without demographics); left out, two of 30
+    iv = bootstrap(sg_scorer.unit_stats(attributes=("ell_status",)), b=50, seed=1)
+    assert iv.attrs["score_interval_note"].startswith("the smallest group has 2 essays:")
+    assert "score_interval_note" not in bootstrap(sg_scorer.unit_stats(attributes=("ell_status",),
+                                                                       exclude_missing=True), b=50, seed=1).attrs
+    assert "score_interval_note" not in bootstrap(sg_scorer.unit_stats(), b=50, seed=1).attrs
+    args = ["leaderboard", "--ground-truth", sg_folder / "ground_truth.csv", "--submissions", sg_folder / "submissions",
+            "--demographics", sg_folder / "demographics.csv", "--attributes", "ell_status", "--bootstrap", "50",
+            "--format", "json"]
+    run = run_cli(*args)
+    doc = json.loads(run.stdout)["bootstrap"]
+    assert doc["score_interval_note"].startswith("the smallest group has 2 essays:")
+    assert doc["score_interval"].startswith("the lowest to the highest bias-aware score")
+    assert "warning: the smallest group has 2 essays:" in run.stderr
+    run = run_cli(*args, "--exclude-missing")
+    assert "score_interval_note" not in json.loads(run.stdout)["bootstrap"]

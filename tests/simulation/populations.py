@@ -26,7 +26,7 @@ from scoring.core.family import UnitStats
 from scoring.core.ranking import rank
 from scoring.difficulty.metric import eq4
 from scoring.qa.scorer import theme_scores
-from scoring.shovel_ready.scorer import stage_scores
+from scoring.shovel_ready.scorer import softmin_box, stage_scores
 
 N_POP = 60_000
 
@@ -45,6 +45,10 @@ class Population:
     higher_is_better: bool = True
     #: a unit's split is recomputed from the drawn units (difficulty): ``resplit(units) -> team``
     resplit: Callable[[np.ndarray], np.ndarray] | None = None
+    #: the family's score interval from a stage (Shovel-Ready: ``softmin_box``), from a test set's cells
+    box: Callable[[np.ndarray], object] | None = None
+    #: the stage that checks the letters' close calls (Shovel-Ready: ``segment_score``)
+    pooled: str | None = None
 
     def __post_init__(self):
         sums = UnitStats(units=(), cell=self.cell, n_cells=self.n_cells, team=self.team, shared=self.shared,
@@ -58,7 +62,8 @@ class Population:
         team = self.team[idx] if self.resplit is None else self.resplit(idx)
         return UnitStats(units=[str(i) for i in idx], cell=self.cell[idx], n_cells=self.n_cells, team=team,
                          shared=self.shared[idx], score=self.score, final=self.final,
-                         higher_is_better=self.higher_is_better, names=[f"t{j}" for j in range(len(self.kinds))])
+                         higher_is_better=self.higher_is_better, names=[f"t{j}" for j in range(len(self.kinds))],
+                         box=None if self.box is None else self.box(self.cell[idx]), pooled=self.pooled)
 
 
 # ---- designs: each team's ability (a latent z-score shift) and its type ------------------------------
@@ -117,10 +122,12 @@ def _strata(cell: np.ndarray, z: np.ndarray, bins: int = 20) -> np.ndarray:
 
 
 # ---- QA: questions in four themes; accuracy + F1, times the speed multiplier ---------------------------
-def qa(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP) -> Population:
+def qa(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, small: int | None = None) -> Population:
+    """Four themes of equal weight, a quarter of the questions each, or (``small``) the hardest theme
+    (the third) holding ``small`` questions of a test set of ``n`` on average, the others a third of the rest."""
     rng = np.random.default_rng(seed)
     a, kinds, ties = design(name, step=0.045 * np.sqrt(1500 / n))
-    cell = rng.integers(0, 4, n_pop)
+    cell = rng.integers(0, 4, n_pop) if small is None else rng.choice(4, n_pop, p=_shares(small / n, np.ones(3), at=2))
     z = rng.normal(size=n_pop)
     correct = _correct(a, z, rng, shift=np.array([0.3, 0.0, -0.2, 0.1])[cell][:, None])
     f1 = correct * rng.uniform(0.6, 1.0, correct.shape)
@@ -181,10 +188,21 @@ def difficulty(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, reestima
 GROUP_SHARES = np.array([0.6, 0.35, 0.05])
 
 
-def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha: float = 50.0) -> Population:
+def _shares(f: float, rest: np.ndarray, *, at: int) -> np.ndarray:
+    """Cell shares: ``f`` at position ``at``, the rest ``1 − f`` in the proportions ``rest``."""
+    if not 0 < f < 1:
+        raise ValueError(f"expected a small share in (0, 1), got {f}")
+    return np.insert((1 - f) * rest / rest.sum(), at, f)
+
+
+def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha: float = 50.0,
+                 small: int | None = None) -> Population:
+    """Three groups of 60/35/5 % of the essays, or (``small``) the smallest (hardest) one holding ``small``
+    essays of a test set of ``n`` on average and the other two the rest, 60 : 35."""
     rng = np.random.default_rng(seed)
     a, kinds, ties = design(name, step=0.1 * np.sqrt(1500 / n))
-    cell = rng.choice(3, n_pop, p=GROUP_SHARES)
+    shares = GROUP_SHARES if small is None else _shares(small / n, GROUP_SHARES[:2], at=2)
+    cell = rng.choice(3, n_pop, p=shares)
     z = rng.normal(size=n_pop)
     c = 2
     ng = 1 + rng.poisson(1.0, (n_pop, c)).astype(float)
@@ -207,7 +225,8 @@ def shovel_ready(name: str, *, n: int, seed: int = 0, n_pop: int = N_POP, alpha:
                             shared_sums[..., :3, c], runtime, grouped=True, w=0.5, alpha=alpha, band=0.05,
                             max_boost=0.05, window=0.2)
 
-    pop = Population(cell, 3, team, shared, score, "final_score", kinds)
+    pop = Population(cell, 3, team, shared, score, "final_score", kinds,
+                     box=lambda cells: softmin_box(np.bincount(cells, minlength=3), alpha), pooled="segment_score")
     pop.alpha = alpha  # the softmin's, for the guardrail (scoring.shovel_ready.guardrails.letter_flags)
     return pop
 

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.core.robustness import bootstrap
+from scoring.core.robustness import bootstrap, score_interval
 from tests.simulation.populations import FAMILIES, Population
 
 CONFIDENCE = 0.95
+#: replicates of the score intervals: the product's default (a percentile's ends from fewer replicates are noisier,
+#: which costs coverage: QA at 1,500, 400 test sets: 0.941 with B = 200, 0.948 with 1,000; docs/robustness.md)
+B_SCORE = 1000
 #: bands of the true gap (in SE of the difference) for the guardrail's rates: [low, high)
 GAP_BANDS = [(0.0, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 8.0), (8.0, float("inf"))]
 
@@ -62,18 +65,23 @@ class Result:
     leader_first: float = float("nan")
     #: copies got identical rows in every test set
     copies_equal: bool = True
-    #: score intervals: coverage of the true score (percentile; basic), and the estimate's bias in SDs
-    score_cover: float = 0.0
-    score_cover_basic: float = 0.0
+    #: score intervals (the engine's ``score_interval``, ``B_SCORE`` replicates): coverage of the true score per team
+    #: type, its Monte-Carlo standard error (over the test sets), the lowest single team; the estimate's bias in SDs
+    score_cover: dict[str, float] = field(default_factory=dict)
+    score_se: dict[str, float] = field(default_factory=dict)
+    score_min: float = 1.0
     bias_sd: float = 0.0
+    #: the small group's (theme's) essays at the test size (``None``: the population's default shares)
+    small: int | None = None
     seconds: float = 0.0
 
 
 def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int = 0, pop: Population | None = None,
-             reestimate: bool = False) -> Result:
-    """Draw ``sims`` test sets of ``n`` units and score each one's rank sets against the truth."""
+             small: int | None = None, b_score: int = B_SCORE) -> Result:
+    """Draw ``sims`` test sets of ``n`` units and score each one's rank sets against the truth (``small``: the
+    population's small group or theme at that many units of ``n``)."""
     t0 = time.perf_counter()
-    pop = pop or FAMILIES[family](design, n=n, seed=seed)
+    pop = pop or FAMILIES[family](design, n=n, seed=seed, **({} if small is None else {"small": small}))
     rng = np.random.default_rng(seed + 1)
     k = len(pop.kinds)
     truth, true_rank = pop.truth, pop.true_rank
@@ -82,13 +90,12 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
     shares = np.zeros((sims, k, k), dtype=bool)
     est = np.zeros((sims, k))
     s_cover = np.zeros((sims, k), dtype=bool)
-    s_basic = np.zeros((sims, k), dtype=bool)
     win_cover = np.zeros(sims, dtype=bool)
     win_size = np.zeros(sims)
     leader_11 = np.zeros(sims, dtype=bool)
     copies_equal = True
     copies = [(j, i) for j, kind in enumerate(pop.kinds) if kind == "copy" for i in [j - 1]]
-    guard = getattr(pop, "alpha", None) is not None  # Shovel-Ready: its guardrail on the close calls
+    guard = pop.pooled is not None  # Shovel-Ready: its guardrail on the close calls
     flagged = np.zeros((sims, k, k), dtype=bool)
     for s in range(sims):
         us = pop.sample(n, rng)
@@ -99,11 +106,10 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         lets = [set(x) for x in iv["letters"]]
         shares[s] = np.array([[bool(x & y) for y in lets] for x in lets])
         if guard:
-            flagged[s] = guard_flags(us, iv, pop.alpha)
+            flagged[s] = guard_flags(iv)
         est[s] = iv["score"].to_numpy()
-        s_lo, s_hi = iv["score_low"].to_numpy(), iv["score_high"].to_numpy()
+        s_lo, s_hi = score_interval(us, b=b_score, seed=s, confidence=CONFIDENCE)
         s_cover[s] = (s_lo <= truth) & (truth <= s_hi)
-        s_basic[s] = (2 * est[s] - s_hi <= truth) & (truth <= 2 * est[s] - s_lo)
         could = iv["could_win"].to_numpy()
         win_cover[s] = could[true_rank == 1].all()
         win_size[s] = could.sum()
@@ -111,11 +117,14 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         cols = ["rank_low", "rank_high", "rank_low_all", "rank_high_all", "letters", "could_win"]
         for j, i in copies:
             copies_equal &= iv.iloc[j][cols].tolist() == iv.iloc[i][cols].tolist()
-    r = Result(family, design, n, sims)
+    r = Result(family, design, n, sims, small=small)
     for kind in dict.fromkeys(pop.kinds):
         if kind == "copy":
             continue
         r.marginal[kind] = float(cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean())
+        per_set = s_cover[:, [j for j, x in enumerate(pop.kinds) if x == kind]].mean(axis=1)
+        r.score_cover[kind], r.score_se[kind] = float(per_set.mean()), float(per_set.std(ddof=1) / np.sqrt(sims))
+    r.score_min = float(s_cover.mean(axis=0).min())
     r.marginal_min = float(cover.mean(axis=0).min())
     r.simultaneous = float(all_cover.mean())
     tied = [j for j, x in enumerate(pop.kinds) if x == "tied"]
@@ -157,23 +166,19 @@ def simulate(family: str, design: str, *, n: int, sims: int, b: int, seed: int =
         r.leader_first = float(leader_11.mean())
     r.winner_cover, r.winner_size = float(win_cover.mean()), float(win_size.mean())
     r.copies_equal = copies_equal
-    r.score_cover, r.score_cover_basic = float(s_cover.mean()), float(s_basic.mean())
     r.bias_sd = float(((est.mean(axis=0) - truth) / np.where(sd > 0, sd, np.inf)).mean())
     r.seconds = time.perf_counter() - t0
     return r
 
 
-def guard_flags(us, iv, alpha: float) -> np.ndarray:
+def guard_flags(iv) -> np.ndarray:
     """(K, K) symmetric: the pairs Shovel-Ready's guardrail flags in this test set
-    (``scoring.shovel_ready.guardrails.letter_flags`` on ``bootstrap``'s close calls, the group
-    scores of the test set and its essays per group)."""
+    (``scoring.shovel_ready.guardrails.letter_flags`` on ``bootstrap``'s close calls)."""
     from scoring.shovel_ready.guardrails import letter_flags
 
     names = list(iv.index)
-    groups = np.asarray(us.scores()["groups"], dtype=float)
-    sizes = np.bincount(us.cell, minlength=groups.shape[1])[:groups.shape[1]]
     out = np.zeros((len(names), len(names)), dtype=bool)
-    for j, other, *_ in letter_flags(iv["close_calls"], groups, sizes, alpha):
+    for j, other, _ in letter_flags(iv["close_calls"]):
         i = names.index(other)
         out[j, i] = out[i, j] = True
     return out
@@ -193,10 +198,11 @@ def line(r: Result) -> str:
              f"{r.flag_sharing:.4f}, test sets with a flag {r.flag_sets:.3f}; by true gap (SE): "
              + ", ".join(f"[{a:g}, {b:g}) {n} pairs: {x:.4f} (of those sharing {y:.3f})"
                          for (a, b), (x, y, n) in r.flag_by_gap.items())) if r.flag_sets == r.flag_sets else ""
-    return (f"{r.family:12s} {r.design:6s} n={r.n:5d} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
+    sc = ", ".join(f"{k} {v:.3f} ± {r.score_se[k]:.3f}" for k, v in r.score_cover.items())
+    return (f"{r.family:12s} {r.design:6s} n={r.n:5d} small={r.small} R={r.sims}: marginal {m} (min team {r.marginal_min:.3f}); "
             f"simultaneous {r.simultaneous:.3f}{tied}; >= 8 SE pairs ({r.far_pairs}) sharing {r.far_share:.3f} (worst {r.far_worst})"
             f"{extra}; winner in set {r.winner_cover:.3f} (size {r.winner_size:.1f}); copies equal {r.copies_equal}; "
-            f"score interval percentile {r.score_cover:.3f} basic {r.score_cover_basic:.3f}, bias {r.bias_sd:+.2f} SD"
+            f"score interval {sc} (min team {r.score_min:.3f}), bias {r.bias_sd:+.2f} SD"
             f"{guard}  [{r.seconds:.0f} s]")
 
 
@@ -247,19 +253,17 @@ def far_pairs(family: str, design: str, *, n: int, sims: int, b: int, se_sets: i
     sharing, cases, c1, flagged = [], 0, [], 0
     for s in range(sims):
         us = pop.sample(n, rng)
-        reps = sign * replicates(us, resample_counts(us.cell, b, seed=s))[0]
+        w = resample_counts(us.cell, b, seed=s)
+        reps = sign * replicates(us, w)[0]
         full = sign * np.asarray(us.scores()[us.final], dtype=float)
-        rs = rank_sets(full, reps, confidence=CONFIDENCE)
+        check = None if pop.pooled is None else paired(np.asarray(us.scores()[pop.pooled], dtype=float),
+                                                       np.asarray(us.scores(w)[pop.pooled], dtype=float)).t
+        rs = rank_sets(full, reps, confidence=CONFIDENCE, check=check)
         lets = [set(x) for x in rs.letters]
-        if getattr(pop, "alpha", None) is not None:  # Shovel-Ready's guardrail on the close calls
-            calls: list[list] = [[] for _ in full]
-            for (bt, wr), t in zip(rs.close.tolist(), rs.close_t.tolist(), strict=True):
-                calls[bt].append((wr, t))
-            grp = np.asarray(us.scores()["groups"], dtype=float)
-            flags = {(j_, int(o)) for j_, o, *_ in letter_flags(calls, grp, np.bincount(us.cell, minlength=grp.shape[1]),
-                                                               pop.alpha)}
-        else:
-            flags = set()
+        calls: list[list] = [[] for _ in full]
+        for (bt, wr), t in zip(rs.close.tolist(), rs.close_t.tolist(), strict=True):
+            calls[bt].append((wr, t))
+        flags = {(j_, int(o)) for j_, o, _ in letter_flags(calls)} if check is not None else set()
         p = paired(full, reps)
         ts = (p.centred[:, None, :] - p.centred[:, :, None]) / np.where(p.se > 0, p.se, np.inf)  # t*[b, j, k]
         c1.append(float(np.quantile(np.abs(ts[:, p.testable]).max(axis=1), CONFIDENCE, method="inverted_cdf")))
@@ -290,9 +294,13 @@ def main(argv=None) -> int:
                     help="only the diagnosis of pairs >= 8 SE apart sharing a letter (far_pairs), per design")
     ap.add_argument("--se-sets", type=int, default=3000, help="test sets for the true SEs of --far-pairs")
     ap.add_argument("--alpha", type=float, default=None, help="the softmin's alpha of the Shovel-Ready populations")
+    ap.add_argument("--small", type=int, default=None,
+                    help="the small group (Shovel-Ready) or theme (QA) at this many units of --n")
     args = ap.parse_args(argv)
     for fam in args.family:
         extra = {"alpha": args.alpha} if args.alpha is not None and fam == "shovel-ready" else {}
+        if args.small is not None and fam != "difficulty":
+            extra["small"] = args.small
         for design in ("tie6", "leader"):
             if args.far_pairs:
                 r = far_pairs(fam, design, n=args.n, sims=args.sims, b=args.b, se_sets=args.se_sets, **extra)
@@ -309,7 +317,8 @@ def main(argv=None) -> int:
                         *np.mean([c[7:] for c in r["sharing"]], axis=0)))
                 continue
             pop = FAMILIES[fam](design, n=args.n, **extra) if extra else None
-            print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b, pop=pop)), flush=True)
+            print(line(simulate(fam, design, n=args.n, sims=args.sims, b=args.b, pop=pop, small=extra.get("small"))),
+                  flush=True)
     return 0
 
 
