@@ -9,7 +9,7 @@ from lab.charts.robustness import interval_figure
 from lab.families import IV_ALL, IV_B, IV_CONFIDENCE, IV_SEED, IV_TOP_K
 from lab.view import current, links, tables
 from lab.view.draw import memo
-from lab.words.text import MD
+from lab.words.text import MD, md
 from scoring.claims.intervals import could_win, top_k
 from scoring.core.ranksets import max_letters
 from scoring.core.robustness import top_set

@@ -20,7 +20,14 @@ import scoring
 from lab.charts import common
 from lab.charts import shovel_ready as sr_charts
 from lab.charts.colors import team_colors
-from lab.charts.common import biggest_moves, rank_axis, rank_chart, waterfall_bars, waterfall_chart, waterfall_domain
+from lab.charts.common import (
+    biggest_moves,
+    rank_axis,
+    rank_chart,
+    waterfall_bars,
+    waterfall_chart,
+    waterfall_domain,
+)
 from lab.view import draw
 from scoring.custom import STAGES as CUSTOM_STAGES
 from scoring.shovel_ready import STAGES
