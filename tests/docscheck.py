@@ -262,7 +262,7 @@ def check_text(text: str, doc: Path) -> list[str]:
             if problem:
                 problems.append(f"{where}, line {i}: {problem}")
         elif token.startswith("--") and re.fullmatch(r"--[a-z][\w-]*", token) and token not in options:
-            extra = set().union(*(help_options("benchmarks", b) for b in ("spotgeo", "scale")))
+            extra = set().union(*(help_options("benchmarks", b) for b in ("spotgeo", "scale", "crowd")))
             if token not in extra:
                 problems.append(f"{where}, line {i}: option {token} is in no command's --help")
     return problems
