@@ -26,6 +26,7 @@ import pandas as pd
 
 from .params import ParamSpec
 from .ranking import rank_lex, rank_rows
+from .threads import blas_threads
 
 
 @dataclass(frozen=True)
@@ -226,8 +227,9 @@ class UnitStats:
                 shared[:, cells] = wg * self.shared[idx[:, 0]]
             else:
                 wg = np.ascontiguousarray(w[:, idx].transpose(1, 0, 2))  # (cells, b, s)
-                team[:, cells] = np.matmul(wg, flat[idx]).transpose(1, 0, 2)
-                shared[:, cells] = np.matmul(wg, self.shared[idx]).transpose(1, 0, 2)
+                with blas_threads(1):  # thin products: spinning BLAS threads cost more than they give
+                    team[:, cells] = np.matmul(wg, flat[idx]).transpose(1, 0, 2)
+                    shared[:, cells] = np.matmul(wg, self.shared[idx]).transpose(1, 0, 2)
         return team.reshape(b, self.n_cells, t, k), shared
 
     def scores(self, weights: np.ndarray | None = None, teams: Sequence[int] | None = None) -> Mapping[str, np.ndarray]:
