@@ -116,6 +116,24 @@ def tree_pids(pid: int) -> list[int]:
     return out
 
 
+def _cpu_ticks(pid: int) -> int:
+    """utime + stime of a process and of its children it waited for, in clock ticks."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def tree_cpu(pid: int | None = None) -> float:
+    """CPU seconds so far of a process tree (default: this process): every live process in
+    it, with what each has collected from its ended children. A worker that ended without
+    being waited for is missed; sample before and after and take the difference."""
+    pid = os.getpid() if pid is None else pid
+    return sum(_cpu_ticks(p) for p in tree_pids(pid)) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_kib(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm") as f:
