@@ -23,7 +23,9 @@ empty one. Messages call a file that is not comma-separated a "text file", not a
 
 from __future__ import annotations
 
+import contextvars
 import re
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -157,9 +159,28 @@ def _read(body: pa.Buffer, raw: list[str], read: list[int], typed: dict, data: b
     return table
 
 
+#: set (``single_threaded()``) where the caller already reads files side by side on the cores
+_SINGLE = contextvars.ContextVar("lab_csv_single_threaded", default=False)
+
+
+@contextmanager
+def single_threaded():
+    """Within the block (this thread or task), the parser uses one thread: for a caller that
+    already reads several files at once, one per core, where arrow's own threads would only
+    add their coordination to the CPU time."""
+    token = _SINGLE.set(True)
+    try:
+        yield
+    finally:
+        _SINGLE.reset(token)
+
+
 def _one_thread() -> bool:
     """True in a process told to parse on one thread (pandas' ``mode.max_threads`` = 1, which
-    the pool's workers set: the other workers have the other cores)."""
+    the pool's workers set: the other workers have the other cores), or within
+    :func:`single_threaded`."""
+    if _SINGLE.get():
+        return True
     try:
         return pd.get_option("mode.max_threads") == 1
     except (KeyError, pd.errors.OptionError):

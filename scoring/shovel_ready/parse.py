@@ -72,7 +72,8 @@ def _words_at(data: np.ndarray, start: np.ndarray) -> np.ndarray:
         near = start > m - 8
         rows = np.lib.stride_tricks.as_strided(data, shape=(m - 7, 8), strides=(data.strides[0], data.strides[0]),
                                                writeable=False)
-        out = np.ascontiguousarray(rows.take(np.where(near, 0, start), axis=0)).view("<u8").ravel()
+        # (fancy indexing: ``take`` would first copy the overlapping view, 8 bytes per byte)
+        out = np.ascontiguousarray(rows[np.where(near, 0, start)]).view("<u8").ravel()
         out[near] = 0
     for i in np.flatnonzero(near).tolist():  # the last 8 bytes of the buffer, one by one
         s = int(start[i])
