@@ -4,8 +4,8 @@
 
 On the Shovel-Ready benchmark competition (``python -m benchmarks shovel-ready`` generates it
 once), for a few submissions: ``scoring.fp1_score(ground_truth.csv, submission.csv)`` — both files
-read, checked and parsed on every call — against the public reference's 6,700 ms (SPEC §3; the
-target is >= 100x at the slowest submission); then the same two files only read (the columns
+read, checked and parsed on every call (against the public reference itself, interleaved:
+``python -m benchmarks versus``); then the same two files only read (the columns
 FP1 uses, through ``scoring.core.tables.read_table``: the limits, then ``pyarrow.csv``), and
 ``pandas.read_csv`` of the same files as a floor. ``fp1_score`` reads the two files side by side
 on two threads, so "reading" (their sum, one after the other) is an upper bound on its share.
@@ -30,8 +30,6 @@ import scoring  # noqa: E402
 from benchmarks.shovel_ready import ensure_data  # noqa: E402
 from scoring.core.tables import read_table  # noqa: E402
 from scoring.shovel_ready.data import GT_COLUMNS, SUB_COLUMNS  # noqa: E402
-
-PUBLIC_MS = 6700  # the public reference scorer on one FP1-scale submission (SPEC §3)
 
 
 def median_ms(fn, calls: int) -> tuple[float, float]:
@@ -63,7 +61,7 @@ def main(argv=None) -> int:
     print(f"\nground truth ({gt.stat().st_size / 1e6:.0f} MB): read_table {t_gt[0]:6.1f} ms, CPU {t_gt[1]:6.1f} ms "
           f"(pandas.read_csv {f_gt[0]:6.1f} ms, CPU {f_gt[1]:6.1f} ms)")
     print("\n  wall time (CPU time of every thread in brackets), medians")
-    print(f"  {'submission':<16} {'MB':>3} {'fp1_score':>20} {'vs public':>9} {'read_table':>20} "
+    print(f"  {'submission':<16} {'MB':>3} {'fp1_score':>20} {'read_table':>20} "
           f"{'pandas.read_csv':>20} {'reading share':>14}")
     worst = []
     for s in subs:
@@ -74,11 +72,11 @@ def main(argv=None) -> int:
         share, cpu_share = (t_gt[0] + read[0]) / full[0], (t_gt[1] + read[1]) / full[1]
         worst.append(full[0])
         print(f"  {s.stem[:16]:<16} {s.stat().st_size / 1e6:3.0f} {full[0]:7.1f} ms ({full[1]:6.1f}) "
-              f"{PUBLIC_MS / full[0]:8.0f}x {read[0]:7.1f} ms ({read[1]:6.1f}) {floor[0]:7.1f} ms ({floor[1]:6.1f}) "
+              f"{read[0]:7.1f} ms ({read[1]:6.1f}) {floor[0]:7.1f} ms ({floor[1]:6.1f}) "
               f"{share:6.0%} ({cpu_share:4.0%})")
     slowest = max(worst)
-    print(f"\nFP1 from CSV files at the slowest submission: {slowest:.1f} ms = {PUBLIC_MS / slowest:.0f}x the public "
-          f"reference (target >= 100x: {'ok' if PUBLIC_MS / slowest >= 100 else 'MISSED'})")
+    print(f"\nFP1 from CSV files at the slowest submission: {slowest:.1f} ms (against the public reference: "
+          "python -m benchmarks versus)")
     return 0
 
 

@@ -24,6 +24,7 @@ from .core.errors import InputError
 from .core.export import json_value, to_csv, to_json
 from .core.family import Family
 from .core.robustness import INTERVAL_COLUMNS, SIMULTANEOUS_COLUMNS, bootstrap, interval_table, top_set
+from .core.threads import blas_threads
 from .export import cli as export_cli
 from .registry import families, get
 
@@ -262,7 +263,8 @@ def guarded(command: Callable[[], int], *, bar: ProgressBar = _BAR) -> int:
             bar.close()
             print(f"warning: {text}", file=sys.stderr if file is None else file)
 
-    with warnings.catch_warnings():  # restored on return: an in-process caller keeps its own
+    # one BLAS thread: spinning BLAS threads on a busy machine cost many times the work (core.threads)
+    with warnings.catch_warnings(), blas_threads(1):  # restored on return: an in-process caller keeps its own
         warnings.showwarning = one_line
         try:
             return command()

@@ -23,7 +23,9 @@ empty one. Messages call a file that is not comma-separated a "text file", not a
 
 from __future__ import annotations
 
+import contextvars
 import re
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -33,7 +35,7 @@ import pyarrow.csv as pv
 
 from . import limits, plaintext
 from .errors import InputError
-from .records import cell_error, check_cell_sizes, check_header, header_of, record_rows
+from .records import cell_error, check_cell_sizes, check_header, header_of, one_record_a_line, record_rows
 from .sources import source_bytes
 
 BOM = b"\xef\xbb\xbf"
@@ -157,9 +159,28 @@ def _read(body: pa.Buffer, raw: list[str], read: list[int], typed: dict, data: b
     return table
 
 
+#: set (``single_threaded()``) where the caller already reads files side by side on the cores
+_SINGLE = contextvars.ContextVar("lab_csv_single_threaded", default=False)
+
+
+@contextmanager
+def single_threaded():
+    """Within the block (this thread or task), the parser uses one thread: for a caller that
+    already reads several files at once, one per core, where arrow's own threads would only
+    add their coordination to the CPU time."""
+    token = _SINGLE.set(True)
+    try:
+        yield
+    finally:
+        _SINGLE.reset(token)
+
+
 def _one_thread() -> bool:
     """True in a process told to parse on one thread (pandas' ``mode.max_threads`` = 1, which
-    the pool's workers set: the other workers have the other cores)."""
+    the pool's workers set: the other workers have the other cores), or within
+    :func:`single_threaded`."""
+    if _SINGLE.get():
+        return True
     try:
         return pd.get_option("mode.max_threads") == 1
     except (KeyError, pd.errors.OptionError):
@@ -182,14 +203,21 @@ def diagnose(data: bytes, n_fields: int, name: str, *, delimiter: str = ",", quo
     """The problem the parser met in ``data``, found by our own checks: the first undecodable
     byte's line, a record with more or fewer fields than the header, a quote never closed."""
     sep = dialect(delimiter, quoting)
+    lines = not quoting or b'"' not in data  # a record is a line: its fields are counted without decoding
+    if lines:
+        try:
+            record_rows(data, n_fields, name, quick=False, delimiter=sep, quoting=quoting)
+        except InputError as e:
+            return e
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
         return InputError(name, data.count(b"\n", 0, e.start) + 1, f"not a UTF-8 text {_kind(sep)}file (undecodable bytes)")
-    try:
-        record_rows(data, n_fields, name, quick=False, delimiter=sep, quoting=quoting)
-    except InputError as e:
-        return e
+    if not lines:
+        try:
+            record_rows(data, n_fields, name, quick=False, delimiter=sep, quoting=quoting)
+        except InputError as e:
+            return e
     return InputError(name, None, "not a well-formed CSV file (a record the CSV parser cannot read)")
 
 
@@ -202,8 +230,7 @@ def rows_of(data: bytes, n_fields: int, n_rows: int, name: str, *, delimiter: st
     >>> rows_of(b"a,b\\n1,2\\n\\n3,4\\n", 2, 2, "f.csv").tolist()
     [2, 4]
     """
-    lines = data.count(b"\n") + (not data.endswith(b"\n"))
-    if lines == n_rows + 1:  # one line a record, no blank line: record i is on line i + 2
+    if one_record_a_line(data, n_rows + 1):  # no blank line: record i is on line i + 2
         return np.arange(2, n_rows + 2)
     rows = record_rows(data, n_fields, name, quick=False, delimiter=dialect(delimiter, quoting), quoting=quoting)
     if rows is None or len(rows) != n_rows:
@@ -222,10 +249,7 @@ def read_arrow(src, name: str, *, types=None, keep=None, delimiter: str = ",",
     ([' 7', '8'], ['id', 'x'], [2, 4])
     """
     data, header = checked_bytes(src, name, delimiter=delimiter, quoting=quoting)
-    sep, lines = dialect(delimiter, quoting), not quoting or b'"' not in data
-    if lines:  # a record is a line: its fields are counted here, before the parser
-        rows = record_rows(data, len(header), name, delimiter=sep, quoting=quoting)
+    # the parser checks every record's fields as it reads (a record it refuses is named by
+    # ``diagnose``); the rows are then counted from the line ends, one pass, no second parse
     table = parse(data, header, name, types=types, keep=keep, delimiter=delimiter, quoting=quoting)
-    if not lines or rows is None or len(rows) != table.num_rows:
-        rows = rows_of(data, len(header), table.num_rows, name, delimiter=delimiter, quoting=quoting)
-    return table, header, rows
+    return table, header, rows_of(data, len(header), table.num_rows, name, delimiter=delimiter, quoting=quoting)

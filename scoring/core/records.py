@@ -74,6 +74,24 @@ def record_rows(data: bytes, n_fields: int, name: str, quick: bool = True, *, de
         return None
 
 
+def one_record_a_line(data: bytes, n_lines: int) -> bool:
+    """True when ``data`` has exactly ``n_lines`` lines (the last may lack its ``\\n``) and no
+    lone ``\\r`` (which a CSV parser would also take for a line end): then, for a file without
+    quoted line breaks, the parser's records are its lines, none blank.
+
+    >>> one_record_a_line(b"a,b\\n1,2\\r\\n3,4", 3), one_record_a_line(b"a,b\\n1,2\\r3,4\\n", 2)
+    (True, False)
+    """
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = sum(int(np.count_nonzero(buf[i:i + (1 << 18)] == 10)) for i in range(0, len(buf), 1 << 18))
+    if newlines + (not data.endswith(b"\n")) != n_lines:
+        return False
+    if b"\r" not in data:
+        return True
+    cr = np.flatnonzero(buf == 13)
+    return bool((cr + 1 < len(buf)).all() and (buf[cr + 1] == 10).all())
+
+
 def _count_bytes(buf: np.ndarray, sep: int = 44, block: int = 1 << 18) -> tuple[int, int]:
     """Newlines and delimiters (``sep``, a comma unless told) in ``buf``, a block at a time (the comparison's temporary stays in
     cache instead of being a new array the size of the file)."""

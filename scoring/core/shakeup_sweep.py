@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 from ..claims import shakeup as claims
 from .errors import InputError, parameter_error
@@ -100,6 +99,8 @@ def nested_shakeups(us: UnitStats, fractions: Sequence[float], splits: int, *, s
         keep = e <= n_steps
         row = ((np.arange(c)[:, None] * (n_steps + 1) + e) * n_cells + us.cell[None, :])[keep]
         col = np.broadcast_to(np.arange(u), e.shape)[keep]
+        from scipy import sparse  # on first use: every command line imports this module
+
         onehot = sparse.csr_array((np.ones(len(row)), (row, col)), shape=(c * (n_steps + 1) * n_cells, u))
         sums = np.cumsum((onehot @ stats).reshape(c, n_steps + 1, n_cells, -1), axis=1)
         test = sums[:, -1:]  # every step up to "in the test set, never public"

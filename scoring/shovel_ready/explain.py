@@ -4,6 +4,7 @@ They call the same vectorised functions as the :class:`~scoring.Scorer`."""
 
 from __future__ import annotations
 
+import contextvars
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
@@ -12,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core.csvread import single_threaded
 from ..core.errors import InputError
 from ..core.sources import source_name
 from .competition import Competition
@@ -159,8 +161,10 @@ def fp1_score(ground_truth, submission) -> float:
     # Neither file needs the other until the pairing, so they are read side by side (numpy
     # and arrow release the GIL: the two overlap on two cores). A bad ground truth is
     # reported first, as when read one after the other.
-    with ThreadPoolExecutor(1, thread_name_prefix="fp1-ground-truth") as pool:
-        job = pool.submit(scan_ground_truth, ground_truth, gt_name, [], effectiveness=False)
+    # (each file on one parse thread: the two files already keep two cores busy)
+    with ThreadPoolExecutor(1, thread_name_prefix="fp1-ground-truth") as pool, single_threaded():
+        job = pool.submit(contextvars.copy_context().run, scan_ground_truth, ground_truth, gt_name, [],
+                          effectiveness=False)
         try:
             scan = scan_submission(submission, source_name(submission, "submission"), keep=set(SUB_COLUMNS))
             gscan = job.result()

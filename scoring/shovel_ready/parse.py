@@ -63,20 +63,19 @@ _HIGH_NIBBLES, _ZEROS = _U(0xF0F0F0F0F0F0F0F0), _U(0x3030303030303030)  # '0' is
 def _words_at(data: np.ndarray, start: np.ndarray) -> np.ndarray:
     """The 8 bytes from each ``start`` as one little-endian uint64 (zero past the buffer's end).
 
-    Two aligned 8-byte reads and a shift per string: a gather of unaligned words is several
-    times slower in numpy, and copying the buffer to pad it would cost more than the rest."""
+    One gather of 8-byte rows from an overlapping (stride 1) view of the buffer — no copy of
+    the buffer to pad it; the few strings in its last 8 bytes are read one by one."""
     m = len(data)
-    whole = data[: m // 8 * 8]
     out = np.zeros(len(start), dtype=_U)
     near = np.ones(len(start), dtype=bool)
-    if len(whole) >= 16 and whole.ctypes.data % 8 == 0:
-        A = whole.view("<u8")
-        q = start >> 3
-        near = q + 1 >= len(A)
-        qc = np.minimum(q, len(A) - 2)
-        r = (start & 7).astype(_U) * _U(8)
-        out = (np.take(A, qc) >> r) | np.where(r == 0, _U(0), np.take(A, qc + 1) << ((_U(64) - r) & _U(63)))
-    for i in np.flatnonzero(near).tolist():  # the last 16 bytes of the buffer, one by one
+    if m >= 8:
+        near = start > m - 8
+        rows = np.lib.stride_tricks.as_strided(data, shape=(m - 7, 8), strides=(data.strides[0], data.strides[0]),
+                                               writeable=False)
+        # (fancy indexing: ``take`` would first copy the overlapping view, 8 bytes per byte)
+        out = np.ascontiguousarray(rows[np.where(near, 0, start)]).view("<u8").ravel()
+        out[near] = 0
+    for i in np.flatnonzero(near).tolist():  # the last 8 bytes of the buffer, one by one
         s = int(start[i])
         out[i] = int.from_bytes(bytes(data[s:s + 8]).ljust(8, b"\0"), "little")
     return out

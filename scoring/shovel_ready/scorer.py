@@ -245,10 +245,9 @@ class Scorer:
             "eligible": st["eligible"], "boost": st["boost"], "final_score": st["final_score"],
             "rank": rank(st["final_score"]),
         }
-        if attrs:
-            for j, lab in enumerate(labels):
-                data[lab] = st["groups"][:, j]
         df = pd.DataFrame(data)
+        if attrs:  # the group scores as one block (teams × groups), not one array per column
+            df = pd.concat([df, pd.DataFrame(st["groups"][:, :len(labels)], columns=labels)], axis=1)
         return df.sort_values(["rank", "submission"], kind="stable").reset_index(drop=True)
 
     def final_ranks(self, p: Mapping[str, Any] | None = None, /, **params) -> np.ndarray:
@@ -315,10 +314,13 @@ class Scorer:
         def score(team_sums: np.ndarray, shared_sums: np.ndarray, teams=None) -> dict[str, np.ndarray]:
             g, s = team_sums.shape[-3], team_sums.shape[-2]
             t = np.swapaxes(team_sums, -3, -2).reshape(*team_sums.shape[:-3], s, g, 4, C)
+            # the four sums apart, each contiguous (…, S, G, C): one copy, then every step of
+            # the scoring runs over plain arrays instead of strided views
+            M, Sq, Sd, NP = np.ascontiguousarray(np.moveaxis(t, -2, 0))
             rt = runtime if teams is None else runtime[teams]  # the boost is relative to the field
             # the group sizes: essays per cell, the left-out slot (the last, with excl) dropped
-            return stage_scores(t[..., 0, :], t[..., 1, :], t[..., 2, :], t[..., 3, :], shared_sums[..., :C],
-                                shared_sums[..., :n_groups, C], rt, grouped=grouped, **agg)
+            return stage_scores(M, Sq, Sd, NP, shared_sums[..., :C], shared_sums[..., :n_groups, C], rt,
+                                grouped=grouped, **agg)
 
         box = softmin_box(np.bincount(gcode, minlength=n_groups)[:n_groups], agg["alpha"]) if grouped else None
         return UnitStats(units=list(self.comp.gt.essays), cell=gcode, n_cells=len(labels) + int(excl),
@@ -354,19 +356,24 @@ def _agg(p: dict) -> dict:
 
 
 def _f1(w, M, Sq, Sd, NP, NG):
-    """Mean F1 over the classes present in the ground truth, along the last axis."""
+    """Mean F1 over the classes present in the ground truth, along the last axis. ``NG`` may
+    lack the submissions' axis (it broadcasts): what depends on it alone is computed once."""
     tp = fractional_tp_values(w, Sq, Sd)
     fp = NP - M
     fn = NG - tp
-    denom = tp + 0.5 * (fp + fn)
+    denom = fp
+    denom += fn
+    denom *= 0.5
+    denom += tp  # tp + ½(fp + fn), in place
     f1 = np.divide(tp, denom, out=np.zeros_like(tp), where=denom > 0)
     present = NG > 0
-    return (f1 * present).sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
+    f1 *= present
+    return f1.sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
 
 
 def segment_and_group_scores(w, M, Sq, Sd, NP, NG) -> tuple[np.ndarray, np.ndarray]:
     """Segment score (…, S) and group scores (…, S, G) from sums (…, S, G, C) and NG (…, G, C)."""
-    NG = np.broadcast_to(NG[..., None, :, :], M.shape)
+    NG = np.asarray(NG)[..., None, :, :]  # (…, 1, G, C): the same for every submission
     seg = _f1(w, M.sum(-2), Sq.sum(-2), Sd.sum(-2), NP.sum(-2), NG.sum(-2))
     return seg, _f1(w, M, Sq, Sd, NP, NG)
 

@@ -37,13 +37,23 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .rules import KIT_CONSTANT, SEED, RuleSet, cost_constant
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+
+def linear_sum_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``scipy.optimize.linear_sum_assignment``, imported on first use: importing
+    ``scipy.optimize`` takes about a second, and every command of every family would pay it
+    (the registry imports this family) although only a spotGEO matching needs it."""
+    from scipy.optimize import linear_sum_assignment as solve
+
+    return solve(cost)
 
 #: components with at most this many full assignments (6 × 6, 5 × 6, 4 × 6, 3 × 8 …) are
 #: solved by trying them all at once
@@ -259,6 +269,8 @@ def _graph(order: np.ndarray, starts: np.ndarray, gi: np.ndarray, n_g: int) -> c
     indptr = np.full(n + 1, len(order), dtype=np.int32 if len(order) < 2**31 and n < 2**31 else np.int64)
     indptr[:n_p] = starts
     cols = (gi[order] + n_p).astype(indptr.dtype)
+    from scipy.sparse import csr_matrix  # on first use (see linear_sum_assignment)
+
     return csr_matrix((np.ones(len(order)), cols, indptr), shape=(n, n))
 
 
@@ -288,6 +300,8 @@ def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):
     up, pi, starts = _compact_sorted(q, by_pred)
     _, gi = _compact(g[rest], int(g.max()) + 1)
     n_p, n_g = len(up), int(gi.max()) + 1
+    from scipy.sparse.csgraph import connected_components  # on first use (see linear_sum_assignment)
+
     n_comp, lab = connected_components(_graph(by_pred, starts, gi, n_g), directed=False)
     local_p, rn = _local_index(lab[:n_p], n_comp)
     local_g, cn = _local_index(lab[n_p:], n_comp)
