@@ -58,7 +58,7 @@ PAGES = (
     ("spotGEO leaderboard", "spotgeo_leaderboard", ""),
     ("QA leaderboard", "qa_leaderboard", ""),
     ("difficulty leaderboard", "difficulty_leaderboard", ""),
-    ("Custom leaderboard", "custom_leaderboard", "across=weighted"),
+    ("Custom leaderboard", "custom_leaderboard", "across=softmin"),  # α drawn (the weights fold)
     ("Rank intervals (QA)", "robustness_intervals", "family=qa"),
     ("Stability map (spotGEO)", "robustness_stability", "family=spotgeo"),
     ("Compare settings (difficulty)", "robustness_compare", "family=difficulty"),
