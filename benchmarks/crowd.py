@@ -170,6 +170,16 @@ async def warm(base: str, t: Tally) -> float | None:
         cold = run.seconds
         t.run("warm-up", name, run)
         for k, (name, page, query) in enumerate(PAGES):
+            if k and "=" in query and not query.startswith("family="):
+                # a link's own parameters are read on the page it opens (a later page of the session
+                # keeps the session's values): a visitor of its own, as the rounds' visitors arrive
+                w = client.Visitor(base, page, query, timeout=TIMEOUT * 2)
+                try:
+                    t.run("warm-up", name, await w.open())
+                    await _moves(w, name, f"warm-up ({name})", 0, rng, t, at_least=1)
+                finally:
+                    await w.close()
+                continue
             if k:
                 t.run("warm-up", name, await v.goto(page, query))
             await _moves(v, name, f"warm-up ({name})", 0, rng, t, at_least=1)
