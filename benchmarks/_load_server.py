@@ -10,7 +10,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 
@@ -25,20 +24,12 @@ def wait_healthy(proc: subprocess.Popen, base: str, timeout: float, log: str = "
     """Wait until the Streamlit server ``proc`` answers its health check at ``base`` (raises
     ``RuntimeError`` when it exits first or does not answer within ``timeout`` seconds; ``log``
     names where its output went). The browser tests start their servers with it too."""
-    deadline = time.monotonic() + timeout
-    see = f"; see {log}" if log else ""
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}{see}")
-        try:
-            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"streamlit did not answer in {timeout:.0f} s{see}")
-        time.sleep(0.25)
+    from serve import wait_healthy as healthy  # the production server's own wait (serve.py)
+
+    try:
+        healthy(base, proc, timeout, "streamlit")
+    except RuntimeError as err:
+        raise RuntimeError(f"{err}; see {log}" if log else str(err)) from None
 
 
 class Server:
