@@ -4,7 +4,7 @@ JSON document — saved, edited and loaded back — and the shipped recipes with
 import streamlit as st
 
 from lab.families import custom as cu
-from lab.view import current
+from lab.view import current, links
 
 FAM = cu.FAM
 TITLE = "Recipe"
@@ -32,9 +32,9 @@ with right:
                  placeholder='{"stages": {"across": "borda"}}')
     st.button("Apply the pasted recipe", key="cu_recipe_apply", icon=":material/play_arrow:",
               on_click=cu.apply_recipe_input, args=("text",))  # before the sidebar is drawn: its widgets take the stages
-    st.checkbox("A recipe that says how to read the inputs (its inputs section) reads the data shown again",
-                value=True, key="cu_recipe_reread",
-                help="its reading options (team column, roles of the columns, missing marks, a/b cells, lower-is-"
+    links.draw(st.checkbox, "A recipe that says how to read the inputs (its inputs section) reads the data shown again",
+               cu.RECIPE_REREAD,
+               help="its reading options (team column, roles of the columns, missing marks, a/b cells, lower-is-"
                      "better units, drop_empty …) apply to the files of the data shown: they are loaded again, as "
                      "your upload (kept in the link). Off: only the stages are applied.")
     problem = st.session_state.pop(cu.RECIPE_OUTCOME, None)

@@ -234,6 +234,8 @@ def _data_defaults(comp) -> dict[str, Any]:
 #: page's text box (derived: its text is applied to the sidebar by a button, it holds no value of the view)
 DATASET = Control(DATASET_KEY, LINK_DATASET)  # one of the shipped tables (none: an upload)
 RECIPE_TEXT = Control("cu_recipe_text", "", "derived")
+#: the Recipe page: a recipe with an inputs section also reads the data shown again (on by default)
+RECIPE_REREAD = Control("cu_recipe_reread", "reread", "bool", True)
 
 UI = FamilyUI(
     pages=(
@@ -241,7 +243,7 @@ UI = FamilyUI(
                  "Your own leaderboard from any team × unit results table, composed by a recipe.",
                  (stage_table_toggle("cu_lb_table"), export_target("cu_lb_export"))),
         PageSpec("pages/custom_recipe.py", "Recipe", ":material/receipt_long:",
-                 "The recipe behind the leaderboard: read it, edit it, save it, load one.", (RECIPE_TEXT,)),
+                 "The recipe behind the leaderboard: read it, edit it, save it, load one.", (RECIPE_TEXT, RECIPE_REREAD)),
     ),
     controls=(DATASET,),
     follow_link=follow_link,
