@@ -9,9 +9,10 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.sources import source_name
-from .data import Results, Units, load_results, load_teams, load_units
+from .data import Results, load_results
 from .params import NONE, PARAMS
 from .recipe import Recipe, read_recipe
+from .tables import Units, load_teams, load_units
 
 
 @dataclass

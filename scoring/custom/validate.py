@@ -13,9 +13,10 @@ import pandas as pd
 from ..core.errors import InputError
 from ..core.sources import source_bytes, source_name
 from ..core.validate import MAX_ERRORS, read_rows, stopped, table_errors
-from .data import load_results, load_teams, load_units
+from .data import load_results
 from .reading import is_tab_separated, read_text_table
 from .recipe import Recipe, read_recipe
+from .tables import load_teams, load_units
 
 
 def _errors(check, src, name: str, limit: int):
