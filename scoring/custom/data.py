@@ -295,7 +295,8 @@ def _load_wide(df, name: str, opts: ResultsOptions, *, empty_teams: bool = False
     t = _empties(_Table(teams, units, list(units), metrics, np.column_stack(columns), rows, published,
                         np.column_stack(digits), published_digits), name, opts,
                  report, empty_teams=empty_teams, empty_units=empty_units, where=where)
-    low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in set(t.units)], dtype=bool)
+    kept = set(t.units)  # once: a set per unit would cost units² on a wide table
+    low = np.array([lw for u, lw in zip(units, lower, strict=True) if u in kept], dtype=bool)
     return Results(name, t.teams, t.units, t.unit_of, t.metric_of, t.values, published=t.published, report=report,
                    digits=t.digits, published_digits=t.published_digits, published_kind=kinds, lower=low,
                    columns=cols, fit=explained, info=info)
