@@ -119,7 +119,7 @@ def parse(data: bytes, header: list[str], name: str, *, types=None, keep=None, d
         table = pa.table({raw[j]: pa.array([], typed.get(raw[j], pa.large_string())) for j in read})
     else:
         table = _read(body, raw, read, typed, data, name, sep, quoting)
-    if quoting and len(data) > limits.MAX_CELL_BYTES:  # a quoted cell may span lines each under the limit
+    if quoting and len(data) > limits.MAX_CELL_BYTES and b'"' in data:  # a quoted cell may span lines each under the limit
         _check_cells(table, data, len(header), name, [names[j] for j in read], sep)
     table = table.rename_columns([names[j] for j in read])
     return table if wanted else table.select([])

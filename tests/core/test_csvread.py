@@ -128,3 +128,14 @@ def test_a_huge_tab_separated_cell_is_refused_before_anything_is_built_from_it()
 def test_a_comma_separated_header_repeating_a_name_once_stripped_is_refused():
     e = problem(b"a,b, b\n1,2,3\n")  # read as written, 'b' and ' b' would be one column
     assert e.row == 1 and e.problem == "duplicate column 'b' in the header"
+
+
+def test_cells_are_stripped_wherever_their_white_space_sits():
+    from scoring.core.tables import read_table
+
+    # the quick check looks at each cell's first and last byte: white space in the first cell,
+    # the last cell, a cell after an empty one, a non-ASCII edge; and a column with none
+    df = read_table(b"a,b\n x,1\ny,2\n,3\nz ,4\n\xc2\xa0w,5\nv\t,6\n", "f.csv")
+    assert df["a"].tolist() == ["x", "y", "", "z", "w", "v"]
+    assert df["b"].tolist() == ["1", "2", "3", "4", "5", "6"]
+    assert read_table(b"a\nx\n \n", "f.csv")["a"].tolist() == ["x", ""]
