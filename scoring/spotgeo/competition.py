@@ -179,9 +179,17 @@ def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarr
     p = np.repeat(np.arange(len(pkey), dtype=np.int64), n)
     pos = np.repeat(lo - np.concatenate(([0], np.cumsum(n)[:-1])), n) + np.arange(total)
     g = order[pos]
-    d = np.hypot(pred_xy[p, 0] - gt_xy[g, 0], pred_xy[p, 1] - gt_xy[g, 1])
-    keep = d <= max_d
-    p, g, d = p[keep], g[keep], d[keep]
+    # the squared distance first (a few times cheaper than ``hypot``), with a margin far above
+    # its rounding, so that ``hypot`` — the distance every rule compares — runs on the few
+    # pairs that can be within ``max_d``; then the pairs are taken by position (cheaper than
+    # three boolean masks)
+    dx = np.ascontiguousarray(pred_xy[:, 0])[p] - np.ascontiguousarray(gt_xy[:, 0])[g]
+    dy = np.ascontiguousarray(pred_xy[:, 1])[p] - np.ascontiguousarray(gt_xy[:, 1])[g]
+    near = np.flatnonzero(dx * dx + dy * dy <= max_d * max_d * (1 + 1e-9) + 1e-300)
+    d = np.hypot(dx[near], dy[near])
+    within = d <= max_d
+    keep = near[within]
+    p, g, d = p[keep], g[keep], d[within]
     s = stable_argsort(d)
     return p[s].astype(np.int32), g[s].astype(np.int32), d[s]
 
@@ -201,7 +209,12 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
         m = np.zeros(len(s), dtype=bool)
         m[1:] |= tie
         m[:-1] |= tie  # every member of a run of equal values; runs stay where they are
-        s[m] = s[m][np.lexsort((s[m], v[m]))]
+        at = np.flatnonzero(m)
+        # each member's run (numbered in order) and position as one integer key: one plain
+        # sort puts every run's positions in order and leaves the runs where they are
+        run = np.cumsum(np.r_[True, ~tie[at[:-1]]]).astype(np.int64)
+        key = np.sort(run * len(s) + s[at])
+        s[at] = key - run * len(s)
     return s
 
 

@@ -259,13 +259,29 @@ def brightness_of(entries: list, counts: np.ndarray, offset: int = 0) -> tuple[n
     """The ``object_brightness`` values of a run of entries (file positions ``offset`` on), in
     file order, or ``(None, why)`` naming the first entry that lacks a well-formed one (the
     ground truth's optional extra key; it never makes a file invalid)."""
-    vals: list = []
-    for i, e in enumerate(entries):
-        b = e.get(BRIGHTNESS_KEY, _ABSENT)
-        ok = isinstance(b, list) and len(b) == counts[i] and all(
-            _is_num(v) and math.isfinite(float(v)) for v in b)
-        if not ok:
+    lists = [e.get(BRIGHTNESS_KEY, _ABSENT) for e in entries]
+    # every entry at once (types, lengths, one array, finiteness); entry by entry only to name
+    # the first one that fails
+    if set(map(type, lists)) <= {list} and np.array_equal(
+            np.fromiter(map(len, lists), dtype=np.int64, count=len(lists)), counts):
+        vals = list(chain.from_iterable(lists))
+        if set(map(type, vals)) <= {int, float}:
+            try:
+                out = np.array(vals, dtype=np.float64)
+            except OverflowError:  # an integer past the float range
+                out = None
+            if out is not None and np.isfinite(out).all():
+                return out, None
+    for i, b in enumerate(lists):
+        if not (isinstance(b, list) and len(b) == counts[i] and all(_is_num(v) and _finite(v) for v in b)):
             why = "missing" if b is _ABSENT else f"not {int(counts[i])} finite numbers"
             return None, f"entry {offset + i + 1}: {why}"
-        vals.extend(b)
-    return np.array(vals, dtype=np.float64), None
+    return np.array(list(chain.from_iterable(lists)), dtype=np.float64), None  # (lists of a list subclass)
+
+
+def _finite(v) -> bool:
+    """A JSON number that is a finite float (an integer past the float range is not)."""
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False

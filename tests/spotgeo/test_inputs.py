@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import scoring.spotgeo as sg
@@ -225,3 +226,18 @@ def test_fast_check_agrees_with_the_scan():
         accepted += scan_ok
         rejected += not scan_ok
     assert accepted > 100 and rejected > 1000
+
+
+def test_brightness_checked_whole_then_the_first_bad_entry_named():
+    from scoring.spotgeo.data import brightness_of
+
+    counts = np.array([2, 0, 1])
+    good = [{"object_brightness": [1, 2.5]}, {"object_brightness": []}, {"object_brightness": [3]}]
+    vals, why = brightness_of(good, counts)
+    assert vals.tolist() == [1.0, 2.5, 3.0] and why is None
+    for bad, entry in (([1, True], 1), ([1, 10**400], 1), ([1, float("nan")], 1), ([1, "2"], 1), ([1], 1)):
+        entries = [{"object_brightness": bad}, *good[1:]]
+        assert brightness_of(entries, counts, offset=4) == (None, "entry 5: not 2 finite numbers"), entry
+    assert brightness_of([good[0], {}, good[2]], counts) == (None, "entry 2: missing")
+    assert brightness_of([good[0], good[1], {"object_brightness": [float("inf")]}], counts)[1] == \
+        "entry 3: not 1 finite numbers"

@@ -30,3 +30,41 @@ def test_stable_argsort_is_numpys_stable_sort():
 
 def test_the_default_sort_alone_would_be_caught():
     assert any(not np.array_equal(np.argsort(x), np.argsort(x, kind="stable")) for x in cases())
+
+
+def brute_pairs(pred_xy, pred_frame, gt_xy, gt_frame, max_d):
+    """Every (prediction, object) of one frame with ``hypot`` ≤ ``max_d``, in position order,
+    then stably by distance: the obvious double loop."""
+    rows = [(i, j, float(np.hypot(pred_xy[i, 0] - gt_xy[j, 0], pred_xy[i, 1] - gt_xy[j, 1])))
+            for i in range(len(pred_xy)) for j in range(len(gt_xy)) if pred_frame[i] == gt_frame[j]]
+    rows = [r for r in rows if r[2] <= max_d]
+    rows.sort(key=lambda r: r[2])  # stable: ties keep (prediction, object-by-x) order
+    return rows
+
+
+def test_candidate_pairs_are_every_pair_within_reach():
+    from scoring.spotgeo.competition import candidate_pairs, x_index
+
+    rng = np.random.default_rng(42)
+    at_reach = 0
+    for trial in range(40):
+        n_f = int(rng.integers(1, 4))
+        n_p, n_g = int(rng.integers(0, 60)), int(rng.integers(1, 60))
+        grid = rng.choice([1.0, 0.5])  # on a grid: pairs exactly at the reach, and ties
+        pred = np.round(rng.uniform(0, 120, (n_p, 2)) / grid) * grid
+        obj = np.round(rng.uniform(0, 120, (n_g, 2)) / grid) * grid
+        pf, of = np.sort(rng.integers(0, n_f, n_p)), rng.integers(0, n_f, n_g)
+        max_d = float(rng.choice([5.0, 10.0, 50.0]))
+        p, g, d = candidate_pairs(pred, pf, obj, of, max_d=max_d)
+        want = brute_pairs(pred, pf, obj, of, max_d)
+        assert len(p) == len(want), trial
+        assert np.array_equal(d, [w[2] for w in want])  # the same distances, bit for bit, in order
+        # the same pairs (within a run of equal distances the order is the pairs' position order)
+        assert sorted(zip(p.tolist(), g.tolist(), strict=True)) == sorted((w[0], w[1]) for w in want)
+        order, _ = x_index(obj, of)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        key = list(zip(d.tolist(), p.tolist(), rank[g].tolist(), strict=True))
+        assert key == sorted(key)  # ties: by prediction, then by the objects' (frame, x) order
+        at_reach += sum(w[2] == max_d for w in want)
+    assert at_reach > 0  # the boundary was met: pairs exactly at the reach (3-4-5 triangles) are kept
