@@ -84,12 +84,14 @@ def load_module(path: Path, name: str):
 
 
 def ratio_lines(ref: Times, own: Times, target: float, what: str) -> list[str]:
-    """The reference's time over the engine's: at the minimum and the median, wall and CPU."""
+    """The reference's time over the engine's: at the minimum and the median, wall and CPU, each
+    judged against ``target`` at the minimum."""
     r_min, r_med = ref.min_wall / own.min_wall, ref.med_wall / own.med_wall
     c_min, c_med = ref.min_cpu / own.min_cpu, ref.med_cpu / own.med_cpu
-    ok = "ok" if min(r_min, c_min) >= target else "MISSED"
+    # judged both ways: a call that spreads over two threads can meet it in wall time only
+    wall_ok, cpu_ok = ("ok" if r >= target else "MISSED" for r in (r_min, c_min))
     return [f"    {what}: {r_min:6.1f}x at the minimum, {r_med:6.1f}x at the median (wall); CPU {c_min:6.1f}x / "
-            f"{c_med:6.1f}x (target >= {target:g}x at the minimum: {ok})"]
+            f"{c_med:6.1f}x (target >= {target:g}x at the minimum: wall {wall_ok}, CPU {cpu_ok})"]
 
 
 # ---- FP1 --------------------------------------------------------------------------------------

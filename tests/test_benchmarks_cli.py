@@ -35,3 +35,19 @@ def test_an_unknown_benchmark_is_one_line():
     out = bench("nope")
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "unknown benchmark 'nope'" in out.stderr
+
+
+def test_versus_judges_wall_and_cpu_apart():
+    sys.path.insert(0, str(ROOT))
+    from benchmarks._timing import Times
+    from benchmarks.versus import ratio_lines
+
+    ref, own = Times(), Times()
+    for w, c in ((10.0, 10.0), (12.0, 12.0)):
+        ref.add(w, c)
+    for w, c in ((0.08, 0.16), (0.10, 0.20)):  # two threads: half the wall time of its CPU time
+        own.add(w, c)
+    (line,) = ratio_lines(ref, own, 100, "FP1")
+    # 10 / 0.08 = 125x in wall time, 10 / 0.16 = 62.5x in CPU time
+    assert "125.0x at the minimum" in line and "CPU   62.5x" in line
+    assert line.endswith("(target >= 100x at the minimum: wall ok, CPU MISSED)")
