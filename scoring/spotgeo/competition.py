@@ -194,6 +194,10 @@ def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarr
     return p[s].astype(np.int32), g[s].astype(np.int32), d[s]
 
 
+#: arrays at least this long put their ties in order by ``lexsort`` (run · n + position would overflow)
+_ONE_KEY_LIMIT = 1 << 31
+
+
 def stable_argsort(x: np.ndarray) -> np.ndarray:
     """``np.argsort(x, kind="stable")`` of a float array without NaN, by numpy's default
     (SIMD) sort — several times faster — with only the runs of equal values put back in
@@ -210,6 +214,9 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
         m[1:] |= tie
         m[:-1] |= tie  # every member of a run of equal values; runs stay where they are
         at = np.flatnonzero(m)
+        if len(s) >= _ONE_KEY_LIMIT:  # the key below would pass 64 bits
+            s[at] = s[at][np.lexsort((s[at], v[at]))]
+            return s
         # each member's run (numbered in order) and position as one integer key: one plain
         # sort puts every run's positions in order and leaves the runs where they are
         run = np.cumsum(np.r_[True, ~tie[at[:-1]]]).astype(np.int64)

@@ -28,6 +28,14 @@ def test_stable_argsort_is_numpys_stable_sort():
         assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
 
 
+def test_the_lexsort_fallback_for_huge_arrays_is_the_same(monkeypatch):
+    import scoring.spotgeo.competition as competition
+
+    monkeypatch.setattr(competition, "_ONE_KEY_LIMIT", 0)  # every array takes the fallback
+    for x in cases():
+        assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
 def test_the_default_sort_alone_would_be_caught():
     assert any(not np.array_equal(np.argsort(x), np.argsort(x, kind="stable")) for x in cases())
 
