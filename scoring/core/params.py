@@ -31,15 +31,9 @@ import numpy as np
 
 from .errors import InputError
 from .params_typed import Params
+from .paramtext import BOOL_WORDS, INF_WORDS, num_text, short_value, split_items, split_pairs
 
-_BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
-               "false": False, "0": False, "no": False, "off": False}
-_INF_WORDS = ("inf", "infinity", "∞", "+inf")
 KINDS = ("float", "int", "bool", "choice", "names", "floats", "mapping")
-
-
-def _num(x: float) -> str:
-    return "∞" if math.isinf(x) else f"{x:g}"
 
 
 @dataclass(frozen=True)
@@ -96,8 +90,8 @@ class Param:
         return self.label or self.name
 
     def _range_text(self) -> str:
-        lo = "-∞" if self.low is None else _num(self.low)
-        hi = "∞" if self.high is None else _num(self.high)
+        lo = "-∞" if self.low is None else num_text(self.low)
+        hi = "∞" if self.high is None else num_text(self.high)
         return f"{'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open or self.high is None else ']'}"
 
     @property
@@ -146,7 +140,7 @@ class Param:
     def _number(self, value, *, integer: bool = False) -> float:
         if isinstance(value, bool) or value is None:
             raise self._bad(value)
-        if self.allow_inf and isinstance(value, str) and value.strip().lower() in _INF_WORDS:
+        if self.allow_inf and isinstance(value, str) and value.strip().lower() in INF_WORDS:
             return math.inf
         try:
             x = float(value.strip()) if isinstance(value, str) else float(value)
@@ -183,8 +177,8 @@ class Param:
                 return value
             if isinstance(value, (int, float)) and value in (0, 1):
                 return bool(value)
-            if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
-                return _BOOL_WORDS[value.strip().lower()]
+            if isinstance(value, str) and value.strip().lower() in BOOL_WORDS:
+                return BOOL_WORDS[value.strip().lower()]
             raise self._bad(value)
         allowed = list(self.choices) if self.choices else (list(choices) if choices is not None else None)
         if k == "choice":
@@ -196,7 +190,7 @@ class Param:
                 raise ValueError(f"expected one of {', '.join(map(str, allowed)) or '(none available)'}, got {value!r}")
             return v
         if k == "names":
-            items = _items(value)
+            items = split_items(value)
             if not all(isinstance(a, str) for a in items):
                 raise ValueError(f"expected a list of names, got {value!r}")
             items = [a.strip() for a in items if a.strip()]
@@ -210,12 +204,12 @@ class Param:
         if k == "floats":
             if value is None or (isinstance(value, str) and not value.strip()):
                 return None
-            items = _items(value)
+            items = split_items(value)
             return tuple(self._number(x) for x in items)
         # mapping
         if value is None:
             return None
-        pairs = _pairs(value)
+        pairs = split_pairs(value)
         if pairs is None:
             raise self._bad(value)
         out = {}
@@ -259,53 +253,6 @@ class Param:
         if isinstance(value, Mapping):
             return dict(value)
         return value
-
-
-def short_value(value):
-    """``value`` as a message shows it: an integer or text of more than 40 characters cut to
-    its first 20 and its length, a list or mapping whose text passes 80 characters to its first
-    60 (a 400-digit integer from a recipe is named, not printed whole).
-
-    >>> short_value(10 ** 400), short_value([10 ** 400, 1])[-16:]
-    ('10000000000000000000…(401 characters)', '(406 characters)')
-    """
-    if isinstance(value, (int, str)) and not isinstance(value, bool):
-        text = str(value)
-        return f"{text[:20]}…({len(text)} characters)" if len(text) > 40 else value
-    if isinstance(value, (list, tuple, dict)):
-        text = repr(value)
-        return f"{text[:60]}…({len(text)} characters)" if len(text) > 80 else value
-    return value
-
-
-def _items(value) -> list:
-    if isinstance(value, str):
-        return [x for x in value.split(",")]
-    if isinstance(value, (list, tuple)):
-        out: list = []
-        for x in value:
-            out.extend(x.split(",") if isinstance(x, str) else [x])
-        return out
-    raise ValueError(f"expected a list, got {value!r}")
-
-
-def _pairs(value) -> list[tuple[str, Any]] | None:
-    if isinstance(value, Mapping):
-        return [(str(k), v) for k, v in value.items()]
-    items = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else None
-    if items is None:
-        return None
-    out = []
-    for it in items:
-        if not isinstance(it, str):
-            return None
-        if not it.strip():
-            continue
-        key, sep, x = it.rpartition(":")
-        if not sep or not key.strip():
-            return None
-        out.append((key.strip(), x))
-    return out
 
 
 class ParamSpec:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.family import Stage
-from ..core.params import Param, ParamSpec, short_value
+from ..core.params import Param, ParamSpec
+from ..core.paramtext import short_value
 
 METRICS = ("wsbias", "wood", "wmprob")
 METRIC_LABELS = {"wsbias": "WSBias (spurious bias)", "wood": "WOOD (similarity to training data)",
