@@ -35,8 +35,8 @@ with right:
     links.draw(st.checkbox, "A recipe that says how to read the inputs (its inputs section) reads the data shown again",
                cu.RECIPE_REREAD,
                help="its reading options (team column, roles of the columns, missing marks, a/b cells, lower-is-"
-                     "better units, drop_empty …) apply to the files of the data shown: they are loaded again, as "
-                     "your upload (kept in the link). Off: only the stages are applied.")
+                    "better units, drop_empty …) apply to the files of the data shown: they are loaded again, as "
+                    "your upload (kept in the link). Off: only the stages are applied.")
     problem = st.session_state.pop(cu.RECIPE_OUTCOME, None)
     if problem is not None:
         if problem:
