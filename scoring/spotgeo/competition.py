@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,9 +52,9 @@ class GroundTruth:
         return self.frames.brightness
 
     @cached_property
-    def x_index(self) -> tuple[np.ndarray, np.ndarray]:
-        """The objects sorted by their ``frame · 1000 + x`` look-up key: ``(order, sorted
-        key)`` (see :func:`candidate_pairs`), built once for every submission."""
+    def x_index(self) -> XIndex:
+        """The objects sorted by their ``frame · 1000 + x`` look-up key (see
+        :func:`candidate_pairs`), built once for every submission."""
         return x_index(self.frames.xy, self.point_frame)
 
 
@@ -148,48 +149,116 @@ def align(sub: Frames, gt: GroundTruth, name: str) -> None:
                      f"of the ground truth missing (first: {_describe(gt.frames, missing[0])})")
 
 
-def x_index(gt_xy: np.ndarray, gt_frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(order, sorted key)`` of the objects' ``frame · 1000 + x`` look-up key."""
+class XIndex(NamedTuple):
+    """The objects sorted by their ``frame · 1000 + x`` look-up key: ``order`` (positions of
+    the objects in that order), ``key`` (sorted), their ``x`` and ``y`` in that order, and
+    the key's buckets for a reach of ``reach`` (:func:`_buckets`)."""
+
+    order: np.ndarray
+    key: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    reach: float
+    buckets: tuple[float, np.ndarray] | None
+
+
+#: the widest reach :func:`candidate_pairs` accepts (a window of ±reach in x, plus a bucket,
+#: stays within one frame's stretch of the look-up key)
+MAX_REACH = 150.0
+
+
+def x_index(gt_xy: np.ndarray, gt_frame: np.ndarray, reach: float = MAX_TAU) -> XIndex:
+    """The :class:`XIndex` of objects at ``gt_xy`` (N, 2) in frames ``gt_frame``, for look-ups
+    up to ``reach`` apart."""
     gkey = gt_frame * _KEY_STRIDE + gt_xy[:, 0]
     order = np.argsort(gkey, kind="stable")
-    return order, gkey[order]
+    skey = gkey[order]
+    return XIndex(order, skey, gt_xy[order, 0], gt_xy[order, 1], reach, _buckets(skey, _margin(reach)))
+
+
+def _margin(reach: float) -> float:
+    return reach + 1e-6
+
+
+def _buckets(skey: np.ndarray, margin: float) -> tuple[float, np.ndarray] | None:
+    """The sorted keys cut into buckets a quarter of ``margin`` wide (at least 8):
+    ``(width, before)``, where ``before[b]`` counts the keys in the buckets below ``b`` — or
+    None when the keys are spread too thin (more buckets than 8 per key)."""
+    if not len(skey):
+        return None
+    width = max(margin / 4, 8.0)
+    top = (float(skey[-1]) + margin + _KEY_STRIDE) / width
+    if top > 8 * len(skey) + 4096:
+        return None
+    n_buckets = int(top) + 2
+    # (key + stride) / width is never negative and never decreases as the key grows: the
+    # buckets of sorted keys are sorted, and every key in [a, b] lies in the buckets of a to b
+    counts = np.bincount(((skey + _KEY_STRIDE) / width).astype(np.int64), minlength=n_buckets)
+    before = np.zeros(n_buckets + 1, dtype=np.int64)
+    np.cumsum(counts, out=before[1:])
+    return width, before
+
+
+def _windows(index: XIndex, pkey: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each prediction's key, the range ``[lo, hi)`` of sorted object keys to measure: at
+    least every key within the reach (and its rounding margin). With buckets
+    (:func:`_buckets`) the window's ends are two look-ups, no ``searchsorted`` over all
+    objects: the window is then the buckets that overlap ``[key − margin, key + margin]``, a
+    little wider than it (the distance test drops the extra pairs)."""
+    margin = _margin(reach)
+    buckets = index.buckets if reach == index.reach else _buckets(index.key, margin)
+    if buckets is None:
+        return (np.searchsorted(index.key, pkey - margin, side="left"),
+                np.searchsorted(index.key, pkey + margin, side="right"))
+    width, before = buckets
+    last = len(before) - 1
+    lo = np.clip(((pkey - margin + _KEY_STRIDE) / width).astype(np.int64), 0, last)
+    hi = np.clip(((pkey + margin + _KEY_STRIDE) / width).astype(np.int64) + 1, 0, last)
+    return before[lo], before[hi]
 
 
 def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarray, gt_frame: np.ndarray,
-                    max_d: float = MAX_TAU, index: tuple[np.ndarray, np.ndarray] | None = None
+                    max_d: float = MAX_TAU, index: XIndex | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every (prediction, object) of one frame at most ``max_d`` apart, sorted by distance.
+    """Every (prediction, object) of one frame at most ``max_d`` apart, sorted by distance
+    (ties by prediction, then by the objects' ``frame · 1000 + x`` order).
 
-    Objects are looked up by ``frame · 1000 + x`` in a sorted key (a window of ±max_d in x,
-    one ``searchsorted`` for all predictions), so only nearby pairs are ever measured;
-    ``index`` is that sorted key when already built (:func:`x_index`).
+    Objects are looked up by ``frame · 1000 + x`` in a sorted key (a window of ±max_d in x
+    for every prediction at once: :func:`_windows`), so only nearby pairs are ever measured;
+    ``index`` is the objects' :func:`x_index` when already built. ``max_d`` is at most
+    :data:`MAX_REACH` (ValueError).
 
     >>> p, g, d = candidate_pairs(np.array([[0., 0.], [100., 0.]]), np.array([0, 0]),
     ...                           np.array([[3., 4.], [0., 0.]]), np.array([0, 1]))
     >>> p.tolist(), g.tolist(), d.tolist()
     ([0], [0], [5.0])
     """
-    order, skey = index if index is not None else x_index(gt_xy, gt_frame)
-    pkey = pred_frame * _KEY_STRIDE + pred_xy[:, 0]
-    margin = max_d + 1e-6
-    lo = np.searchsorted(skey, pkey - margin, side="left")
-    hi = np.searchsorted(skey, pkey + margin, side="right")
+    if not 0 <= max_d <= MAX_REACH:
+        raise ValueError(f"expected max_d between 0 and {MAX_REACH:g}, got {max_d!r}")
+    index = index if index is not None else x_index(gt_xy, gt_frame, max_d)
+    if not len(pred_xy) or not len(index.key):
+        e = np.zeros(0, dtype=np.int32)
+        return e, e, np.zeros(0)
+    px, py = np.ascontiguousarray(pred_xy[:, 0]), np.ascontiguousarray(pred_xy[:, 1])
+    pkey = pred_frame * _KEY_STRIDE + px
+    lo, hi = _windows(index, pkey, max_d)
     n = hi - lo
     total = int(n.sum())
-    p = np.repeat(np.arange(len(pkey), dtype=np.int64), n)
+    # each candidate's prediction and position in the sorted objects: runs of consecutive
+    # positions, so the objects' coordinates (kept in that order) are read nearly in sequence
     pos = np.repeat(lo - np.concatenate(([0], np.cumsum(n)[:-1])), n) + np.arange(total)
-    g = order[pos]
+    dx = np.repeat(px, n) - index.x[pos]
+    dy = np.repeat(py, n) - index.y[pos]
     # the squared distance first (a few times cheaper than ``hypot``), with a margin far above
     # its rounding, so that ``hypot`` — the distance every rule compares — runs on the few
     # pairs that can be within ``max_d``; then the pairs are taken by position (cheaper than
     # three boolean masks)
-    dx = np.ascontiguousarray(pred_xy[:, 0])[p] - np.ascontiguousarray(gt_xy[:, 0])[g]
-    dy = np.ascontiguousarray(pred_xy[:, 1])[p] - np.ascontiguousarray(gt_xy[:, 1])[g]
     near = np.flatnonzero(dx * dx + dy * dy <= max_d * max_d * (1 + 1e-9) + 1e-300)
+    pos = pos[near]
+    p = np.repeat(np.arange(len(pkey), dtype=np.int32 if len(pkey) < 2**31 else np.int64), n)[near]
     d = np.hypot(dx[near], dy[near])
-    within = d <= max_d
-    keep = near[within]
-    p, g, d = p[keep], g[keep], d[within]
+    within = np.flatnonzero(d <= max_d)
+    p, g, d = p[within], index.order[pos[within]], d[within]
     s = stable_argsort(d)
     return p[s].astype(np.int32), g[s].astype(np.int32), d[s]
 

@@ -69,10 +69,65 @@ def test_candidate_pairs_are_every_pair_within_reach():
         assert np.array_equal(d, [w[2] for w in want])  # the same distances, bit for bit, in order
         # the same pairs (within a run of equal distances the order is the pairs' position order)
         assert sorted(zip(p.tolist(), g.tolist(), strict=True)) == sorted((w[0], w[1]) for w in want)
-        order, _ = x_index(obj, of)
+        order = x_index(obj, of).order
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         key = list(zip(d.tolist(), p.tolist(), rank[g].tolist(), strict=True))
         assert key == sorted(key)  # ties: by prediction, then by the objects' (frame, x) order
         at_reach += sum(w[2] == max_d for w in want)
     assert at_reach > 0  # the boundary was met: pairs exactly at the reach (3-4-5 triangles) are kept
+
+
+def check_against_brute(rng, trials, *, spread_frames=False):
+    from scoring.spotgeo.competition import candidate_pairs
+
+    for trial in range(trials):
+        n_f = int(rng.integers(1, 5))
+        n_p, n_g = int(rng.integers(0, 80)), int(rng.integers(0, 80))
+        # the whole image: the look-up key's buckets reach each frame's two edges
+        pred = np.round(rng.uniform(-0.5, 639.5, (n_p, 2)) * 2) / 2
+        obj = np.round(rng.uniform(-0.5, 639.5, (n_g, 2)) * 2) / 2
+        pred[:, 1] %= 480
+        obj[:, 1] %= 480
+        pf, of = np.sort(rng.integers(0, n_f + 1, n_p)), rng.integers(0, n_f, n_g)  # frame n_f: no object
+        if spread_frames:  # frame numbers far apart: more buckets than points, so no buckets
+            pf, of = pf * 1_000_003, of * 1_000_003
+        max_d = float(rng.choice([0.0, 3.0, 10.0, 50.0, 150.0]))
+        p, g, d = candidate_pairs(pred, pf, obj, of, max_d=max_d)
+        want = brute_pairs(pred, pf, obj, of, max_d)
+        assert np.array_equal(d, [w[2] for w in want]), trial
+        assert sorted(zip(p.tolist(), g.tolist(), strict=True)) == sorted((w[0], w[1]) for w in want), trial
+
+
+def test_bucketed_windows_find_every_pair_across_the_image():
+    check_against_brute(np.random.default_rng(7), 60)
+
+
+def test_the_searchsorted_windows_find_the_same_pairs(monkeypatch):
+    import scoring.spotgeo.competition as competition
+
+    calls = []
+    real = competition._buckets
+    monkeypatch.setattr(competition, "_buckets", lambda *a: calls.append(real(*a)))  # always None
+    check_against_brute(np.random.default_rng(7), 60)
+    assert any(c is not None for c in calls)  # the buckets would have been used
+
+
+def test_frames_far_apart_take_the_searchsorted_windows():
+    import scoring.spotgeo.competition as competition
+
+    key = np.array([0.0, 5e9])
+    assert competition._buckets(key, 50.0) is None
+    assert competition._buckets(np.array([0.0, 1e4]), 50.0) is not None
+    check_against_brute(np.random.default_rng(8), 20, spread_frames=True)
+
+
+def test_a_reach_beyond_one_frame_is_refused():
+    import pytest
+
+    from scoring.spotgeo.competition import MAX_REACH, candidate_pairs
+
+    xy, fr = np.zeros((1, 2)), np.zeros(1, dtype=np.int64)
+    for bad in (MAX_REACH + 1, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="expected max_d between 0 and 150"):
+            candidate_pairs(xy, fr, xy, fr, max_d=bad)
