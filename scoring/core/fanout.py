@@ -48,6 +48,9 @@ from typing import Any
 from .errors import InputError
 
 DASK_TIMEOUT = os.environ.get("LAB_DASK_TIMEOUT", "20s")  # to connect to a scheduler
+#: inputs smaller than this (bytes of submission files in all) load in this process: a pool
+#: would cost more than it saves (``LAB_POOL_MIN_BYTES``)
+POOL_MIN_BYTES = int(os.environ.get("LAB_POOL_MIN_BYTES", 32 << 20))
 IDLE_SECONDS = 60  # a worker process with nothing to do for this long exits
 WATCH_SECONDS = 0.5  # how often a worker looks whether its parent is still there
 

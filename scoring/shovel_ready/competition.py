@@ -12,7 +12,6 @@ the file).
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..core import fanout
 from ..core.fanout import fan_out
 from ..core.sources import expand_submissions, source_name
 from .data import (
@@ -33,7 +33,7 @@ from .prepare import Prepared, prepare_task, worker_context, worker_setup
 from .tablestore import MEMORY_BYTES, SubTables, TableStore
 
 #: inputs smaller than this (bytes of submissions) load in this process: a pool would cost more
-POOL_MIN_BYTES = int(os.environ.get("LAB_POOL_MIN_BYTES", 32 << 20))
+POOL_MIN_BYTES = fanout.POOL_MIN_BYTES  # (set here for this family alone in tests)
 TABLE_SHARE = 0.5  # match tables per byte of submission CSV, about (FP1 scale: 0.43)
 
 

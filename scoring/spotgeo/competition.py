@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.fanout import POOL_MIN_BYTES, fan_out
 from ..core.sources import expand_submissions, source_name
 from .data import Frames
+from .matching import Settling, settling
 from .stream import read_frames
 
 MAX_TAU = 50.0
@@ -64,7 +67,9 @@ class Submission:
 
     ``xy`` (P, 2) its points, frame by frame in ground-truth frame order (``start`` (F + 1,)
     offsets), ``point_frame`` (P,); the candidate pairs ``p`` (prediction), ``g`` (object) and
-    ``d`` (distance ≤ :data:`MAX_TAU`), sorted by ``d``.
+    ``d`` (distance ≤ :data:`MAX_TAU`), sorted by ``d``; ``settled``, their
+    :func:`~.matching.settling` (the same at every τ: made as the submission loads, in the
+    worker process that reads it), or None for the scorer to make.
     """
 
     name: str
@@ -75,6 +80,7 @@ class Submission:
     p: np.ndarray
     g: np.ndarray
     d: np.ndarray
+    settled: Settling | None = None
 
     @property
     def n_points(self) -> int:
@@ -295,32 +301,58 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
 
 
 def prepare_submission(name: str, src, display: str, gt: GroundTruth) -> Submission:
-    """Read, validate and align one submission and find its candidate pairs."""
+    """Read, validate and align one submission, find its candidate pairs and settle them."""
     frames = read_frames(src, display)
     align(frames, gt, display)
     point_frame = np.repeat(np.arange(frames.n_frames), frames.counts)
     p, g, d = candidate_pairs(frames.xy, point_frame, gt.frames.xy, gt.point_frame, index=gt.x_index)
-    return Submission(name, display, frames.xy, frames.start, point_frame, p, g, d)
+    return Submission(name, display, frames.xy, frames.start, point_frame, p, g, d,
+                      settling(p, g, len(point_frame), gt.n_points))
 
 
-def load_competition(ground_truth, submissions, *, progress: Callable[[int, int, str], None] | None = None
-                     ) -> Competition:
+def _prepare_task(gt: GroundTruth, item: tuple) -> Submission:
+    """One submission of :func:`load_competition` (a task of :func:`~..core.fanout.fan_out`)."""
+    name, src, display = item
+    return prepare_submission(name, src, display, gt)
+
+
+def _file_bytes(src) -> int | None:
+    """The size of a source a worker process can be handed (a path or bytes), else None."""
+    if isinstance(src, (str, Path)):
+        try:
+            return Path(src).stat().st_size
+        except OSError:
+            return 0  # the worker reports the missing file, as this process would
+    if isinstance(src, (bytes, bytearray)):
+        return len(src)
+    return None
+
+
+def load_competition(ground_truth, submissions, *, progress: Callable[[int, int, str], None] | None = None,
+                     workers: int | None = None) -> Competition:
     """Load and validate a competition (spec §1); nothing is half-loaded.
 
     ``ground_truth``: a path, bytes, a file-like or a parsed list; ``submissions``: JSON
     files and/or folders (every ``*.json`` inside), or ``{name: source}``; the submission's
     name is its file stem. ``progress(done, total, name)`` is called as submissions load.
+
+    ``workers``: processes reading submissions at once (:func:`~..core.fanout.fan_out`;
+    default: every core, ``LAB_WORKERS``); 1 loads in this process. Files and bytes go to
+    the worker processes when they hold ``LAB_POOL_MIN_BYTES`` (32 MiB) in all; parsed lists
+    and open files always load in this process (a worker cannot be handed them cheaply, and
+    threads would mostly wait for each other: their checks are Python code). The first bad
+    submission (in order) raises, as when they are read one after the other.
     """
     report: list[str] = []
     gt = load_ground_truth(ground_truth, report=report)
     items = expand_submissions(submissions, suffix=".json")
     if not items:
         raise InputError("submissions", None, "no submission given")
-    subs = []
-    for i, (name, src, display) in enumerate(items):
-        if progress is not None:
-            progress(i, len(items), name)
-        subs.append(prepare_submission(name, src, display, gt))
-    if progress is not None:
-        progress(len(items), len(items), "")
+    sizes = [_file_bytes(src) for _, src, _ in items]
+    if None in sizes or (workers is None and sum(sizes) < POOL_MIN_BYTES):
+        workers = 1
+    if workers != 1:
+        _ = gt.x_index  # built here once, and handed to the workers with the ground truth
+    subs = list(fan_out(_prepare_task, items, shared=gt, progress=progress, names=[n for n, _, _ in items],
+                        workers=workers))
     return Competition(gt, subs, report)

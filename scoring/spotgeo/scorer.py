@@ -73,7 +73,7 @@ class Scorer:
                                 for s in competition.submissions], dtype=np.int64).reshape(self.S, self.K)
         self._pair_seq = [gt.frame_seq[gt.point_frame[s.g]].astype(np.int32) for s in competition.submissions]
         self._caches = {level: LRU(size) for level, size in CACHE_SIZES.items()}
-        self._settling: list = [None] * self.S  # each submission's, made at its first matching
+        self._settling: list = [None] * self.S  # each submission's, taken at its first matching
 
     def cache_info(self) -> dict[str, dict[str, int]]:
         """Hits, misses and entries per cache level (``match``, ``counts``, ``prefix``)."""
@@ -94,8 +94,9 @@ class Scorer:
         seed, kit, stats = [], [], []
         t0 = time.perf_counter()
         for i, s in enumerate(self.comp.submissions):
-            if self._settling[i] is None:
-                self._settling[i] = settling(s.p, s.g, s.n_points, gt.n_points)
+            if self._settling[i] is None:  # (made as the submission loaded, unless built by hand)
+                self._settling[i] = s.settled if s.settled is not None else settling(s.p, s.g, s.n_points,
+                                                                                       gt.n_points)
             a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau,
                                         self._settling[i])
             seed.append(a)
