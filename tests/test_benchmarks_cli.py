@@ -51,3 +51,26 @@ def test_versus_judges_wall_and_cpu_apart():
     # 10 / 0.08 = 125x in wall time, 10 / 0.16 = 62.5x in CPU time
     assert "125.0x at the minimum" in line and "CPU   62.5x" in line
     assert line.endswith("(target >= 100x at the minimum: wall ok, CPU MISSED)")
+
+
+def test_timed_charges_a_call_the_work_of_its_worker_processes():
+    """A call whose work is done by a live worker process (as loky's workers are) is charged
+    that CPU time, which ``time.process_time`` alone would not see."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks._timing import timed
+
+    burn = "import sys, time\nt = time.process_time()\nwhile time.process_time() - t < 0.4: pass\n" \
+           "print('done', flush=True)\nsys.stdin.read()"
+    child = None
+
+    def call():
+        nonlocal child
+        child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "done"  # the worker has done its work and stays alive
+
+    try:
+        wall, cpu, _ = timed(call)
+    finally:
+        child.communicate("")
+    assert cpu >= 0.35, cpu  # the worker's 0.4 s (clock ticks of 10 ms), not this process's wait
+    assert wall >= 0.35
