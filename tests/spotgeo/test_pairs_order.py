@@ -8,6 +8,7 @@ worth the name)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scoring.spotgeo.competition import stable_argsort
 
@@ -123,11 +124,34 @@ def test_frames_far_apart_take_the_searchsorted_windows():
 
 
 def test_a_reach_beyond_one_frame_is_refused():
-    import pytest
-
     from scoring.spotgeo.competition import MAX_REACH, candidate_pairs
 
     xy, fr = np.zeros((1, 2)), np.zeros(1, dtype=np.int64)
     for bad in (MAX_REACH + 1, -1.0, float("nan")):
         with pytest.raises(ValueError, match="expected max_d between 0 and 150"):
             candidate_pairs(xy, fr, xy, fr, max_d=bad)
+
+
+
+def _narrow(real, how):
+    """``_windows`` made one object too narrow: at the high end (the last bucket left out) or
+    at the low end (the first object in the window skipped)."""
+    import scoring.spotgeo.competition as competition
+
+    def windows(index, pkey, reach):
+        lo, hi = real(index, pkey, reach)
+        if how == "no last bucket":
+            width, before = index.buckets
+            b = ((pkey + competition._margin(reach) + competition._KEY_STRIDE) / width).astype(np.int64)
+            return lo, before[np.clip(b, 0, len(before) - 1)]
+        return np.minimum(lo + 1, hi), hi
+    return windows
+
+
+@pytest.mark.parametrize("how", ["no last bucket", "first object skipped"])
+def test_a_narrowed_window_is_caught(how, monkeypatch):
+    import scoring.spotgeo.competition as competition
+
+    monkeypatch.setattr(competition, "_windows", _narrow(competition._windows, how))
+    with pytest.raises(AssertionError):
+        check_against_brute(np.random.default_rng(7), 60)
