@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from .errors import parameter_error
 from .family import UnitStats
@@ -138,6 +137,8 @@ def joint_band(reps: np.ndarray, confidence: float, *, block: int = 1 << 22) -> 
     r = np.asarray(reps, dtype=float)
     b, k, g = r.shape
     low, high = np.full((k, g), np.nan), np.full((k, g), np.nan)
+    from scipy.stats import rankdata  # on first use: scipy.stats takes over half a second to import
+
     step = max(1, block // max(1, b * g))
     for a in range(0, k, step):
         x = r[:, a:a + step]

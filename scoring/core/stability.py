@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from .errors import InputError
 from .family import Family
@@ -79,6 +78,8 @@ def kendall_tau_b(a, b) -> float:
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if len(a) < 2 or np.all(a == a[0]) or np.all(b == b[0]):
         return float("nan")
+    from scipy.stats import kendalltau  # on first use: scipy.stats takes over half a second to import
+
     return float(kendalltau(a, b, variant="b").statistic)
 
 
