@@ -2,6 +2,7 @@
 
     python -m benchmarks versus --fp1-reference PATH --kit PATH [--repeats 5] [--only fp1|spotgeo]
                                 [--data DIR] [--fp1-submissions 2] [--spotgeo-submissions 10 20]
+                                [--spotgeo-sets sparse crowded]
 
 Both references are public code that this project does not ship: give the path of a copy kept
 outside the repository, and the benchmark prints which copy it ran (its path, its SHA-256, its
@@ -23,7 +24,8 @@ first comment line) and the versions of the libraries under it.
   same lists. On two generated sets of 5,120 sequences (``sample_data.spotgeo.generate``):
   *sparse* (no crowded sequence) and *crowded* (every sequence 20–30 objects a frame). The
   kit's own per-sequence ``score_sequence`` gives its TP/FN/FP, compared with the engine's
-  (untimed). Targets: ≥ 10× from files, ≥ 3× from parsed lists.
+  (untimed). Targets: ≥ 10× from files, ≥ 3× from parsed lists. ``--spotgeo-sets crowded``
+  runs the crowded set alone.
 
 Every number: ``--repeats`` runs (default 5) after one untimed warm-up call each (the
 warm-up's own time is printed as the first call), the two sides alternating; min and median
@@ -160,7 +162,8 @@ def kit_counts(kit, pred_h, gt_h) -> tuple[int, int, int, float]:
     return tp, fn, fp, mse
 
 
-def spotgeo_section(kit_path: Path, base: Path, counts: list[int], repeats: int) -> None:
+def spotgeo_section(kit_path: Path, base: Path, counts: list[int], repeats: int,
+                    sets: tuple[str, ...] = ("sparse", "crowded")) -> None:
     from scoring.spotgeo import Scorer, load_competition
 
     kit = load_module(kit_path, "spotgeo_starter_kit")
@@ -168,7 +171,7 @@ def spotgeo_section(kit_path: Path, base: Path, counts: list[int], repeats: int)
     print(f"  kit: {describe(kit_path)}")
     print(f"  under {versions('numpy', 'scipy', 'pandas', 'pyarrow')}; tau {KIT_TAU:g}, epsilon {KIT_EPS:g}, "
           "starter-kit rules")
-    for crowded in (False, True):
+    for crowded in [c for c in (False, True) if ("crowded" if c else "sparse") in sets]:
         d = spotgeo_data(base, crowded, max(counts))
         gt_path = d / "ground_truth.json"
         all_subs = sorted((d / "submissions").glob("*.json"))
@@ -242,6 +245,8 @@ def main(argv=None) -> int:
     ap.add_argument("--fp1-names", nargs="*", default=[], help="submission names to time instead")
     ap.add_argument("--spotgeo-submissions", type=int, nargs="+", default=[10, 20],
                     help="numbers of submissions scored at once (default 10 20)")
+    ap.add_argument("--spotgeo-sets", nargs="+", choices=("sparse", "crowded"), default=["sparse", "crowded"],
+                    help="the spotGEO sets compared (default both)")
     args = ap.parse_args(argv)
     if args.only in (None, "fp1") and args.fp1_reference is None:
         ap.error("--fp1-reference PATH is needed (the public metric's file, kept outside this repository)")
@@ -254,7 +259,8 @@ def main(argv=None) -> int:
     if args.only in (None, "fp1"):
         fp1_section(args.fp1_reference, args.fp1_dir, args.fp1_submissions, args.fp1_names, max(1, args.repeats))
     if args.only in (None, "spotgeo"):
-        spotgeo_section(args.kit, args.data, sorted(set(args.spotgeo_submissions)), max(1, args.repeats))
+        spotgeo_section(args.kit, args.data, sorted(set(args.spotgeo_submissions)), max(1, args.repeats),
+                        tuple(args.spotgeo_sets))
     print(f"\nend: {load_line()}")
     return 0
 

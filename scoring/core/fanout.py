@@ -24,6 +24,10 @@ before the exception reaches the caller.
 * **in-process**: ``workers=1``, fewer than ``min_items`` items (where a pool costs more than
   it saves), or a call made inside a worker.
 
+``readahead(item)`` (a path, or None) lets the pool ask the system to read the next files
+from the disk while the workers parse the current ones (``posix_fadvise(WILLNEED)``;
+nothing where the system has no such call), so a worker seldom waits for the disk.
+
 ``progress(done, total, name)`` is called with 0 before the first item, after each item
 (with the next item's name) and with ``total`` at the end — it counts items, e.g. files.
 At most ``window`` tasks (default ``2 × workers``) are dispatched ahead of the results.
@@ -180,12 +184,46 @@ def _run(fn: Callable, shared: Any, setup: Callable[[], None] | None, batch: lis
 
 
 _busy = threading.Lock()  # held while a call uses the worker processes
+class _Readahead:
+    """Asks the system to read, from the disk into its page cache, the files of the items
+    ``lead`` places ahead of the last result, so the workers find them there."""
+
+    def __init__(self, items: list, path_of: Callable[[Any], Any], lead: int):
+        self.items, self.path_of, self.lead, self.next = items, path_of, max(1, lead), 0
+        self._advance(self.lead)
+
+    def passed(self, k: int) -> None:
+        self._advance(k + 1 + self.lead)
+
+    def _advance(self, until: int) -> None:
+        while self.next < min(until, len(self.items)):
+            read_ahead(self.path_of(self.items[self.next]))
+            self.next += 1
+
+
+def read_ahead(path) -> bool:
+    """``posix_fadvise(WILLNEED)`` on a whole file: the system starts reading it into its page
+    cache and returns. False (and nothing done) for None, a missing file, or a system without it."""
+    if path is None or not hasattr(os, "posix_fadvise"):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except (OSError, TypeError, ValueError):
+        return False
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = None,
             progress: Callable[[int, int, str], None] | None = None, names: Sequence[str] | None = None,
             workers: int | None = None, scheduler: Any = None, mode: str | None = None, min_items: int = 2,
-            window: int | None = None, setup: Callable[[], None] | None = None, chunk: int = 1) -> Iterator[Any]:
+            window: int | None = None, setup: Callable[[], None] | None = None, chunk: int = 1,
+            readahead: Callable[[Any], str | os.PathLike | None] | None = None) -> Iterator[Any]:
     """Yield ``fn(shared, item)`` for every item, in order (see the module doc).
 
     Parameters
@@ -202,6 +240,9 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
         (default ``2 × workers``; on Dask, 2 × the cluster's threads).
     setup : called once in each worker process, before its first item.
     chunk : items per task (many small items: one round trip for several).
+    readahead : ``readahead(item)`` gives the file an item will read (or None): when the items
+        go to worker processes, this process asks the system to read the files of the next
+        ``window × chunk + workers`` items ahead (module doc).
 
     >>> list(fan_out(pow, [1, 2, 3], shared=2, workers=1))
     [2, 4, 8]
@@ -223,8 +264,12 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     else:
         lock = _busy
         results = _joblib(fn, items, shared, workers, "loky", window or 2 * workers, setup, max(1, int(chunk)))
+    ahead = _Readahead(items, readahead, (window or 2 * workers) * max(1, int(chunk)) + workers) \
+        if readahead is not None and lock is not None else None
     try:
         for k, result in enumerate(results):
+            if ahead is not None:
+                ahead.passed(k)
             if progress and k + 1 < total:
                 progress(k + 1, total, label(k + 1))
             yield result

@@ -100,6 +100,16 @@ def _is_stream(src) -> bool:
     return not isinstance(src, (str, Path, bytes, bytearray, memoryview, pd.DataFrame)) and hasattr(src, "read")
 
 
+def path_of(item: tuple) -> Path | None:
+    """The file an item of :func:`expand_submissions` is read from, or None (bytes, a table).
+
+    >>> path_of(("a", Path("subs/a.csv"), "a.csv")), path_of(("b", b"id\\n", "b.csv"))
+    (PosixPath('subs/a.csv'), None)
+    """
+    src = item[1]
+    return Path(src) if isinstance(src, (str, Path)) else None
+
+
 def expand_submissions(submissions, suffix: str = ".csv") -> list[tuple[str, object, str]]:
     """(name, source, display file) for every submission; folders expand to their ``*suffix``
     files; a dict is ``{name: source}``, a ``(name, source)`` pair names its source.

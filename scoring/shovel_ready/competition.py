@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..core import fanout
 from ..core.fanout import fan_out
-from ..core.sources import expand_submissions, source_name
+from ..core.sources import expand_submissions, path_of, source_name
 from .data import (
     GroundTruth,
     load_demographics,
@@ -188,7 +188,7 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
         done: list[Prepared | None] = [None] * len(subs)
         for i, pr in enumerate(fan_out(prepare_task, [subs[k] for k in order], shared=ctx, progress=progress,
                                        names=[names[k] for k in order], workers=workers, scheduler=scheduler,
-                                       setup=worker_setup)):
+                                       setup=worker_setup, readahead=path_of)):
             k = order[i]
             name, src, _ = subs[k]
             pr.name = name

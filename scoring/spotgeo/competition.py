@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.fanout import POOL_MIN_BYTES, fan_out
-from ..core.sources import expand_submissions, source_name
+from ..core.sources import expand_submissions, path_of, source_name
 from .data import Frames
 from .matching import Settling, settling
 from .stream import read_frames
@@ -354,5 +354,5 @@ def load_competition(ground_truth, submissions, *, progress: Callable[[int, int,
     if workers != 1:
         _ = gt.x_index  # built here once, and handed to the workers with the ground truth
     subs = list(fan_out(_prepare_task, items, shared=gt, progress=progress, names=[n for n, _, _ in items],
-                        workers=workers))
+                        workers=workers, readahead=path_of))
     return Competition(gt, subs, report)

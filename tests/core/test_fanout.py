@@ -202,3 +202,30 @@ def test_a_call_while_the_workers_are_busy_runs_in_threads_of_its_own():
     got += list(first)
     assert len(got) == 6 and os.getpid() not in got
     assert os.getpid() not in set(fanout.fan_out(_pids, range(6), workers=2))  # the workers are free again
+
+
+def test_read_ahead_asks_for_the_next_files_in_order_each_once(tmp_path, monkeypatch):
+    files = []
+    for k in range(12):
+        f = tmp_path / f"s{k}.csv"
+        f.write_bytes(b"x" * (k + 1))
+        files.append(f)
+    asked: list = []
+    monkeypatch.setattr(fanout, "read_ahead", lambda p: asked.append(p) or True)
+    seen_before: list[int] = []
+    for _ in fanout.fan_out(_pids, files, workers=2, window=2, readahead=lambda f: f):
+        seen_before.append(len(asked))
+    assert asked == files  # every file once, in the items' order
+    # (window 2 tasks of 1 item + 2 workers) = 4 files ahead of the results, from the start
+    assert seen_before[0] >= 4 + 1 and all(b >= min(k + 1 + 4, 12) for k, b in enumerate(seen_before))
+    asked.clear()
+    list(fanout.fan_out(_pids, files, workers=1, readahead=lambda f: f))
+    assert asked == []  # in this process the file is read at once: nothing to ask ahead
+
+
+def test_read_ahead_is_a_hint_that_never_fails(tmp_path):
+    f = tmp_path / "a.csv"
+    f.write_bytes(b"id\n")
+    assert fanout.read_ahead(f) is hasattr(os, "posix_fadvise")
+    assert fanout.read_ahead(tmp_path / "missing.csv") is False
+    assert fanout.read_ahead(None) is False
