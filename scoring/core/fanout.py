@@ -240,9 +240,9 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
         (default ``2 × workers``; on Dask, 2 × the cluster's threads).
     setup : called once in each worker process, before its first item.
     chunk : items per task (many small items: one round trip for several).
-    readahead : ``readahead(item)`` gives the file an item will read (or None): when the items
-        go to worker processes, this process asks the system to read the files of the next
-        ``window × chunk + workers`` items ahead (module doc).
+    readahead : ``readahead(item)`` gives the file an item will read (or None): this process
+        asks the system to read the files of the next ``window × chunk + workers`` items ahead
+        (module doc; not on a Dask cluster, whose workers read the files where they are).
 
     >>> list(fan_out(pow, [1, 2, 3], shared=2, workers=1))
     [2, 4, 8]
@@ -264,8 +264,9 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     else:
         lock = _busy
         results = _joblib(fn, items, shared, workers, "loky", window or 2 * workers, setup, max(1, int(chunk)))
+    # (on a Dask cluster the workers read the files where they are: nothing to ask here)
     ahead = _Readahead(items, readahead, (window or 2 * workers) * max(1, int(chunk)) + workers) \
-        if readahead is not None and lock is not None else None
+        if readahead is not None and scheduler is None else None
     try:
         for k, result in enumerate(results):
             if ahead is not None:
