@@ -3,15 +3,21 @@ files and folders whose file stems name the submissions."""
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
-import pandas as pd
-
 from . import limits
 from .errors import InputError
 from .limits import human
+
+
+def _is_frame(x) -> bool:
+    """A pandas DataFrame? (pandas is not imported for this: a process that never imported it
+    holds none — a spotGEO worker process starts faster without it.)"""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(x, pandas.DataFrame)
 
 
 def source_name(src, default: str) -> str:
@@ -97,7 +103,7 @@ def check_name(name: str, where: str) -> str:
 
 
 def _is_stream(src) -> bool:
-    return not isinstance(src, (str, Path, bytes, bytearray, memoryview, pd.DataFrame)) and hasattr(src, "read")
+    return not isinstance(src, (str, Path, bytes, bytearray, memoryview)) and not _is_frame(src) and hasattr(src, "read")
 
 
 def path_of(item: tuple) -> Path | None:
@@ -117,7 +123,7 @@ def expand_submissions(submissions, suffix: str = ".csv") -> list[tuple[str, obj
     out: list[tuple[str, object, str, str]] = []  # name, source, display file, where it came from
     if isinstance(submissions, Mapping):
         for k, v in submissions.items():
-            disp = source_name(v, f"{k}{suffix}") if not isinstance(v, pd.DataFrame) else f"{k}"
+            disp = source_name(v, f"{k}{suffix}") if not _is_frame(v) else f"{k}"
             out.append((str(k), v, disp, disp))
     else:
         if isinstance(submissions, (str, Path)):

@@ -244,9 +244,12 @@ def _values(chars: np.ndarray, offsets: np.ndarray):
     text = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets.astype(np.int64)),
                                                         pa.py_buffer(chars)])
     try:
-        value = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
+        cast = pc.cast(text, pa.float64())
     except pa.ArrowInvalid:  # pragma: no cover - the grammar admits only numbers Arrow reads
         return None, None
+    # the values buffer itself (no nulls: every string is a number); ``to_numpy`` would import
+    # pandas, which a worker process reading files otherwise never needs
+    value = np.frombuffer(cast.buffers()[1], dtype=np.float64, count=n, offset=cast.offset * 8)
     return np.where(integral & (value == 0), 0.0, value), integral
 
 

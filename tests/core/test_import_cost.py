@@ -52,3 +52,36 @@ def test_the_functions_that_need_scipy_stats_still_get_it():
     r = np.arange(20.0)
     low, high = joint_band(np.stack([r, 19 - r], axis=1)[:, None, :], 0.9)
     assert low.tolist() == [[1.0, 1.0]] and high.tolist() == [[18.0, 18.0]]
+
+
+def test_a_spotgeo_worker_reads_and_pairs_a_file_without_pandas():
+    # what a worker process of spotGEO's load runs: its task's module, the ground truth, one
+    # submission read, aligned and paired. pandas (and scipy) are never imported for it, so a
+    # new worker starts in about half the time
+    d = ROOT / "sample_data" / "spotgeo"
+    sub = sorted((d / "submissions").glob("*.json"))[0]
+    code = ("import scoring.core.fanout\n"
+            "from scoring.spotgeo.competition import load_ground_truth, prepare_submission\n"
+            f"gt = load_ground_truth({str(d / 'ground_truth.json')!r}, report=[])\n"
+            f"s = prepare_submission('a', {str(sub)!r}, 'a.json', gt)\n"
+            "assert len(s.p) > 0\n")
+    loaded = _modules_after(code)
+    assert "pandas" not in loaded and "scipy" not in loaded, sorted(m for m in loaded if m.startswith(("pandas", "scipy")))
+
+
+def test_the_package_names_load_on_first_use():
+    code = ("import sys, scoring\n"
+            "assert 'pandas' not in sys.modules\n"
+            "assert 'Scorer' in dir(scoring) and 'load_competition' in scoring.__all__\n"
+            "from scoring import Scorer, families, load_competition\n"
+            "assert scoring.spotgeo.Scorer.__module__ == 'scoring.spotgeo.scorer'\n"  # a subpackage not imported before
+            "assert scoring.core.rank is scoring.core.ranking.rank\n"
+            "import scoring.spotgeo as sg\n"
+            "assert sg.FAMILY.name == 'spotgeo' and sg.PARAMS is not None\n"
+            "try:\n"
+            "    scoring.no_such_name\n"
+            "except AttributeError as e:\n"
+            "    assert 'no_such_name' in str(e)\n"
+            "else:\n"
+            "    raise SystemExit('no AttributeError')\n")
+    _modules_after(code)
