@@ -38,6 +38,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -49,6 +50,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from . import limits
 from .errors import InputError
 
 DASK_TIMEOUT = os.environ.get("LAB_DASK_TIMEOUT", "20s")  # to connect to a scheduler
@@ -202,16 +204,20 @@ class _Readahead:
 
 
 def read_ahead(path) -> bool:
-    """``posix_fadvise(WILLNEED)`` on a whole file: the system starts reading it into its page
-    cache and returns. False (and nothing done) for None, a missing file, or a system without it."""
+    """``posix_fadvise(WILLNEED)`` on a regular file, up to ``MAX_FILE_BYTES`` (a longer file
+    is refused when read): the system starts reading it into its page cache and returns.
+    False (and nothing done) for None, a missing file, anything but a regular file (a pipe is
+    opened without waiting for a writer), or a system without the call."""
     if path is None or not hasattr(os, "posix_fadvise"):
         return False
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, TypeError, ValueError):
         return False
     try:
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        os.posix_fadvise(fd, 0, limits.MAX_FILE_BYTES, os.POSIX_FADV_WILLNEED)
         return True
     except OSError:
         return False

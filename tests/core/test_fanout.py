@@ -232,3 +232,13 @@ def test_read_ahead_is_a_hint_that_never_fails(tmp_path):
     assert fanout.read_ahead(f) is hasattr(os, "posix_fadvise")
     assert fanout.read_ahead(tmp_path / "missing.csv") is False
     assert fanout.read_ahead(None) is False
+    assert fanout.read_ahead(tmp_path) is False  # a folder
+    if hasattr(os, "mkfifo"):  # a pipe: opened without waiting for a writer, and left alone
+        import threading
+
+        os.mkfifo(tmp_path / "pipe.csv")
+        got: list = []
+        t = threading.Thread(target=lambda: got.append(fanout.read_ahead(tmp_path / "pipe.csv")), daemon=True)
+        t.start()
+        t.join(5)
+        assert got == [False]  # (a blocking open would leave the thread waiting for a writer)
