@@ -9,7 +9,7 @@ The names at this level are the Shovel-Ready family's (SPEC.md §8): ``load_comp
 #: The product's version (shown in the HTML report's header).
 __version__ = "0.26.0"
 
-import importlib
+from .core.lazy import lazy_names
 
 #: name -> the module it comes from (imported on first use: ``__getattr__`` below)
 _LAZY = {
@@ -30,23 +30,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """The names above, imported on first use (PEP 562): importing this package alone stays
-    light, so a worker process that needs one module of it starts without the rest."""
-    module = _LAZY.get(name)
-    if module is None:
-        if name.startswith("__"):  # a probe (``__wrapped__``, ``__path__`` ...): not a module
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        try:  # a submodule that nothing has imported yet, as the eager imports once provided
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())

@@ -10,9 +10,8 @@
 * :mod:`.cache` — the engine's one small thread-safe LRU.
 """
 
-import importlib
-
 from .errors import InputError, parameter_error
+from .lazy import lazy_names
 
 #: name -> the module it comes from (imported on first use: ``__getattr__`` below)
 _LAZY = {
@@ -25,23 +24,4 @@ __all__ = ["TIE", "Family", "InputError", "InputSpec", "Param", "ParamSpec", "St
            "parameter_error", "rank", "rank_rows"]
 
 
-def __getattr__(name: str):
-    """The names above, imported on first use (PEP 562): importing this package alone stays
-    light, so a worker process that needs one module of it starts without the rest."""
-    module = _LAZY.get(name)
-    if module is None:
-        if name.startswith("__"):  # a probe (``__wrapped__``, ``__path__`` ...): not a module
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        try:  # a submodule that nothing has imported yet, as the eager imports once provided
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())

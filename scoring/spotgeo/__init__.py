@@ -2,8 +2,7 @@
 matching within τ, pooled precision/recall/F1, the regression error, and the two rule sets —
 the challenge's published definition and the starter-kit code that ran on its server."""
 
-import importlib
-
+from ..core.lazy import lazy_names
 from .competition import MAX_TAU, Competition, GroundTruth, Submission, load_competition, load_ground_truth
 from .data import InputError
 from .matching import match_frame, match_submission
@@ -25,23 +24,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """The names above, imported on first use (PEP 562): importing this package alone stays
-    light, so a worker process that needs one module of it starts without the rest."""
-    module = _LAZY.get(name)
-    if module is None:
-        if name.startswith("__"):  # a probe (``__wrapped__``, ``__path__`` ...): not a module
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        try:  # a submodule that nothing has imported yet, as the eager imports once provided
-            return importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
