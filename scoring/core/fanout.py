@@ -270,10 +270,10 @@ def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = Non
     else:
         lock = _busy
         results = _joblib(fn, items, shared, workers, "loky", window or 2 * workers, setup, max(1, int(chunk)))
-    # (on a Dask cluster the workers read the files where they are: nothing to ask here)
-    ahead = _Readahead(items, readahead, (window or 2 * workers) * max(1, int(chunk)) + workers) \
-        if readahead is not None and scheduler is None else None
     try:
+        # (on a Dask cluster the workers read the files where they are: nothing to ask here)
+        ahead = _Readahead(items, readahead, (window or 2 * workers) * max(1, int(chunk)) + workers) \
+            if readahead is not None and scheduler is None else None
         for k, result in enumerate(results):
             if ahead is not None:
                 ahead.passed(k)

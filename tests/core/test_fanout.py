@@ -242,3 +242,12 @@ def test_read_ahead_is_a_hint_that_never_fails(tmp_path):
         t.start()
         t.join(5)
         assert got == [False]  # (a blocking open would leave the thread waiting for a writer)
+
+
+def test_a_failing_readahead_leaves_the_pool_free():
+    def bad(_item):
+        raise RuntimeError("no path for this item")
+
+    with pytest.raises(RuntimeError, match="no path"):
+        list(fanout.fan_out(_pids, range(4), workers=2, readahead=bad))
+    assert not fanout._busy.locked()  # the next call gets the processes, not threads
