@@ -185,7 +185,6 @@ def _run(fn: Callable, shared: Any, setup: Callable[[], None] | None, batch: lis
     return out
 
 
-_busy = threading.Lock()  # held while a call uses the worker processes
 class _Readahead:
     """Asks the system to read, from the disk into its page cache, the files of the items
     ``lead`` places ahead of the last result, so the workers find them there."""
@@ -223,6 +222,9 @@ def read_ahead(path) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+_busy = threading.Lock()  # held while a call uses the worker processes
 
 
 def fan_out(fn: Callable[[Any, Any], Any], items: Sequence, *, shared: Any = None,
