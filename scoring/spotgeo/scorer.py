@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +24,20 @@ import pandas as pd
 
 from ..core.cache import LRU
 from ..core.family import UnitStats
+from ..core.fanout import default_workers, in_worker, max_workers
 from ..core.params_typed import given
 from ..core.ranking import rank_lex
 from .competition import Competition
 from .matching import SolverStats, match_submission, settling
 from .params import LEADERBOARD_COLUMNS, PARAMS
 from .rules import SEED, STARTER_KIT, RuleSet, prf, ruleset
+
+#: candidate pairs within τ (all submissions together) from which submissions are matched
+#: on several threads at once, one per core: numpy and the solver release the GIL for most of
+#: the work, so a τ change of the crowded benchmark (20 submissions, 12 million pairs at
+#: τ = 50) takes about two thirds of its time on one thread; a few thousand pairs take
+#: milliseconds and stay on this thread
+THREAD_MIN_PAIRS = 200_000
 
 #: entries per cache level: a few τ values (each holds arrays the size of the true positives)
 CACHE_SIZES = {"match": 4, "counts": 6, "prefix": 12}
@@ -45,6 +54,7 @@ class TauMatch:
     kit: list[np.ndarray]
     stats: list[SolverStats]
     seconds: float
+    threads: int = 1  # submissions matched at once (see :data:`THREAD_MIN_PAIRS`)
 
 
 @dataclass
@@ -60,8 +70,11 @@ class Counts:
 class Scorer:
     """Scores a loaded :class:`~.competition.Competition` (see the module doc)."""
 
-    def __init__(self, competition: Competition):
+    def __init__(self, competition: Competition, *, threads: int | None = None):
+        """``threads``: submissions matched at once on a τ change (default: one per core this
+        process may use, ``LAB_WORKERS``; see :data:`THREAD_MIN_PAIRS`)."""
         self.comp = competition
+        self.threads = default_workers() if threads is None else max(1, min(int(threads), max_workers()))
         gt = competition.gt
         self.names = competition.submission_names
         self.S = len(self.names)
@@ -91,18 +104,26 @@ class Scorer:
 
     def _match(self, tau: float) -> TauMatch:
         gt = self.comp.gt
-        seed, kit, stats = [], [], []
+        subs = self.comp.submissions
         t0 = time.perf_counter()
-        for i, s in enumerate(self.comp.submissions):
+        for i, s in enumerate(subs):
             if self._settling[i] is None:  # (made as the submission loaded, unless built by hand)
                 self._settling[i] = s.settled if s.settled is not None else settling(s.p, s.g, s.n_points,
                                                                                        gt.n_points)
-            a, b, st = match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau,
-                                        self._settling[i])
-            seed.append(a)
-            kit.append(b)
-            stats.append(st)
-        return TauMatch(tau, seed, kit, stats, time.perf_counter() - t0)
+
+        def one(i: int):
+            s = subs[i]
+            return match_submission(s.p, s.g, s.d, s.point_frame, s.n_points, gt.n_points, tau, self._settling[i])
+
+        within = sum(int(np.searchsorted(s.d, tau, side="right")) for s in subs)
+        threads = 1 if in_worker() or within < THREAD_MIN_PAIRS else min(self.threads, self.S)
+        if threads > 1:
+            with ThreadPoolExecutor(threads, thread_name_prefix="spotgeo-match") as pool:
+                done = list(pool.map(one, range(self.S)))
+        else:
+            done = [one(i) for i in range(self.S)]
+        seed, kit, stats = (list(x) for x in zip(*done, strict=True)) if done else ([], [], [])
+        return TauMatch(tau, seed, kit, stats, time.perf_counter() - t0, threads)
 
     def matched(self, name_or_index, tau: float, rules: str | RuleSet = "seed") -> np.ndarray:
         """Positions of one submission's matched pairs (true positives) in its candidate pairs."""

@@ -53,8 +53,20 @@ def disagreements(frames, tau):
     return bad
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def route(request, monkeypatch):
+    """The components found by the compiled kernel (numba) or by its numpy twin."""
+    if request.param == "numpy":
+        monkeypatch.setattr(matching, "_compiled", [None])
+    else:
+        import scoring.spotgeo.kernels  # noqa: F401  (numba is in requirements.txt: missing, this fails)
+
+        monkeypatch.setattr(matching, "COMPILED_MIN_PAIRS", 0)  # these frames are fewer pairs than it
+    return request.param
+
+
 @pytest.mark.parametrize("tau", [10.0, 50.0])
-def test_every_enumerated_shape_agrees_with_the_reference(tau):
+def test_every_enumerated_shape_agrees_with_the_reference(tau, route):
     frames = clustered_frames(np.random.default_rng(int(tau)), 160, tau)
     assert not disagreements(frames, tau)
 
@@ -129,7 +141,7 @@ def test_radix_argsort_is_numpys_stable_argsort(n_values):
         assert not np.array_equal(_swapped_passes(x, n_values), np.argsort(x, kind="stable"))
 
 
-def test_more_than_65536_components_through_the_engine():
+def test_more_than_65536_components_through_the_engine(route):
     """70,000 frames of one 2 × 2 component each (the two-pass sort orders them): every
     frame's two pairs are the ones the reference picks."""
     rng = np.random.default_rng(5)
@@ -193,6 +205,7 @@ def test_broken_graph_is_caught(monkeypatch):
         except ValueError:  # a block of a component left with no rows cannot even be shaped
             return True
 
+    monkeypatch.setattr(matching, "_compiled", [None])  # the numpy route, which builds the graph
     assert not caught(10.0) and not caught(50.0)  # (the comparison itself passes as it is)
     monkeypatch.setattr(matching, "_graph", first_dropped)
     assert caught(10.0) and caught(50.0)

@@ -1,0 +1,81 @@
+"""The compiled components (``scoring.spotgeo.kernels``, numba) against their numpy twin:
+the same components, numbered the same, the same positions of every pair's two points, the
+same frame count — on many random submissions, from a few pairs to crowded frames at τ = 50.
+The comparison is shown to catch a twin that numbers the points in the wrong order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scoring.spotgeo.matching as matching
+from scoring.spotgeo.kernels import components
+from tests.spotgeo.flat import flatten
+
+
+def solver_pairs(rng, n_frames, tau, per_frame=(1, 12)):
+    """The pairs that go to the solver (``rest``) of a random submission, as the matching
+    hands them on: ``(q, gq, pred_frame, n_pred, n_gt)``."""
+    frames = []
+    for _ in range(n_frames):
+        m, n = (int(rng.integers(*per_frame)) for _ in range(2))
+        c = rng.uniform([60, 60], [580, 420])
+        obj = c + rng.uniform(-tau, tau, (n, 2))
+        pred = c + rng.uniform(-tau, tau, (m, 2))
+        if rng.random() < 0.5:
+            obj, pred = np.round(obj), np.round(pred)
+        frames.append((pred, obj))
+    pred_xy, obj_xy, pf, _, p, g, d = flatten(frames)
+    s = matching.settling(p, g, len(pred_xy), len(obj_xy))
+    n = int(np.searchsorted(d, tau, side="right"))
+    rest = np.flatnonzero(s.solver_from[:n] < n)
+    return p[rest], g[rest], pf, len(pred_xy), len(obj_xy)
+
+
+def same(a, b) -> bool:
+    return a[0] == b[0] and a[6] == b[6] and all(np.array_equal(x, y) for x, y in zip(a[1:6], b[1:6], strict=True))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_components_equal_the_numpy_twin(seed):
+    rng = np.random.default_rng(seed)
+    tau = float(rng.choice([5.0, 10.0, 30.0, 50.0]))
+    q, gq, pf, n_pred, n_gt = solver_pairs(rng, int(rng.integers(1, 400)), tau)
+    if len(q) == 0:
+        pytest.fail("no pair reached the solver: the case proves nothing")
+    got = components(q, gq, n_pred, n_gt, pf)
+    want = matching._components_numpy(q, gq, pf, n_pred, n_gt)
+    assert same(got, want)
+    n_comp, comp, row, col, rn, cn, _ = got  # and what the numbers mean, checked apart
+    assert rn.sum() == len(np.unique(q)) and cn.sum() == len(np.unique(gq))
+    assert (row < rn[comp]).all() and (col < cn[comp]).all() and comp.max() == n_comp - 1
+
+
+def test_crowded_frames_of_thirty_points_a_side():
+    q, gq, pf, n_pred, n_gt = solver_pairs(np.random.default_rng(99), 300, 50.0, per_frame=(20, 31))
+    assert len(q) > 10_000
+    assert same(components(q, gq, n_pred, n_gt, pf), matching._components_numpy(q, gq, pf, n_pred, n_gt))
+
+
+def test_the_comparison_catches_points_numbered_backwards():
+    """A twin whose objects are numbered descending within their component (a block would
+    then be filled mirrored): the comparison above must tell."""
+    q, gq, pf, n_pred, n_gt = solver_pairs(np.random.default_rng(5), 200, 30.0)
+    n_comp, comp, row, col, rn, cn, nf = matching._components_numpy(q, gq, pf, n_pred, n_gt)
+    broken = (n_comp, comp, row, cn[comp] - 1 - col, rn, cn, nf)
+    assert not same(components(q, gq, n_pred, n_gt, pf), broken)
+
+
+def test_the_engine_takes_the_compiled_route_for_many_pairs_only(monkeypatch):
+    """numba is in requirements.txt: with enough pairs the matching must find the kernel, not
+    fall back; with fewer it must not load it (the numpy route, a spy shows which ran)."""
+    q, gq, pf, n_pred, n_gt = solver_pairs(np.random.default_rng(8), 300, 50.0, per_frame=(10, 20))
+    ran = []
+    twin = matching._components_numpy
+    monkeypatch.setattr(matching, "_components_numpy", lambda *a: ran.append(len(a[0])) or twin(*a))
+    monkeypatch.setattr(matching, "COMPILED_MIN_PAIRS", len(q) + 1)
+    matching._components(q, gq, pf, n_pred, n_gt)
+    assert ran == [len(q)]
+    monkeypatch.setattr(matching, "COMPILED_MIN_PAIRS", len(q))
+    matching._components(q, gq, pf, n_pred, n_gt)
+    assert ran == [len(q)] and matching._compiled and matching._compiled[0] is components
