@@ -21,7 +21,7 @@ from ..core.errors import InputError
 from ..core.fanout import POOL_MIN_BYTES, fan_out
 from ..core.sources import expand_submissions, path_of, source_name
 from .data import Frames
-from .matching import Settling, settling
+from .matching import COMPILED_MIN_POINTS, Settling, compiled, settling
 from .stream import read_frames
 
 MAX_TAU = 50.0
@@ -248,6 +248,12 @@ def candidate_pairs(pred_xy: np.ndarray, pred_frame: np.ndarray, gt_xy: np.ndarr
     px, py = np.ascontiguousarray(pred_xy[:, 0]), np.ascontiguousarray(pred_xy[:, 1])
     pkey = pred_frame * _KEY_STRIDE + px
     lo, hi = _windows(index, pkey, max_d)
+    k = compiled() if len(pkey) >= COMPILED_MIN_POINTS else None
+    if k is not None:  # the same pairs, measured in one compiled pass (see .kernels)
+        p, pos, d = k.window_pairs(px, py, lo, hi, index.x, index.y, float(max_d))
+        g = index.order[pos]
+        s = stable_argsort(d)
+        return p[s], g[s].astype(np.int32), d[s]
     n = hi - lo
     total = int(n.sum())
     # each candidate's prediction and position in the sorted objects: runs of consecutive

@@ -132,7 +132,13 @@ def settling(p, g, n_pred: int, n_gt: int) -> Settling:
     ([2, 2, 2], [True, False, False])
     """
     m = len(p)
-    pos = np.arange(m, dtype=np.int32 if m < 2**31 - 1 else np.int64)  # (small arrays gather faster)
+    dtype = np.int32 if m < 2**31 - 1 else np.int64  # (small arrays gather faster)
+    k = compiled() if n_pred >= COMPILED_MIN_POINTS and m < 2**31 - 1 else None
+    if k is not None:
+        solver_from, lone = np.empty(m, dtype=dtype), np.empty(m, dtype=bool)
+        k.settle(p, g, n_pred, n_gt, solver_from, lone)
+        return Settling(solver_from, lone)
+    pos = np.arange(m, dtype=dtype)
     first_p, second_p = _first_two(p, n_pred, pos)
     first_g, second_g = _first_two(g, n_gt, pos)
     crowd_p = np.full(n_pred, m, dtype=pos.dtype)  # from which n a partner has another partner
@@ -298,31 +304,40 @@ def _components_numpy(q, gq, pred_frame, n_pred: int, n_gt: int):
     return n_comp, lab[:n_p][pi], local_p[pi], local_g[gi], rn, cn, n_frames
 
 
-_compiled: list = []  # [kernels.components or None], found on first use
+_compiled: list = []  # [the kernels module, or None where numba is missing], found on first use
 
 #: pairs with a real choice (one submission at one τ) from which the compiled kernel finds
-#: the components. Loading it costs about half a second once per process (numba's import and
-#: the cached machine code); it then saves about 80 ns a pair (2.3× faster than the numpy
-#: route: 28 against 66 ms for 450,000 pairs at τ = 50 in crowded frames), so a sparse
-#: competition, whose few choices the numpy route settles in milliseconds, never loads it
+#: the components. Loading the kernels costs about half a second once per process (numba's
+#: import and the cached machine code); this one then saves about 80 ns a pair (2.3× faster
+#: than the numpy route: 28 against 66 ms for 450,000 pairs at τ = 50 in crowded frames), so
+#: a sparse competition, whose few choices numpy settles in milliseconds, never loads them
 COMPILED_MIN_PAIRS = 50_000
+
+#: predictions in a submission from which its candidate pairs are measured and settled by
+#: the compiled kernels at load (crowded spotGEO submissions hold 280,000–590,000; sparse
+#: ones about 70,000, which numpy does in tens of milliseconds)
+COMPILED_MIN_POINTS = 150_000
+
+
+def compiled():
+    """:mod:`.kernels` (numba), imported on first use; None where numba is missing."""
+    if not _compiled:
+        try:
+            from . import kernels
+        except ImportError:  # pragma: no cover - numba missing: the numpy route
+            kernels = None
+        _compiled.append(kernels)
+    return _compiled[0]
 
 
 def _components(q, gq, pred_frame, n_pred: int, n_gt: int):
     """The components of the pairs ``(q, gq)`` with a real choice: ``(n_comp, comp, row, col,
     rn, cn, n_frames)`` (see :func:`.kernels.components`), compiled where numba is installed
     and there are :data:`COMPILED_MIN_PAIRS` pairs."""
-    if len(q) < COMPILED_MIN_PAIRS:
+    k = compiled() if len(q) >= COMPILED_MIN_PAIRS else None
+    if k is None:
         return _components_numpy(q, gq, pred_frame, n_pred, n_gt)
-    if not _compiled:
-        try:
-            from .kernels import components
-        except ImportError:  # pragma: no cover - numba missing: the numpy route
-            components = None
-        _compiled.append(components)
-    if _compiled[0] is None:
-        return _components_numpy(q, gq, pred_frame, n_pred, n_gt)
-    return _compiled[0](q, gq, n_pred, n_gt, pred_frame)
+    return k.components(q, gq, n_pred, n_gt, pred_frame)
 
 
 def _solve(rest, p, g, d, pred_frame, tau, stats: SolverStats):

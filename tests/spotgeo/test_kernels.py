@@ -1,14 +1,22 @@
-"""The compiled components (``scoring.spotgeo.kernels``, numba) against their numpy twin:
-the same components, numbered the same, the same positions of every pair's two points, the
-same frame count — on many random submissions, from a few pairs to crowded frames at τ = 50.
-The comparison is shown to catch a twin that numbers the points in the wrong order."""
+"""The compiled kernels (``scoring.spotgeo.kernels``, numba) against their numpy twins, on
+many random submissions, from a few pairs to crowded frames at τ = 50, on whole pixels
+(ties) or not:
+
+* the components: the same, numbered the same, the same positions of every pair's two
+  points, the same frame count;
+* the candidate pairs: the same pairs in the same order, the same distances to the bit;
+* the settling: the same two arrays, of the same dtype.
+
+Each comparison is shown to catch a deliberately broken variant."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import scoring.spotgeo.competition as competition
 import scoring.spotgeo.matching as matching
+from scoring.spotgeo.competition import candidate_pairs
 from scoring.spotgeo.kernels import components
 from tests.spotgeo.flat import flatten
 
@@ -78,4 +86,78 @@ def test_the_engine_takes_the_compiled_route_for_many_pairs_only(monkeypatch):
     assert ran == [len(q)]
     monkeypatch.setattr(matching, "COMPILED_MIN_PAIRS", len(q))
     matching._components(q, gq, pf, n_pred, n_gt)
-    assert ran == [len(q)] and matching._compiled and matching._compiled[0] is components
+    assert ran == [len(q)] and matching.compiled().components is components
+
+
+def random_points(rng, n_frames, per_frame, spread, whole):
+    counts = rng.integers(*per_frame, n_frames)
+    centre = np.repeat(rng.uniform([60, 60], [580, 420], (n_frames, 2)), counts, axis=0)
+    xy = centre + rng.uniform(-spread, spread, (int(counts.sum()), 2))
+    return (np.round(xy) if whole else xy), np.repeat(np.arange(n_frames), counts)
+
+
+def both_routes(monkeypatch, fn, *args):
+    """``fn(*args)`` by the numpy route, then by the compiled one."""
+    monkeypatch.setattr(matching, "COMPILED_MIN_POINTS", 1 << 62)
+    monkeypatch.setattr(competition, "COMPILED_MIN_POINTS", 1 << 62)
+    want = fn(*args)
+    monkeypatch.setattr(matching, "COMPILED_MIN_POINTS", 0)
+    monkeypatch.setattr(competition, "COMPILED_MIN_POINTS", 0)
+    return want, fn(*args)
+
+
+def same_arrays(a, b) -> bool:
+    return all(x.dtype == y.dtype and np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_compiled_candidate_pairs_and_settling_equal_the_numpy_route(seed, monkeypatch):
+    rng = np.random.default_rng(100 + seed)
+    whole = bool(seed % 2)
+    n_frames = int(rng.integers(1, 300))
+    pred, pf = random_points(rng, n_frames, (0, 31), 40.0, whole)
+    obj, of = random_points(rng, n_frames, (1, 31), 40.0, whole)
+    max_d = float(rng.choice([10.0, 50.0]))
+    want, got = both_routes(monkeypatch, candidate_pairs, pred, pf, obj, of, max_d)
+    assert len(want[0]) > 0 and same_arrays(want, got)
+    if whole:
+        assert (np.diff(want[2]) == 0).any()  # ties in distance: their order is checked too
+    p, g, _ = want
+    s_want, s_got = both_routes(monkeypatch, matching.settling, p, g, len(pred), len(obj))
+    assert same_arrays((s_want.solver_from, s_want.lone), (s_got.solver_from, s_got.lone))
+
+
+def test_the_pairs_comparison_catches_a_window_cut_short(monkeypatch):
+    """Windows one object shorter at their end: pairs go missing, and the comparison tells."""
+    rng = np.random.default_rng(7)
+    pred, pf = random_points(rng, 200, (5, 20), 30.0, False)
+    obj, of = random_points(rng, 200, (5, 20), 30.0, False)
+    kernels = matching.compiled()
+    full = kernels.window_pairs
+
+    def short(px, py, lo, hi, ox, oy, max_d):
+        return full(px, py, lo, np.maximum(lo, hi - 1), ox, oy, max_d)
+
+    monkeypatch.setattr(kernels, "window_pairs", short)
+    want, got = both_routes(monkeypatch, candidate_pairs, pred, pf, obj, of, 50.0)
+    assert not same_arrays(want, got)
+
+
+def test_the_settling_comparison_catches_a_solver_called_too_early(monkeypatch):
+    """Every pair sent to the solver from its own position on (as if each pair's points had a
+    crowded partner from the start): isolated pairs and stars lose their settling, and the
+    comparison tells."""
+    rng = np.random.default_rng(9)
+    pred, pf = random_points(rng, 200, (2, 12), 30.0, True)
+    obj, of = random_points(rng, 200, (2, 12), 30.0, True)
+    p, g, _ = candidate_pairs(pred, pf, obj, of, 50.0)
+    kernels = matching.compiled()
+    full = kernels.settle
+
+    def wrong(p_, g_, n_pred, n_gt, solver_from, lone):
+        full(p_, g_, n_pred, n_gt, solver_from, lone)
+        solver_from[:] = np.minimum(solver_from, np.arange(len(p_)))
+
+    monkeypatch.setattr(kernels, "settle", wrong)
+    s_want, s_got = both_routes(monkeypatch, matching.settling, p, g, len(pred), len(obj))
+    assert not same_arrays((s_want.solver_from, s_want.lone), (s_got.solver_from, s_got.lone))
