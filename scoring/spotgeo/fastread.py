@@ -37,6 +37,11 @@ import pyarrow.compute as pc
 from ..core import limits
 from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 
+#: files at least this long are scanned by the compiled :func:`.kernels.scan_piece` (about
+#: four times faster than the numpy passes; numba costs about half a second to load once per
+#: process, so the few-megabyte files of a sparse competition keep to numpy)
+COMPILED_MIN_BYTES = 4 << 20
+
 #: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
 CHUNK = 1 << 18  # (smaller pieces stay in the cache: 256 KiB read ~28 % faster than 1 MiB)
 
@@ -89,6 +94,16 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
     True
     """
     chunk = chunk or CHUNK
+    kernels = None
+    try:
+        size = raw.seek(0, 2)
+        raw.seek(0)
+    except (OSError, AttributeError, ValueError):  # pragma: no cover - not seekable: numpy
+        size = 0
+    if size >= COMPILED_MIN_BYTES:
+        from .matching import compiled
+
+        kernels = compiled()
     parts: list[tuple] = []
     pending, first = b"", True
     while True:
@@ -103,11 +118,11 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
                 continue
             piece, pending = buf[:cut + 1], buf[cut + 2:]
             one = piece.find(b"},")  # the first entry alone says "not the usual layout" cheaply
-            if first and one >= 0 and _piece(piece[:one + 1], True, False, brightness) is None:
+            if first and one >= 0 and _piece(piece[:one + 1], True, False, brightness, kernels) is None:
                 return None  # (before a whole piece's arrays are built)
         else:
             piece, pending = buf, b""
-        got = _piece(piece, first, not data, brightness)
+        got = _piece(piece, first, not data, brightness, kernels)
         if got is None:
             return None
         parts.append(got)
@@ -123,10 +138,28 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
     return seq, frame, num, xy, np.concatenate(bright)
 
 
-def _piece(data: bytes, first: bool, last: bool, brightness: bool):
-    """The entries of one piece of the file (the first opens the array, the last closes it)."""
+def _piece(data: bytes, first: bool, last: bool, brightness: bool, kernels=None):
+    """The entries of one piece of the file (the first opens the array, the last closes it);
+    ``kernels``: :mod:`.kernels`, to scan the piece in one compiled pass."""
     if not data or _TABLE[data[-1]] == _N:
         return None
+    if kernels is not None:
+        arr = np.frombuffer(data, dtype=np.uint8)
+        ok, _, n, has_b, n_bright, start, end, values, integral = kernels.scan_piece(arr, first, last)
+        if not ok:
+            return None
+        if np.isnan(values).any():  # a number the scan left to Arrow's correctly rounded cast
+            length = end - start
+            if int(length.max()) > limits.MAX_JSON_NUMBER_CHARS:
+                return None
+            offsets = np.zeros(len(start) + 1, dtype=np.int64)
+            np.cumsum(length, out=offsets[1:])
+            values = _cast(arr[np.repeat(start - offsets[:-1], length) + np.arange(int(offsets[-1]))], offsets)
+            if values is None:  # pragma: no cover - the grammar admits only numbers Arrow reads
+                return None
+            values = np.where(integral & (values == 0), 0.0, values)
+        c_num = 3 + 2 * n + np.where(has_b, n_bright, 0)
+        return _values_of(values, integral, c_num, n, has_b, np.where(has_b, n_bright, -1), brightness)
     codes = np.frombuffer(data.translate(_TABLE), dtype=np.uint8)
     is_num = codes == _N
     start = codes != 0  # a token starts at every byte but whitespace and letters ...
@@ -189,11 +222,22 @@ def _entries(arr: np.ndarray, body, chars, offsets, s_at, letters: int, brightne
         at = s_start[key == k] + 1
         if len(at) and not (arr[at[:, None] + np.arange(len(word))] == np.frombuffer(word, np.uint8)).all():
             return None
-    # the numbers: three integers, 2n coordinates, b brightness values per entry
-    local = np.arange(len(offsets) - 1) - np.repeat(np.cumsum(c_num) - c_num, c_num)
-    is_int = local < 3
     values, integral = _values(chars, offsets)
-    if values is None or not integral[is_int].all():
+    if values is None:
+        return None
+    return _values_of(values, integral, c_num, n, has_b, b, brightness)
+
+
+def _values_of(values, integral, c_num, n, has_b, b, brightness: bool):
+    """The entries' arrays from their numbers' ``values`` (and which are ``integral``):
+    ``c_num`` per entry, the first three integers (``sequence_id``, ``frame``,
+    ``num_objects``), then ``2 n`` coordinates, then ``b`` brightness values where ``has_b``
+    (spec §1's rules applied)."""
+    E = len(n)
+    # the numbers: three integers, 2n coordinates, b brightness values per entry
+    local = np.arange(len(values)) - np.repeat(np.cumsum(c_num) - c_num, c_num)
+    is_int = local < 3
+    if not integral[is_int].all():
         return None
     is_xy = ~is_int & (local < 3 + 2 * np.repeat(n, c_num))
     head = values[is_int].reshape(E, 3)
@@ -241,16 +285,26 @@ def _values(chars: np.ndarray, offsets: np.ndarray):
     integral = _integral(chars, offsets)
     if integral is None:
         return None, None
+    value = _cast(chars, offsets)
+    if value is None:  # pragma: no cover - the grammar admits only numbers Arrow reads
+        return None, None
+    return np.where(integral & (value == 0), 0.0, value), integral
+
+
+def _cast(chars: np.ndarray, offsets: np.ndarray) -> np.ndarray | None:
+    """The numbers ``chars[offsets[i] : offsets[i + 1]]`` (in the JSON grammar) as Python's
+    ``float`` reads them: one Arrow string array over them (no copy), cast to float64 by
+    Arrow, which rounds correctly; None if Arrow refuses one."""
+    n = len(offsets) - 1
     text = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets.astype(np.int64)),
                                                         pa.py_buffer(chars)])
     try:
         cast = pc.cast(text, pa.float64())
     except pa.ArrowInvalid:  # pragma: no cover - the grammar admits only numbers Arrow reads
-        return None, None
+        return None
     # the values buffer itself (no nulls: every string is a number); ``to_numpy`` would import
     # pandas, which a worker process reading files otherwise never needs
-    value = np.frombuffer(cast.buffers()[1], dtype=np.float64, count=n, offset=cast.offset * 8)
-    return np.where(integral & (value == 0), 0.0, value), integral
+    return np.frombuffer(cast.buffers()[1], dtype=np.float64, count=n, offset=cast.offset * 8)
 
 
 _DIGIT = np.uint8(9)  # a byte c is a digit when c - 48 (wrapping) is at most 9

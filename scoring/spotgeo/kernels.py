@@ -169,3 +169,245 @@ def settle(p, g, n_pred, n_gt, solver_from, lone):  # pragma: no cover - compile
         b = g[k]
         solver_from[k] = max(at_p[a, 2], at_g[b, 2])
         lone[k] = at_p[a, 0] == k and at_g[b, 0] == k
+
+
+# the keys of an entry, in order, padded with zeros (constants: no array passed per call)
+_KEY_TEXT = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
+_KEYS = np.zeros((len(_KEY_TEXT), 24), np.uint8)
+for _i, _k in enumerate(_KEY_TEXT):
+    _KEYS[_i, :len(_k)] = np.frombuffer(_k, np.uint8)
+_KEY_LENS = np.array([len(k) for k in _KEY_TEXT], np.int64)
+_POW10 = np.array([10.0**k for k in range(23)])  # exact doubles
+_EXACT = 2**53  # every integer up to this is a double
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _skip_ws(a, i):
+    n = len(a)
+    while i < n and (a[i] == 32 or a[i] == 9 or a[i] == 10 or a[i] == 13):
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_num(c):
+    return (48 <= c <= 57) or c == 43 or c == 45 or c == 46  # 0-9 + - .
+
+
+@njit(cache=True, nogil=True)
+def _key(a, i, key):
+    """Past ``"key"`` (one of :data:`_KEY_TEXT`, by number) and the colon after it (white
+    space around), or -1."""
+    i = _skip_ws(a, i)
+    n = len(a)
+    size = _KEY_LENS[key]
+    if i + size + 1 >= n or a[i] != 34:
+        return -1
+    i += 1
+    for j in range(size):
+        if a[i + j] != _KEYS[key, j]:
+            return -1
+    i += size
+    if a[i] != 34:
+        return -1
+    i = _skip_ws(a, i + 1)
+    if i >= n or a[i] != 58:
+        return -1
+    return i + 1
+
+
+@njit(cache=True, nogil=True)
+def _number(a, i):
+    r"""The number token from ``i`` (after white space): ``(start, end, value, integral)``;
+    ``end`` is -1 when there is no number there, -2 when it breaks the JSON number grammar
+    without an exponent, ``-?(0|[1-9][0-9]*)(\.[0-9]+)?``.
+
+    ``value`` is Python's ``float`` of the text whenever the digits, read as one integer,
+    are at most 2**53 and the fraction has at most 22 digits: both that integer and 10**f
+    are then exact doubles, and one IEEE division rounds their quotient correctly. Else it
+    is NaN, and the caller has Arrow's correctly rounded cast read the text."""
+    start = _skip_ws(a, i)
+    n = len(a)
+    end = start
+    while end < n and _is_num(a[end]):
+        end += 1
+    if end == start:
+        return start, -1, 0.0, False
+    j = start
+    neg = a[j] == 45
+    if neg:
+        j += 1
+    if j >= end or not (48 <= a[j] <= 57):
+        return start, -2, 0.0, False
+    mant = 0
+    digits = 0
+    if a[j] == 48:  # a leading 0 stands alone before the fraction
+        j += 1
+    else:
+        while j < end and 48 <= a[j] <= 57:
+            if digits < 18:
+                mant = mant * 10 + (a[j] - 48)
+            digits += 1
+            j += 1
+    frac = 0
+    whole = True
+    if j < end:
+        if a[j] != 46:
+            return start, -2, 0.0, False
+        j += 1
+        if j >= end or not (48 <= a[j] <= 57):
+            return start, -2, 0.0, False
+        while j < end and 48 <= a[j] <= 57:
+            if digits < 18:
+                mant = mant * 10 + (a[j] - 48)
+            if mant > 0 or digits > 0:
+                digits += 1
+            frac += 1
+            j += 1
+        if j < end:
+            return start, -2, 0.0, False
+        whole = False
+    if digits <= 18 and mant <= _EXACT and frac <= 22:
+        v = mant / _POW10[frac]
+        return start, end, (-v if (neg and not (whole and v == 0.0)) else v), whole
+    return start, end, np.nan, whole
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _punct(a, i, ch):
+    """Past the punctuation ``ch`` (after white space), or -1."""
+    i = _skip_ws(a, i)
+    if i < len(a) and a[i] == ch:
+        return i + 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def scan_piece(a, first, last):  # pragma: no cover - compiled (tested against the numpy route)
+    """The entries of one piece of a spotGEO file written the usual way (see
+    :mod:`.fastread`), in one pass: ``(ok, n_entries, points, has_b, n_bright, start, end,
+    values, integral)`` — each entry's points and brightness values; each number's first
+    and last byte (+1) in the piece, its value (NaN where :func:`_number` leaves the rounding
+    to Arrow) and whether it has no fraction. Accepts exactly the usual layout (the keys in
+    order, white space ``" \t\n\r"`` between tokens only, numbers in the JSON grammar
+    without an exponent); ``ok`` is False on anything else."""
+    n = len(a)
+    most = n // 2 + 1  # a number and its separator: 2 bytes at least
+    start = np.empty(most, np.int64)
+    end = np.empty(most, np.int64)
+    values = np.empty(most, np.float64)
+    integral = np.empty(most, np.bool_)
+    cap = n // 8 + 1  # an entry is far longer than 8 bytes
+    points = np.empty(cap, np.int64)
+    has_b = np.zeros(cap, np.bool_)
+    n_bright = np.zeros(cap, np.int64)
+    fail = (False, 0, points[:0], has_b[:0], n_bright[:0], start[:0], end[:0], values[:0], integral[:0])
+    i, k, e = 0, 0, 0
+    if first:
+        i = _punct(a, i, 91)  # [
+        if i < 0:
+            return fail
+    while True:
+        if e >= cap:
+            return fail
+        i = _punct(a, i, 123)  # {
+        if i < 0:
+            return fail
+        for key in range(3):  # sequence_id, frame, num_objects
+            i = _key(a, i, key)
+            if i < 0:
+                return fail
+            s0, i, v, w = _number(a, i)
+            if i < 0:
+                return fail
+            start[k], end[k], values[k], integral[k] = s0, i, v, w
+            k += 1
+            i = _punct(a, i, 44)  # ,
+            if i < 0:
+                return fail
+        i = _key(a, i, 3)  # object_coords
+        if i < 0:
+            return fail
+        i = _punct(a, i, 91)
+        if i < 0:
+            return fail
+        m = 0
+        j = _skip_ws(a, i)
+        if j < n and a[j] == 93:  # ] no points
+            i = j + 1
+        else:
+            while True:
+                i = _punct(a, i, 91)
+                if i < 0:
+                    return fail
+                for half in range(2):
+                    if half:
+                        i = _punct(a, i, 44)
+                        if i < 0:
+                            return fail
+                    s0, i, v, w = _number(a, i)
+                    if i < 0:
+                        return fail
+                    start[k], end[k], values[k], integral[k] = s0, i, v, w
+                    k += 1
+                i = _punct(a, i, 93)
+                if i < 0:
+                    return fail
+                m += 1
+                j = _skip_ws(a, i)
+                if j < n and a[j] == 44:
+                    i = j + 1
+                    continue
+                if j < n and a[j] == 93:
+                    i = j + 1
+                    break
+                return fail
+        points[e] = m
+        j = _skip_ws(a, i)
+        if j < n and a[j] == 44:  # the brightness
+            i = _key(a, j + 1, 4)
+            if i < 0:
+                return fail
+            i = _punct(a, i, 91)
+            if i < 0:
+                return fail
+            b = 0
+            j = _skip_ws(a, i)
+            if j < n and a[j] == 93:
+                i = j + 1
+            else:
+                while True:
+                    s0, i, v, w = _number(a, i)
+                    if i < 0:
+                        return fail
+                    start[k], end[k], values[k], integral[k] = s0, i, v, w
+                    k += 1
+                    b += 1
+                    j = _skip_ws(a, i)
+                    if j < n and a[j] == 44:
+                        i = j + 1
+                        continue
+                    if j < n and a[j] == 93:
+                        i = j + 1
+                        break
+                    return fail
+            has_b[e] = True
+            n_bright[e] = b
+        i = _punct(a, i, 125)  # }
+        if i < 0:
+            return fail
+        e += 1
+        j = _skip_ws(a, i)
+        if j >= n:
+            if last:
+                return fail  # the array was never closed
+            break
+        if a[j] == 44:  # , another entry
+            i = j + 1
+            continue
+        if last and a[j] == 93:  # ] the end
+            if _skip_ws(a, j + 1) != n:
+                return fail
+            break
+        return fail
+    return True, e, points[:e], has_b[:e], n_bright[:e], start[:k], end[:k], values[:k], integral[:k]

@@ -21,6 +21,19 @@ from scoring.spotgeo import fastread
 from scoring.spotgeo.stream import _read, _Text, read_frames
 
 
+@pytest.fixture(autouse=True, params=["numpy", "compiled"])
+def route(request, monkeypatch):
+    """Every test twice: the pieces scanned by numpy, then by the compiled kernel (numba; in
+    requirements.txt, so its absence fails here), whatever the file's size."""
+    if request.param == "compiled":
+        import scoring.spotgeo.kernels  # noqa: F401
+
+        monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", 0)
+    else:
+        monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", 1 << 62)
+    return request.param
+
+
 def entries(rng: random.Random, n_seq: int, *, brightness: bool = False, crowded: bool = False) -> list[dict]:
     out = []
     for s in rng.sample(range(1, 10_000), n_seq):
@@ -211,3 +224,32 @@ def test_numbers_in_numpy_are_pythons_floats():
 def test_numbers_outside_the_grammar_are_refused(bad):
     assert _convert(["1.5", bad])[0] is None
     assert _convert(["1.5", bad + "0" * 20])[0] is None or bad in ("1.", "0.")  # the long (Arrow) path too
+
+
+def test_the_route_asked_for_is_the_one_that_reads(route, monkeypatch):
+    """A spy on the compiled scan: it reads every piece on the compiled route, none on numpy's
+    (else the comparisons above would test one route twice)."""
+    from scoring.spotgeo import kernels
+
+    calls = []
+    scan = kernels.scan_piece
+    monkeypatch.setattr(kernels, "scan_piece", lambda *a: calls.append(len(a[0])) or scan(*a))
+    monkeypatch.setattr(fastread, "CHUNK", 400)
+    data = json.dumps(entries(random.Random(2), 4, crowded=True)).encode()
+    assert fastread.read_canonical(io.BytesIO(data)) is not None
+    assert (len(calls) > 2) == (route == "compiled") and (route == "compiled" or not calls)
+
+
+def test_files_from_the_threshold_on_take_the_compiled_route(monkeypatch):
+    from scoring.spotgeo import kernels
+
+    calls = []
+    scan = kernels.scan_piece
+    monkeypatch.setattr(kernels, "scan_piece", lambda *a: calls.append(1) or scan(*a))
+    data = json.dumps(entries(random.Random(3), 12, crowded=True)).encode()
+    monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", len(data) + 1)
+    small = fastread.read_canonical(io.BytesIO(data))
+    assert small is not None and not calls
+    monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", len(data))
+    got = fastread.read_canonical(io.BytesIO(data))
+    assert calls and all(np.array_equal(x, y) for x, y in zip(got[:4], small[:4], strict=True))

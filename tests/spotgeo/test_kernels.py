@@ -161,3 +161,40 @@ def test_the_settling_comparison_catches_a_solver_called_too_early(monkeypatch):
     monkeypatch.setattr(kernels, "settle", wrong)
     s_want, s_got = both_routes(monkeypatch, matching.settling, p, g, len(pred), len(obj))
     assert not same_arrays((s_want.solver_from, s_want.lone), (s_got.solver_from, s_got.lone))
+
+
+def _scan_number(text: str):
+    """``kernels._number`` on one token (and a comma after it): ``(end, value, integral)``."""
+    _, end, value, whole = matching.compiled()._number(np.frombuffer((text + ",").encode(), np.uint8), 0)
+    return end, value, whole
+
+
+def test_the_scans_numbers_are_pythons_floats_or_left_to_arrow():
+    """The compiled scan's own values against Python's float, bit for bit (the sign of zero
+    included), on random decimals of up to 20 digits; NaN (Arrow's cast then decides) only
+    past its exact route: more than 2**53 as one integer, or more than 22 decimals."""
+    rng = np.random.default_rng(12)
+    texts = ["0", "-0", "0.0", "-0.0", "0.1", "0.30000000000000004", "639.4999999999999", "9007199254740992",
+             "9007199254740993", "0.000000000000000000000001", "1234567890123456789", "-639.5", "572.41"]
+    for _ in range(5000):
+        whole = str(int(rng.integers(0, 10 ** int(rng.integers(1, 9)))))
+        frac = "".join(rng.choice(list("0123456789"), int(rng.integers(0, 13))))
+        texts.append(("-" if rng.random() < 0.3 else "") + whole + ("." + frac if frac else ""))
+    exact = 0
+    for t in texts:
+        status, value, whole = _scan_number(t)
+        assert status == len(t) and whole == ("." not in t), t
+        want = float(t) if "." in t else float(int(t))
+        if value != value:  # NaN: left to the cast, and only where the exact route cannot go
+            digits = t.lstrip("-").replace(".", "").lstrip("0")
+            assert len(digits) > 15 or len(t.partition(".")[2]) > 22, t
+        else:
+            exact += 1
+            assert value.hex() == want.hex(), t
+    assert exact > 4000
+
+
+@pytest.mark.parametrize("bad", ["01", "1.", ".5", "-", "--1", "1-", "+1", "1..2", "0.", "-.5", "00.5", "1.2.3",
+                                 "-01", "1.-2"])
+def test_the_scan_refuses_numbers_outside_the_grammar(bad):
+    assert _scan_number(bad)[0] == -2
