@@ -63,8 +63,9 @@ def components(q, gq, n_pred, n_gt, pred_frame):  # pragma: no cover - compiled 
                 parent[rb] = ra
             else:
                 parent[ra] = rb
-    label = np.full(n, -1, np.int32)  # first the roots' component ids, then each point's
-    local = np.empty(n, np.int32)
+    # each point's component and its position among the component's points, side by side
+    # (the pairs read both at random: one cache line, not two)
+    lab = np.empty((n, 2), np.int32)
     rn = np.zeros(m, np.int32)
     cn = np.zeros(m, np.int32)
     n_comp = 0
@@ -73,21 +74,24 @@ def components(q, gq, n_pred, n_gt, pred_frame):  # pragma: no cover - compiled 
     for x in range(n):  # ascending: components numbered by their lowest point
         if parent[x] < 0:
             continue
-        r = _find(parent, x)
-        c = label[r]
-        if c < 0:  # (r <= x: the root is the component's lowest point, seen first)
+        r = parent[x]
+        while parent[r] != r:
+            r = parent[r]
+        if r == x:  # the root is its component's lowest point (the lower id always became it)
             c = n_comp
             n_comp += 1
-        label[x] = c
+        else:  # (its root, lower, was numbered before)
+            c = lab[r, 0]
+        lab[x, 0] = c
         if x < n_pred:
-            local[x] = rn[c]
+            lab[x, 1] = rn[c]
             rn[c] += 1
             f = pred_frame[x]
             if f != last_frame:
                 n_frames += 1
                 last_frame = f
         else:
-            local[x] = cn[c]
+            lab[x, 1] = cn[c]
             cn[c] += 1
     comp = np.empty(m, np.int64)
     row = np.empty(m, np.int64)
@@ -95,9 +99,9 @@ def components(q, gq, n_pred, n_gt, pred_frame):  # pragma: no cover - compiled 
     for k in range(m):
         a = q[k]
         b = n_pred + gq[k]
-        comp[k] = label[a]
-        row[k] = local[a]
-        col[k] = local[b]
+        comp[k] = lab[a, 0]
+        row[k] = lab[a, 1]
+        col[k] = lab[b, 1]
     return n_comp, comp, row, col, rn[:n_comp].copy(), cn[:n_comp].copy(), n_frames
 
 

@@ -334,7 +334,7 @@ def _components(q, gq, pred_frame, n_pred: int, n_gt: int):
     """The components of the pairs ``(q, gq)`` with a real choice: ``(n_comp, comp, row, col,
     rn, cn, n_frames)`` (see :func:`.kernels.components`), compiled where numba is installed
     and there are :data:`COMPILED_MIN_PAIRS` pairs."""
-    k = compiled() if len(q) >= COMPILED_MIN_PAIRS else None
+    k = compiled() if len(q) >= COMPILED_MIN_PAIRS and n_pred + n_gt < 2**31 - 1 else None  # (int32 ids)
     if k is None:
         return _components_numpy(q, gq, pred_frame, n_pred, n_gt)
     return k.components(q, gq, n_pred, n_gt, pred_frame)
