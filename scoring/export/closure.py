@@ -3,7 +3,9 @@ listed by hand, and copied with their absolute imports renamed to the program's 
 
 Walking follows every ``import`` inside ``scoring`` (at module level and inside functions: a
 function-level import may run at import time, as Shovel-Ready's ``boost`` command does), so the
-closure is the least set of files that import without error. A package's ``__init__.py`` runs
+closure is the least set of files that import without error. An import inside a ``try`` whose
+``except`` catches ``ImportError`` is optional — the code has a fallback for it (spotGEO's
+compiled loops, whose numpy twins do the same work) — and is left out, with what only it needs. A package's ``__init__.py`` runs
 whenever one of its modules is imported; it is copied only when something imports a name from
 the package itself — otherwise it is replaced by a one-line stub, so that the facade imports
 that re-export a whole family are not dragged in.
@@ -81,6 +83,8 @@ def _imports(module: str, path: Path) -> tuple[list[str], list[str], dict[str, b
         for sub in ast.walk(n):
             if isinstance(sub, (ast.Import, ast.ImportFrom)) and not _in_function(n, sub):
                 top_level.add(id(sub))
+    optional = {id(sub) for n in ast.walk(tree) if isinstance(n, ast.Try) and _catches_import_error(n)
+                for part in n.body for sub in ast.walk(part) if isinstance(sub, (ast.Import, ast.ImportFrom))}
     mods: list[str] = []
     inits: list[str] = []
     third: dict[str, bool] = {}
@@ -91,6 +95,8 @@ def _imports(module: str, path: Path) -> tuple[list[str], list[str], dict[str, b
             third[top] = third.get(top, False) or id(node) in top_level
 
     for node in ast.walk(tree):
+        if id(node) in optional:
+            continue  # the code runs without it (its fallback): the program leaves it out
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.split(".")[0] == PACKAGE:
@@ -111,6 +117,15 @@ def _imports(module: str, path: Path) -> tuple[list[str], list[str], dict[str, b
                     if _is_package(base):
                         inits.append(base)
     return mods, inits, third
+
+
+def _catches_import_error(node: ast.Try) -> bool:
+    """Whether a handler of the ``try`` catches ``ImportError`` (or ``ModuleNotFoundError``)."""
+    for h in node.handlers:
+        kinds = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        if any(isinstance(k, ast.Name) and k.id in ("ImportError", "ModuleNotFoundError") for k in kinds):
+            return True
+    return False
 
 
 def _in_function(top: ast.AST, node: ast.AST) -> bool:

@@ -306,6 +306,9 @@ def scan_piece(a, first, last):  # pragma: no cover - compiled (tested against t
     has_b = np.zeros(cap, np.bool_)
     n_bright = np.zeros(cap, np.int64)
     fail = (False, 0, points[:0], has_b[:0], n_bright[:0], start[:0], end[:0], values[:0], integral[:0])
+    # (each number is kept in place, three times below, rather than by a helper that takes the
+    # four arrays: numba then passes and counts references to them per number, and the scan
+    # took 107 ms for a 6.8 MB file instead of 50)
     i, k, e = 0, 0, 0
     if first:
         i = _punct(a, i, 91)  # [

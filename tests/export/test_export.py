@@ -156,3 +156,24 @@ def test_command_line_export_and_its_errors(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main([*args[:-4], "--target", "nowhere", "--out", str(tmp_path / "n")])
     assert e.value.code == 2
+
+
+def test_an_import_with_an_import_error_fallback_is_left_out(tmp_path, monkeypatch):
+    """``try: from . import b`` with ``except ImportError``: the code runs without it, so the
+    closure leaves the module (and its third-party imports) out; a plain import is followed."""
+    body = "def f():\n    try:\n        from . import b\n    except ImportError:\n        b = None\n    return b\n"
+    root = _fake_engine(tmp_path, body) / "scoring"
+    (root / "fam" / "b.py").write_text("import numba\nY = 1\n")
+    monkeypatch.setattr(cl, "ROOT", root)
+    c = cl.closure(["scoring.fam.a"])
+    assert "scoring.fam.b" not in c.modules and "numba" not in c.third_party
+    (root / "fam" / "a.py").write_text("def f():\n    from . import b\n    return b\n")
+    c = cl.closure(["scoring.fam.a"])
+    assert "scoring.fam.b" in c.modules and c.third_party.get("numba") is True
+
+
+def test_spotgeo_exports_without_its_compiled_loops():
+    """The exported spotGEO program leaves numba's kernels out and runs their numpy twins."""
+    c = cl.closure(roots(get("spotgeo")))
+    assert "scoring.spotgeo.kernels" not in c.modules and "numba" not in c.third_party
+    assert "scoring.spotgeo.matching" in c.modules
