@@ -21,8 +21,9 @@ building a Python object per number:
    rounds correctly — the value Python's ``float`` gives; then the rules of spec §1 (ranges,
    ``num_objects``) are applied.
 
-A file of :data:`COMPILED_MIN_BYTES` or more has steps 2–4 done by one compiled pass over
-each piece (:func:`.kernels.scan_piece`, numba): it walks the usual layout token by token
+A submission file of :data:`COMPILED_MIN_BYTES` or more has steps 2–4 done, from its second
+piece on (its first, and a ground truth, stay with numpy: numba's fixed memory is then taken
+only for a file already found in the usual layout), by one compiled pass over each piece (:func:`.kernels.scan_piece`, numba): it walks the usual layout token by token
 and reads each number's value itself where one division is exact (the digits as an integer
 up to 2**53, at most 22 decimals: Python's ``float`` to the bit), leaving the others to
 Arrow's cast; the same pieces are accepted and refused, and the same arrays come out
@@ -49,6 +50,9 @@ from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 #: passes (3 runs of 5 files each way, 2026-11-29). numba costs about half a second to load
 #: once per process, so the few-megabyte files of a sparse competition keep to numpy
 COMPILED_MIN_BYTES = 4 << 20
+#: the tests' switch: the compiled scan from the first piece on, ground truths too (see
+#: :func:`read_canonical`: otherwise numba is loaded only for a submission's later pieces)
+_EVERY_PIECE = False
 
 #: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
 CHUNK = 1 << 18  # (smaller pieces stay in the cache: 256 KiB read ~28 % faster than 1 MiB)
@@ -108,7 +112,11 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
         raw.seek(0)
     except (OSError, AttributeError, ValueError):  # pragma: no cover - not seekable: numpy
         size = 0
-    if size >= COMPILED_MIN_BYTES:
+    # a submission's later pieces only: the first piece (which finds most files that are not
+    # the usual layout) and a ground truth (read once, in the server's own process) keep to
+    # numpy, so that numba's fixed memory (~100 MiB) is never taken for them
+    compile_later = size >= COMPILED_MIN_BYTES and (not brightness or _EVERY_PIECE)
+    if compile_later and _EVERY_PIECE:
         from .matching import compiled
 
         kernels = compiled()
@@ -135,6 +143,10 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
             return None
         parts.append(got)
         first = False
+        if compile_later and kernels is None:
+            from .matching import compiled
+
+            kernels = compiled()
         if not data:
             break
     seq, frame, num, xy = (np.concatenate([p[k] for p in parts]) for k in range(4))

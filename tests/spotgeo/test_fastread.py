@@ -29,6 +29,7 @@ def route(request, monkeypatch):
         import scoring.spotgeo.kernels  # noqa: F401
 
         monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", 0)
+        monkeypatch.setattr(fastread, "_EVERY_PIECE", True)  # the first piece and ground truths too
     else:
         monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", 1 << 62)
     return request.param
@@ -241,8 +242,12 @@ def test_the_route_asked_for_is_the_one_that_reads(route, monkeypatch):
 
 
 def test_files_from_the_threshold_on_take_the_compiled_route(monkeypatch):
+    """By default, from the second piece of a submission on; never for a ground truth (numba's
+    fixed memory is not taken for a file read once, nor for a first piece that fails)."""
     from scoring.spotgeo import kernels
 
+    monkeypatch.setattr(fastread, "_EVERY_PIECE", False)
+    monkeypatch.setattr(fastread, "CHUNK", 2000)
     calls = []
     scan = kernels.scan_piece
     monkeypatch.setattr(kernels, "scan_piece", lambda *a: calls.append(1) or scan(*a))
@@ -253,3 +258,6 @@ def test_files_from_the_threshold_on_take_the_compiled_route(monkeypatch):
     monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", len(data))
     got = fastread.read_canonical(io.BytesIO(data))
     assert calls and all(np.array_equal(x, y) for x, y in zip(got[:4], small[:4], strict=True))
+    pieces = len(calls)
+    assert fastread.read_canonical(io.BytesIO(data), brightness=True) is not None and len(calls) == pieces
+    assert fastread.read_canonical(io.BytesIO(b"[[1, 2]]" + b" " * len(data))) is None and len(calls) == pieces
