@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .fastread import KEYS
+
 
 @njit(cache=True, nogil=True)
 def _find(parent, x):
@@ -176,11 +178,10 @@ def settle(p, g, n_pred, n_gt, solver_from, lone):  # pragma: no cover - compile
 
 
 # the keys of an entry, in order, padded with zeros (constants: no array passed per call)
-_KEY_TEXT = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
-_KEYS = np.zeros((len(_KEY_TEXT), 24), np.uint8)
-for _i, _k in enumerate(_KEY_TEXT):
+_KEYS = np.zeros((len(KEYS), 24), np.uint8)
+for _i, _k in enumerate(KEYS):
     _KEYS[_i, :len(_k)] = np.frombuffer(_k, np.uint8)
-_KEY_LENS = np.array([len(k) for k in _KEY_TEXT], np.int64)
+_KEY_LENS = np.array([len(k) for k in KEYS], np.int64)
 _POW10 = np.array([10.0**k for k in range(23)])  # exact doubles
 _EXACT = 2**53  # every integer up to this is a double
 
@@ -200,7 +201,7 @@ def _is_num(c):
 
 @njit(cache=True, nogil=True)
 def _key(a, i, key):
-    """Past ``"key"`` (one of :data:`_KEY_TEXT`, by number) and the colon after it (white
+    """Past ``"key"`` (one of :data:`.fastread.KEYS`, by number) and the colon after it (white
     space around), or -1."""
     i = _skip_ws(a, i)
     n = len(a)
