@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import limits
-from .data import FRAMES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
+from .data import FRAMES, KEY_BYTES, MAX_OBJECTS, MAX_SEQUENCE_ID, X_RANGE, Y_RANGE
 
 #: files at least this long are scanned by the compiled :func:`.kernels.scan_piece`: a
 #: crowded benchmark submission (6.8 MB) is read in 70–81 ms against 159–163 ms by the numpy
@@ -57,7 +57,7 @@ _EVERY_PIECE = False
 #: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
 CHUNK = 1 << 18  # (smaller pieces stay in the cache: 256 KiB read ~28 % faster than 1 MiB)
 
-KEYS = (b"sequence_id", b"frame", b"num_objects", b"object_coords", b"object_brightness")
+KEYS = KEY_BYTES
 _LETTERS = b"_abcdefghijklmnopqrstuvwxyz"
 # token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character,
 # and any other byte (a token no entry's sequence holds, so the comparison refuses it)

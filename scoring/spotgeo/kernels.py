@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .fastread import KEYS
+from .data import KEY_BYTES as KEYS
 
 
 @njit(cache=True, nogil=True)
@@ -201,7 +201,7 @@ def _is_num(c):
 
 @njit(cache=True, nogil=True)
 def _key(a, i, key):
-    """Past ``"key"`` (one of :data:`.fastread.KEYS`, by number) and the colon after it (white
+    """Past ``"key"`` (one of :data:`.data.KEY_BYTES`, by number) and the colon after it (white
     space around), or -1."""
     i = _skip_ws(a, i)
     n = len(a)
