@@ -23,7 +23,8 @@ building a Python object per number:
 
 A submission file of :data:`COMPILED_MIN_BYTES` or more has steps 2–4 done, from its second
 piece on (its first, and a ground truth, stay with numpy: numba's fixed memory is then taken
-only for a file already found in the usual layout), by one compiled pass over each piece (:func:`.kernels.scan_piece`, numba): it walks the usual layout token by token
+only for a file already found in the usual layout; in a process that has loaded the kernels
+already, every piece of such a file, ground truths too), by one compiled pass over each piece (:func:`.kernels.scan_piece`, numba): it walks the usual layout token by token
 and reads each number's value itself where one division is exact (the digits as an integer
 up to 2**53, at most 22 decimals: Python's ``float`` to the bit), leaving the others to
 Arrow's cast; the same pieces are accepted and refused, and the same arrays come out
@@ -114,12 +115,15 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
         size = 0
     # a submission's later pieces only: the first piece (which finds most files that are not
     # the usual layout) and a ground truth (read once, in the server's own process) keep to
-    # numpy, so that numba's fixed memory (~100 MiB) is never taken for them
-    compile_later = size >= COMPILED_MIN_BYTES and (not brightness or _EVERY_PIECE)
-    if compile_later and _EVERY_PIECE:
-        from .matching import compiled
+    # numpy, so that numba's fixed memory (~100 MiB) is never taken for them -- unless this
+    # process holds the kernels already, when the whole file is scanned by them
+    big = size >= COMPILED_MIN_BYTES
+    if big:
+        from .matching import compiled, loaded
 
-        kernels = compiled()
+        if _EVERY_PIECE or loaded() is not None:
+            kernels = compiled()
+    compile_later = big and not brightness
     parts: list[tuple] = []
     pending, first = b"", True
     while True:
@@ -144,8 +148,6 @@ def read_canonical(raw, *, brightness: bool = False, chunk: int | None = None):
         parts.append(got)
         first = False
         if compile_later and kernels is None:
-            from .matching import compiled
-
             kernels = compiled()
         if not data:
             break

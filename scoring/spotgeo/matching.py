@@ -319,6 +319,12 @@ COMPILED_MIN_PAIRS = 50_000
 COMPILED_MIN_POINTS = 150_000
 
 
+def loaded():
+    """:mod:`.kernels` when this process has imported it already (numba's memory is then taken
+    whatever is read next), else None; never imports it."""
+    return _compiled[0] if _compiled else None
+
+
 def compiled():
     """:mod:`.kernels` (numba), imported on first use; None where numba is missing."""
     if not _compiled:

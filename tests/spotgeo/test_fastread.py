@@ -243,10 +243,12 @@ def test_the_route_asked_for_is_the_one_that_reads(route, monkeypatch):
 
 def test_files_from_the_threshold_on_take_the_compiled_route(monkeypatch):
     """By default, from the second piece of a submission on; never for a ground truth (numba's
-    fixed memory is not taken for a file read once, nor for a first piece that fails)."""
-    from scoring.spotgeo import kernels
+    fixed memory is not taken for a file read once, nor for a first piece that fails) --
+    unless the process holds the kernels already."""
+    from scoring.spotgeo import kernels, matching
 
     monkeypatch.setattr(fastread, "_EVERY_PIECE", False)
+    monkeypatch.setattr(matching, "_compiled", [])  # a process that has not loaded the kernels
     monkeypatch.setattr(fastread, "CHUNK", 2000)
     calls = []
     scan = kernels.scan_piece
@@ -256,8 +258,20 @@ def test_files_from_the_threshold_on_take_the_compiled_route(monkeypatch):
     small = fastread.read_canonical(io.BytesIO(data))
     assert small is not None and not calls
     monkeypatch.setattr(fastread, "COMPILED_MIN_BYTES", len(data))
+    assert fastread.read_canonical(io.BytesIO(data), brightness=True) is not None and not calls
+    assert fastread.read_canonical(io.BytesIO(b"[[1, 2]]" + b" " * len(data))) is None and not calls
+    assert matching.loaded() is None
     got = fastread.read_canonical(io.BytesIO(data))
     assert calls and all(np.array_equal(x, y) for x, y in zip(got[:4], small[:4], strict=True))
-    pieces = len(calls)
-    assert fastread.read_canonical(io.BytesIO(data), brightness=True) is not None and len(calls) == pieces
-    assert fastread.read_canonical(io.BytesIO(b"[[1, 2]]" + b" " * len(data))) is None and len(calls) == pieces
+    pieces = len(calls)  # the second piece on
+    assert matching.loaded() is kernels  # the submission loaded them
+    bright = fastread.read_canonical(io.BytesIO(data), brightness=True)
+    assert len(calls) == 2 * pieces + 2  # now the ground truth too: its first entry alone, then every piece
+    assert all(np.array_equal(x, y) for x, y in zip(bright[:4], small[:4], strict=True))
+
+
+def test_loaded_never_imports_the_kernels(monkeypatch):
+    from scoring.spotgeo import matching
+
+    monkeypatch.setattr(matching, "_compiled", [])
+    assert matching.loaded() is None and matching._compiled == []
