@@ -22,9 +22,10 @@ building a Python object per number:
    ``num_objects``) are applied.
 
 A submission file of :data:`COMPILED_MIN_BYTES` or more has steps 2–4 done, from its second
-piece on (its first, and a ground truth, stay with numpy: numba's fixed memory is then taken
-only for a file already found in the usual layout; in a process that has loaded the kernels
-already, every piece of such a file, ground truths too), by one compiled pass over each piece (:func:`.kernels.scan_piece`, numba): it walks the usual layout token by token
+piece on, by one compiled pass over each piece (:func:`.kernels.scan_piece`, numba). Its first
+piece, and a ground truth, stay with numpy, so that numba's fixed memory is taken only for a
+file already found in the usual layout; a process that has loaded the kernels already scans
+every piece of such a file with them, ground truths too. The compiled pass walks the usual layout token by token
 and reads each number's value itself where one division is exact (the digits as an integer
 up to 2**53, at most 22 decimals: Python's ``float`` to the bit), leaving the others to
 Arrow's cast; the same pieces are accepted and refused, and the same arrays come out
@@ -58,7 +59,6 @@ _EVERY_PIECE = False
 #: bytes read at once (each piece costs a few bytes of memory per byte while it is read)
 CHUNK = 1 << 18  # (smaller pieces stay in the cache: 256 KiB read ~28 % faster than 1 MiB)
 
-KEYS = KEY_BYTES
 _LETTERS = b"_abcdefghijklmnopqrstuvwxyz"
 # token codes: 0 whitespace and letters (dropped), punctuation, a string, a number character,
 # and any other byte (a token no entry's sequence holds, so the comparison refuses it)
@@ -71,7 +71,7 @@ for _c, _t in zip(b'[]{},:"', (_OA, _CA, _OO, _CO, _C, _K, _S), strict=True):
 for _c in b"0123456789+-.":
     _TABLE[_c] = _N
 _TABLE = bytes(_TABLE)
-_KEY_LEN = np.array([len(k) for k in KEYS])
+_KEY_LEN = np.array([len(k) for k in KEY_BYTES])
 
 # the pieces an entry's token sequence is made of, and how many of each an entry has
 _PIECES = [
@@ -240,7 +240,7 @@ def _entries(arr: np.ndarray, body, chars, offsets, s_at, letters: int, brightne
     klen = _KEY_LEN[key]
     if not np.array_equal(s_end - s_start - 1, klen) or int(klen.sum()) != letters:
         return None
-    for k, word in enumerate(KEYS):
+    for k, word in enumerate(KEY_BYTES):
         at = s_start[key == k] + 1
         if len(at) and not (arr[at[:, None] + np.arange(len(word))] == np.frombuffer(word, np.uint8)).all():
             return None

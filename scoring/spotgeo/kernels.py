@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .data import KEY_BYTES as KEYS
+from .data import KEY_BYTES
 
 
 @njit(cache=True, nogil=True)
@@ -178,10 +178,10 @@ def settle(p, g, n_pred, n_gt, solver_from, lone):  # pragma: no cover - compile
 
 
 # the keys of an entry, in order, padded with zeros (constants: no array passed per call)
-_KEYS = np.zeros((len(KEYS), 24), np.uint8)
-for _i, _k in enumerate(KEYS):
+_KEYS = np.zeros((len(KEY_BYTES), 24), np.uint8)
+for _i, _k in enumerate(KEY_BYTES):
     _KEYS[_i, :len(_k)] = np.frombuffer(_k, np.uint8)
-_KEY_LENS = np.array([len(k) for k in KEYS], np.int64)
+_KEY_LENS = np.array([len(k) for k in KEY_BYTES], np.int64)
 _POW10 = np.array([10.0**k for k in range(23)])  # exact doubles
 _EXACT = 2**53  # every integer up to this is a double
 
