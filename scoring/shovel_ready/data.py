@@ -3,7 +3,9 @@ demographics and runtimes, read and validated."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -27,6 +29,7 @@ from ..core.tables import (
     row_of,
     text_series,
 )
+from .fastscan import UsualScan, read_usual
 from .fp1 import gt_groups
 from .parse import TokenError, canonical_ranges, parse_segs, scan_wordlists
 from .segments import RunIndex, Segs, overlapping_pairs, run_index, spans_apart
@@ -60,9 +63,27 @@ class GroundTruth:
     labels: list[str]
     label: np.ndarray  # label code per segment
     groups: np.ndarray  # FP1 group per segment
-    essay_index: dict[str, int]
     runs: RunIndex  # the ground truth's runs, sorted for look-ups
     essay_values: pa.Array | None = None  # ``essays`` as one arrow array (for codes)
+
+    @cached_property
+    def essay_index(self) -> dict[str, int]:
+        """Each essay id's position in :attr:`essays` (built on first use)."""
+        return dict(zip(self.essays, range(len(self.essays)), strict=True))
+
+
+class EssayIds(Sequence):
+    """A ground truth's essay ids held as their arrow array: what a worker process is sent
+    (one buffer to write and read, where a list of ids is a Python object each)."""
+
+    def __init__(self, values: pa.Array):
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.values[i].as_py() if isinstance(i, int) else self.values[i].to_pylist()
 
 
 @dataclass
@@ -143,8 +164,8 @@ def finish_ground_truth(scan: ScannedGroundTruth, report: list[str], check_overl
     table = pd.DataFrame({**{c: df[c].array for c in df.columns if text and c != "predictionstring"},
                           "row": scan.lines[scan.rows]})
     essays = scan.essays
-    return GroundTruth(name, table, segs, essays, scan.classes, scan.labels, scan.label, gt_groups(segs),
-                       dict(zip(essays, range(len(essays)), strict=True)), runs, scan.essay_values)
+    return GroundTruth(name, table, segs, essays, scan.classes, scan.labels, scan.label, gt_groups(segs), runs,
+                       scan.essay_values)
 
 
 def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: bool = True,
@@ -160,19 +181,27 @@ def load_ground_truth_table(src, name: str, report: list[str], check_overlaps: b
 class ParsedSubmission:
     segs: Segs  # predictions of known essays (classes not in the ground truth get code C)
     probs: np.ndarray  # (n, n_labels) probability of each ground-truth label
-    table: pd.DataFrame  # the file as read (for read_submission)
+    scan: ScannedSubmission  # the file as read
     kept: np.ndarray  # positions in ``table`` of the kept rows
     notes: list[str]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The file as read (for read_submission)."""
+        return self.scan.table
 
 
 @dataclass
 class ScannedSubmission:
     """What a submission gives before any ground truth is known: its table, each essay id and
     class as a code into the values it uses, and its predictionstrings' canonical ranges. So a
-    submission can be read while its ground truth loads (:func:`~.explain.fp1_score`)."""
+    submission can be read while its ground truth loads (:func:`~.explain.fp1_score`).
+
+    ``source`` is the table (a DataFrame), or the :class:`~.fastscan.UsualScan` of a large file
+    written the usual way, whose table is built only if :attr:`table` is asked for."""
 
     name: str
-    table: pd.DataFrame
+    source: pd.DataFrame | UsualScan
     essay: np.ndarray  # row -> position in essay_values
     essay_values: pa.Array
     cls: np.ndarray  # row -> position in cls_values
@@ -180,10 +209,45 @@ class ScannedSubmission:
     ranges: tuple[np.ndarray, np.ndarray, np.ndarray]
     words: tuple | TokenError  # scan_wordlists of the other non-empty predictionstrings
 
+    @property
+    def table(self) -> pd.DataFrame:
+        if isinstance(self.source, UsualScan):
+            self.source = self.source.table()
+        return self.source
+
+    @property
+    def n(self) -> int:
+        return self.source.n if isinstance(self.source, UsualScan) else len(self.source)
+
+    @property
+    def columns(self) -> list[str]:
+        return self.source.columns if isinstance(self.source, UsualScan) else list(self.source.columns)
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The spreadsheet row (header = 1) of each record."""
+        return self.source.rows if isinstance(self.source, UsualScan) else self.source.attrs["rows"]
+
+    def column(self, c: str) -> pd.Series:
+        """A probability column (numbers), without building the table of a usual scan."""
+        return self.source.numbers[c] if isinstance(self.source, UsualScan) else self.source[c]
+
+    def strings(self):
+        """The predictionstrings (cells of a usual scan are read only for a message)."""
+        return self.source.strings if isinstance(self.source, UsualScan) else self.source["predictionstring"]
+
+    def empty_strings(self) -> np.ndarray | None:
+        """The mask of empty predictionstrings, None when none is (a usual scan has none)."""
+        return None if isinstance(self.source, UsualScan) else empty_cells(self.source["predictionstring"])
+
 
 def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
     """Read one submission and do what needs no ground truth (``keep``: see :func:`read_table`)."""
-    df = read_table(src, name, numeric=lambda c: c not in SUB_COLUMNS, keep=keep)
+    got = read_usual(src, name, keep)
+    if isinstance(got, UsualScan):  # a large file written the usual way: one compiled pass
+        return ScannedSubmission(name, got, got.essay, got.essay_values, got.cls, got.cls_values, got.ranges,
+                                 got.words)
+    df = read_table(got, name, numeric=lambda c: c not in SUB_COLUMNS, keep=keep)
     require_columns(df, SUB_COLUMNS, name)
     first_empty(df, "id", name)
     first_empty(df, "class", name)
@@ -199,86 +263,87 @@ def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> Pa
     """Validate one submission file and parse its predictions (SPEC §1). ``src`` may be
     a :class:`ScannedSubmission`; of ``gt`` only its essays, classes and labels are used."""
     scan = src if isinstance(src, ScannedSubmission) else scan_submission(src, name)
-    df = scan.table
     notes: list[str] = []
-    prob_cols = [c for c in df.columns if c not in SUB_COLUMNS]
+    prob_cols = [c for c in scan.columns if c not in SUB_COLUMNS]
     n_lab = len(gt.labels)
+    n = scan.n
+    lines = scan.rows
     if prob_cols:
         for lab in gt.labels:
             if lab not in prob_cols:
                 found = ", ".join(repr(c) for c in prob_cols)
                 raise InputError(name, 1, f"no probability column for the ground-truth label {lab!r} "
                                  f"(probability columns found: {found})", column=lab)
-        total = np.zeros(len(df))
+        total = np.zeros(n)
         parsed = {}
         for c in prob_cols:
-            v = parse_number_column(df[c], name, f"probability in column {c!r}", df.attrs["rows"])
+            col = scan.column(c)
+            v = parse_number_column(col, name, f"probability in column {c!r}", lines)
             bad = (v < 0) | (v > 1)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise InputError(name, row_of(df, i),
-                                 f"probability {cell(df[c], i)} in column {c!r} is outside [0, 1]", column=c,
-                                 value=str(df[c].iloc[i]))
+                raise InputError(name, int(lines[i]), f"probability {cell(col, i)} in column {c!r} is outside [0, 1]",
+                                 column=c, value=str(col.iloc[i]))
             total += v
             parsed[c] = v
         off = np.abs(total - 1.0) > PROB_SUM_TOL
         if off.any():
             i = int(np.flatnonzero(off)[0])
-            raise InputError(name, row_of(df, i), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)",
-                             column=", ".join(prob_cols), value=", ".join(str(df[c].iloc[i]) for c in prob_cols))
-        probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((len(df), 0))
+            raise InputError(name, int(lines[i]), f"probabilities sum to {total[i]:.6g}, expected 1 (within 0.01)",
+                             column=", ".join(prob_cols), value=", ".join(str(scan.column(c).iloc[i]) for c in prob_cols))
+        probs_all = np.column_stack([parsed[lab] for lab in gt.labels]) if n_lab else np.zeros((n, 0))
     else:
         notes.append(f"{name}: no probability columns; every effectiveness probability counts as 0, "
                      "so only w·quality scores")
-        probs_all = np.zeros((len(df), n_lab))
-    empty = empty_cells(df["predictionstring"])
+        probs_all = np.zeros((n, n_lab))
+    empty = scan.empty_strings()
     if empty is not None:
         notes.append(f"{name}: {int(empty.sum())} row(s) with an empty predictionstring dropped")
     else:
-        empty = np.zeros(len(df), dtype=bool)
+        empty = np.zeros(n, dtype=bool)
     essay_all = codes(scan.essay_values, gt.essays if gt.essay_values is None else gt.essay_values)[scan.essay]
     unknown = (essay_all < 0) & ~empty
     if unknown.any():
         notes.append(f"{name}: {int(unknown.sum())} row(s) for essays not in the ground truth ignored "
-                     f"(first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
+                     f"(first: row {int(lines[int(np.flatnonzero(unknown)[0])])})")
     C = len(gt.classes)
     cls_all = codes(scan.cls_values, gt.classes)[scan.cls]
-    _note_unknown_classes(df, cls_all < 0, name, gt.classes, notes)
+    _note_unknown_classes(scan, cls_all < 0, name, gt.classes, notes)
     cls_all[cls_all < 0] = C
-    if len(df) == 0:
+    if n == 0:
         notes.append(f"{name}: the file has a header but no rows: it predicts nothing and scores 0")
     ranges, words = scan.ranges, scan.words
+    strings = scan.strings()
     if empty.any():  # positions among the non-empty strings
         idx = np.flatnonzero(~empty)
-        strings = df["predictionstring"].iloc[idx]
+        strings = strings.iloc[idx]
         ranges = tuple(r[idx] for r in ranges)
         words = TokenError(int(np.searchsorted(idx, words.index)), words.problem) if isinstance(words, TokenError) \
             else (np.searchsorted(idx, words[0]), *words[1:])
     else:
-        idx = np.arange(len(df))
-        strings = df["predictionstring"]
-    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, df.attrs["rows"], ranges, words)
+        idx = np.arange(n)
+    segs = parse_segments(strings, essay_all[idx], cls_all[idx], idx, name, lines, ranges, words)
     known = np.flatnonzero(essay_all[idx] >= 0)
     if len(known) != segs.n:
         segs = segs.take(known)
     kept_idx = idx[known]
-    probs = probs_all if len(kept_idx) == len(df) else probs_all[kept_idx]  # every row kept: no copy
-    return ParsedSubmission(segs, probs, df, kept_idx, notes)
+    probs = probs_all if len(kept_idx) == n else probs_all[kept_idx]  # every row kept: no copy
+    return ParsedSubmission(segs, probs, scan, kept_idx, notes)
 
 
-def _note_unknown_classes(df: pd.DataFrame, unknown: np.ndarray, name: str, classes: list[str],
+def _note_unknown_classes(scan: ScannedSubmission, unknown: np.ndarray, name: str, classes: list[str],
                           notes: list[str]) -> None:
     """Warn about classes the ground truth does not have: they can only be false positives
     (a submission spelling ``claim`` for ``Claim`` would otherwise score 0 in silence)."""
     if not unknown.any():
         return
-    values = pd.unique(df["class"].to_numpy()[unknown]).tolist()
+    values = scan.cls_values.take(pa.array(pd.unique(scan.cls[unknown]))).to_pylist()  # in order of first row
     lower = {c.lower(): c for c in classes}
     hints = [f"{v!r} (did you mean {lower[v.lower()]!r}?)" if v.lower() in lower else repr(v) for v in values[:5]]
     more = f" and {len(values) - 5} more" if len(values) > 5 else ""
     notes.append(f"{name}: {int(unknown.sum())} row(s) with classes the ground truth does not have — "
                  f"{', '.join(hints)}{more} — count only as false positives (class names are case-sensitive; "
-                 f"first: row {row_of(df, int(np.flatnonzero(unknown)[0]))})")
+                 f"first: row {int(scan.rows[int(np.flatnonzero(unknown)[0])])})")
 
 
 def row_order_ties(segs: Segs) -> int:

@@ -1,0 +1,264 @@
+"""Compiled loops (numba) for reading a large submission written the usual way, in one pass.
+
+:func:`scan_rows` walks the bytes after the header once and gives every record's text fields
+(where they start and end), its probabilities as numbers and whether its predictionstring is
+the canonical text of a range ``a a+1 … b`` (and which). The general reader needed the CSV
+parser, three passes of checks over the bytes (sizes, record counts, white space at the
+ends of cells) and a dozen numpy passes for the ranges. It refuses (status other than 0)
+whatever is not the usual layout, and :mod:`.fastscan` then leaves the file to the general
+reader, which finds and names any problem; so it never decides that a file is wrong.
+
+Imported on first use by :func:`.fastscan.compiled` and only for large files
+(:data:`.fastscan.COMPILED_MIN_BYTES`); compiled once, then cached beside this file (or in
+numba's user-wide cache where this folder is read-only). Where numba is missing the general
+reader does the same work (``tests/shovel_ready/test_fastscan.py`` compares the two).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+# statuses: 0 read; any other, the general reader decides
+OK, ODD_BYTE, NOT_A_NUMBER, FIELDS, EMPTY_CELL, SPACE_AT_END, BIG_CELL, BLANK_LINE, MANY_CLASSES = range(9)
+
+
+_ONES = uint64(0x0101010101010101)
+_HIGHS = uint64(0x8080808080808080)
+
+
+@njit(cache=True)
+def _load8(a, i):  # pragma: no cover - compiled
+    """The 8 bytes ``a[i:i + 8]`` as one little-endian word (the compiler makes it one load)."""
+    return (uint64(a[i]) | (uint64(a[i + 1]) << 8) | (uint64(a[i + 2]) << 16) | (uint64(a[i + 3]) << 24)
+            | (uint64(a[i + 4]) << 32) | (uint64(a[i + 5]) << 40) | (uint64(a[i + 6]) << 48)
+            | (uint64(a[i + 7]) << 56))
+
+
+@njit(cache=True)
+def _store8(a, i, w):  # pragma: no cover - compiled
+    for k in range(8):
+        a[i + k] = (w >> uint64(8 * k)) & uint64(0xFF)
+
+
+@njit(cache=True)
+def _has_byte(w, b):  # pragma: no cover - compiled
+    """Non-zero when some byte of ``w`` is ``b`` (exact as a yes/no; which byte, not)."""
+    x = w ^ (_ONES * uint64(b))
+    return (x - _ONES) & ~x & _HIGHS
+
+
+@njit(cache=True)
+def _special8(w):  # pragma: no cover - compiled
+    """Non-zero when one of the 8 bytes of ``w`` is special: below 32, 127 or above, a comma
+    or a quote."""
+    below = (w - _ONES * uint64(32)) & ~w & _HIGHS
+    return (w & _HIGHS) | below | _has_byte(w, 44) | _has_byte(w, 34) | _has_byte(w, 127)
+
+
+@njit(cache=True)
+def _field_end(data, i, n, special):  # pragma: no cover - compiled
+    """The first special byte from ``i`` on (``n``: none), 8 bytes at a time while none is."""
+    while i + 8 <= n and _special8(_load8(data, i)) == 0:
+        i += 8
+    while i < n and not special[data[i]]:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _same(data, s, t, size, n):  # pragma: no cover - compiled
+    """True when the ``size`` bytes from ``s`` are those from ``t`` (``t < s``) and a special
+    byte (or the end) follows them: the field at ``s`` is the one at ``t`` again."""
+    end = s + size
+    if end > n or (end < n and data[end] != 44 and data[end] != 10):
+        return False
+    k = 0
+    while k + 8 <= size and _load8(data, s + k) == _load8(data, t + k):
+        k += 8
+    while k < size and data[s + k] == data[t + k]:
+        k += 1
+    return k == size
+
+
+@njit(cache=True, nogil=True)
+def count_lines(data):  # pragma: no cover - compiled
+    """The line ends in ``data`` (counted from 0: a loop the compiler makes wide)."""
+    n = 0
+    for i in range(len(data)):
+        n += data[i] == 10
+    return n
+
+
+@njit(cache=True, nogil=True)
+def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, max_cell, cap, max_classes):  # pragma: no cover
+    """The records of ``data[start:]`` (bytes, the header line left out; ``cap``: room for every
+    record, :func:`count_lines`).
+
+    ``roles[j]`` is the role of field j: 0, 1, 2 the text columns id, class and
+    predictionstring; ``3 + k`` probability column k (a number); -1 a column left out (still
+    one field). ``special[c]`` is True for a byte that ends a field or is refused (delimiter,
+    line end, quote, control, 127 and non-ASCII); ``line``/``offs``/``number_at`` the line of
+    numbers ``"0 1 2 … "``, where each starts and the number starting at each byte (one past
+    the end: their count); ``tens[e]`` is 10.0**e, e ≤ 22.
+
+    Returns ``(status, n, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a, b, probs)``:
+    each record's id run (a new run where the id is not the record before's) and where each
+    run's id is (``run_at[2, :n_runs]``, start and end), each record's class as the position
+    among the classes in order of first appearance (at most ``max_classes``) and where each is,
+    where each predictionstring is (``ps_at[2, :n]``), the canonical ranges, and
+    ``probs[k, :n]``. A number is ``[0-9]+`` or ``[0-9]+.[0-9]+``, with a mantissa of at most
+    2**53 and at most 22 decimals: then mantissa / 10**decimals is the correctly rounded value
+    (both are exact doubles), the one a correctly rounding parser gives."""
+    n_bytes = len(data)
+    nf = len(roles)
+    run = np.zeros(cap, np.int64)
+    run_at = np.zeros((2, cap), np.int64)
+    cls = np.zeros(cap, np.int64)
+    cls_at = np.zeros((2, max_classes), np.int64)
+    ps_at = np.zeros((2, cap), np.int64)
+    canon = np.zeros(cap, np.bool_)
+    a_out = np.zeros(cap, np.int64)
+    b_out = np.zeros(cap, np.int64)
+    probs = np.zeros((n_prob, cap), np.float64)
+    n_runs = 0
+    n_cls = 0
+    last_cls = 0
+    n_line = len(offs) - 1  # numbers in the line
+    limit = np.int64(1) << 53
+    r = 0
+    i = start
+    while i < n_bytes:
+        if data[i] == 10:
+            return BLANK_LINE, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+        for j in range(nf):
+            role = roles[j]
+            s = i
+            if role >= 3:
+                mant = np.int64(0)
+                digits = 0
+                dot = -1
+                while i < n_bytes:
+                    c = data[i]
+                    if c >= 48 and c <= 57:
+                        mant = mant * 10 + (c - 48)
+                        digits += 1
+                        if mant > limit:
+                            return NOT_A_NUMBER, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
+                                b_out, probs
+                    elif c == 46 and dot < 0 and digits > 0:
+                        dot = digits
+                    else:
+                        break
+                    i += 1
+                if i - s > max_cell:
+                    return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+                decimals = 0 if dot < 0 else digits - dot
+                if digits == 0 or dot == digits or decimals > 22:
+                    return NOT_A_NUMBER, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
+                        probs
+                probs[role - 3, r] = mant / tens[decimals]
+            else:
+                known = -1  # the id or class of an earlier record again: checked then
+                if role == 0 and n_runs > 0:
+                    t = run_at[0, n_runs - 1]
+                    if _same(data, s, t, run_at[1, n_runs - 1] - t, n_bytes):
+                        known = n_runs - 1
+                        i = s + run_at[1, n_runs - 1] - t
+                elif role == 1 and n_cls > 0:
+                    for q in range(n_cls):
+                        c = (last_cls + q) % n_cls  # the record before's class first
+                        t = cls_at[0, c]
+                        if _same(data, s, t, cls_at[1, c] - t, n_bytes):
+                            known = c
+                            i = s + cls_at[1, c] - t
+                            break
+                elif role == 2:
+                    # the cell against the line of numbers from its first number, 8 bytes at a
+                    # time while they agree (a delimiter never does), then byte by byte
+                    v = 0
+                    k = s
+                    while k < n_bytes and k - s < 8 and data[k] >= 48 and data[k] <= 57:
+                        v = v * 10 + (data[k] - 48)
+                        k += 1
+                    if k > s and k - s <= 7 and v < n_line:
+                        p = offs[v] - s
+                        top = min(n_bytes, len(line) - p)
+                        while i + 8 <= top and _load8(data, i) == _load8(line, p + i):
+                            i += 8
+                        while i < top and data[i] == line[p + i]:
+                            i += 1
+                        if i < n_bytes and (data[i] == 44 or data[i] == 10) and i < top and line[p + i] == 32:
+                            lo = number_at[p + i + 1] - 1  # the number before the one after the space
+                            canon[r] = True
+                            a_out[r] = v
+                            b_out[r] = lo
+                if known < 0:
+                    i = _field_end(data, i, n_bytes, special)
+                    e = i
+                    if e == s:
+                        return EMPTY_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
+                            probs
+                    if e - s > max_cell:
+                        return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+                    if data[s] <= 32 or data[e - 1] <= 32:  # (127 and above are special)
+                        return SPACE_AT_END, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
+                            b_out, probs
+                    if role == 0:
+                        run_at[0, n_runs] = s
+                        run_at[1, n_runs] = e
+                        known = n_runs
+                        n_runs += 1
+                    elif role == 1:
+                        if n_cls == max_classes:
+                            return MANY_CLASSES, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
+                                b_out, probs
+                        cls_at[0, n_cls] = s
+                        cls_at[1, n_cls] = e
+                        known = n_cls
+                        n_cls += 1
+                    elif role == 2:
+                        ps_at[0, r] = s
+                        ps_at[1, r] = e
+                if role == 0:
+                    run[r] = known
+                elif role == 1:
+                    cls[r] = known
+                    last_cls = known
+            # what ends the field: the delimiter before the last one, a line end (or the end
+            # of the bytes) after it
+            if j < nf - 1:
+                if i >= n_bytes or data[i] != 44:
+                    return FIELDS if i >= n_bytes or data[i] == 10 else ODD_BYTE, r, run, run_at, n_runs, cls, \
+                        cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+            elif i < n_bytes and data[i] != 10:
+                return FIELDS if data[i] == 44 else ODD_BYTE, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, \
+                    canon, a_out, b_out, probs
+            i += 1
+        r += 1
+    return OK, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+
+
+@njit(cache=True, nogil=True)
+def gather(data, start, end):  # pragma: no cover - compiled
+    """The bytes ``data[start[i]:end[i]]`` of every i, end to end, and their offsets (an arrow
+    ``large_string`` array's two buffers), copied 8 bytes at a time."""
+    n = len(start)
+    n_bytes = len(data)
+    offsets = np.empty(n + 1, np.int64)
+    offsets[0] = 0
+    for i in range(n):
+        offsets[i + 1] = offsets[i] + (end[i] - start[i])
+    out = np.empty(offsets[n] + 8, np.uint8)  # a last word may run 7 bytes past the end
+    for i in range(n):
+        o = offsets[i]
+        s = start[i]
+        size = end[i] - s
+        k = 0
+        while k < size and s + k + 8 <= n_bytes:
+            _store8(out, o + k, _load8(data, s + k))  # past the cell: the next one overwrites it
+            k += 8
+        while k < size:
+            out[o + k] = data[s + k]
+            k += 1
+    return offsets, out[:offsets[n]]
