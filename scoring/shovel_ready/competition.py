@@ -22,6 +22,7 @@ import pandas as pd
 from ..core import fanout
 from ..core.fanout import fan_out
 from ..core.sources import expand_submissions, path_of, source_name
+from . import fastscan
 from .data import (
     GroundTruth,
     load_demographics,
@@ -35,6 +36,17 @@ from .tablestore import MEMORY_BYTES, SubTables, TableStore
 #: inputs smaller than this (bytes of submissions) load in this process: a pool would cost more
 POOL_MIN_BYTES = fanout.POOL_MIN_BYTES  # (set here for this family alone in tests)
 TABLE_SHARE = 0.5  # match tables per byte of submission CSV, about (FP1 scale: 0.43)
+
+
+def _processes(workers: int | None, scheduler, n: int) -> int:
+    """How many processes will read the ``n`` submissions (a Dask cluster's workers where its
+    client can tell, else one)."""
+    if scheduler is not None:
+        try:
+            return max(1, min(n, len(scheduler.scheduler_info()["workers"])))
+        except Exception:  # an address, or a client that cannot tell
+            return 1
+    return max(1, min(n, fanout.default_workers() if workers is None else int(workers)))
 
 
 def _size(src) -> int:
@@ -181,7 +193,9 @@ def load_competition(*, ground_truth, submissions, demographics=None, runtimes=N
         # a local worker writes its tables into the cache folder (in memory mode, a folder they
         # are handed over through); a Dask worker sends them back
         folder = store.handoff_folder() if scheduler is None and workers != 1 else None
-        ctx = worker_context(gt, folder, handoff=folder is not None and where == "memory")
+        # the compiled pass where each process has enough to read to repay loading it
+        ctx = worker_context(gt, folder, handoff=folder is not None and where == "memory",
+                             compiled=size >= fastscan.COMPILED_MIN_VOLUME * _processes(workers, scheduler, len(subs)))
         # the largest files first: the last file a worker takes is then a small one, so the
         # workers finish close together (the results go back to the files' own order)
         order = sorted(range(len(subs)), key=lambda k: -sizes[k])

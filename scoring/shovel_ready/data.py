@@ -241,9 +241,11 @@ class ScannedSubmission:
         return None if isinstance(self.source, UsualScan) else empty_cells(self.source["predictionstring"])
 
 
-def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
-    """Read one submission and do what needs no ground truth (``keep``: see :func:`read_table`)."""
-    got = read_usual(src, name, keep)
+def scan_submission(src, name: str, keep=None, *, compiled: bool = False) -> ScannedSubmission:
+    """Read one submission and do what needs no ground truth (``keep``: see :func:`read_table`).
+    ``compiled``: a large file may load the compiled pass (:mod:`.fastscan`), which it uses
+    anyway where this process holds it."""
+    got = read_usual(src, name, keep, load=compiled)
     if isinstance(got, UsualScan):  # a large file written the usual way: one compiled pass
         return ScannedSubmission(name, got, got.essay, got.essay_values, got.cls, got.cls_values, got.ranges,
                                  got.words)
@@ -259,10 +261,12 @@ def scan_submission(src, name: str, keep=None) -> ScannedSubmission:
                              scan_wordlists(strings, ranges[0]))
 
 
-def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth) -> ParsedSubmission:
+def parse_submission(src, name: str, gt: GroundTruth | ScannedGroundTruth, *, compiled: bool = False
+                     ) -> ParsedSubmission:
     """Validate one submission file and parse its predictions (SPEC §1). ``src`` may be
-    a :class:`ScannedSubmission`; of ``gt`` only its essays, classes and labels are used."""
-    scan = src if isinstance(src, ScannedSubmission) else scan_submission(src, name)
+    a :class:`ScannedSubmission`; of ``gt`` only its essays, classes and labels are used.
+    ``compiled``: see :func:`scan_submission`."""
+    scan = src if isinstance(src, ScannedSubmission) else scan_submission(src, name, compiled=compiled)
     notes: list[str] = []
     prob_cols = [c for c in scan.columns if c not in SUB_COLUMNS]
     n_lab = len(gt.labels)

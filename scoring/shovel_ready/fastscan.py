@@ -11,8 +11,13 @@ parsed as a list of words, to the same segments). Anything else — and every fi
 problem — goes to the general reader, which names the file, the row and the problem.
 
 Only files of :data:`COMPILED_MIN_BYTES` or more come here, and only where numba is
-installed: numba takes about half a second to load and about 100 MiB of memory, once per
-process, which a small file would not repay.
+installed. Loading numba costs a process about 0.6–0.8 s of CPU once (importing it, then its
+compiler's first start) and about 100 MiB of memory, which only a few hundred MB of
+submissions repay (:data:`COMPILED_MIN_VOLUME`). So a process loads the compiled pass when
+told that it has that much to read (``load=True``: a competition's loader tells its
+processes so), or once it has read that much by the general reader (a server, a pool's
+worker that stays: what it has spent by then is what loading would have cost); a process
+that holds it uses it for every large file.
 """
 
 from __future__ import annotations
@@ -32,10 +37,13 @@ from ..core.tables import text_series
 from .parse import TokenError, parse_wordlists
 from .segments import _line_index, _number_line
 
-#: files this size or more are read by the compiled pass (smaller ones do not repay numba's
-#: load); measured on the benchmark's submissions (13–21 MB): 52 ms a file by the general
-#: reader, against 13 ms by this one
+#: files this size or more are read by the compiled pass where it is loaded
 COMPILED_MIN_BYTES = 4 << 20
+#: bytes of large submissions that repay loading the compiled pass in one process: its
+#: one-off cost (0.6–0.8 s of CPU, measured in a new process) over what it saves, about 25 ms
+#: a 13.7 MB file (scan_submission of the benchmark's files, one process, one thread: 57 ms by
+#: the general reader, 30–35 ms by this pass, 2026-11-29), break even near 380 MB
+COMPILED_MIN_VOLUME = 400 << 20
 #: the canonical ranges this pass recognises start below this word (FP1's essays have at most
 #: a few thousand words); a range past it is parsed as a list of words
 LINE_NUMBERS = 1 << 17
@@ -66,6 +74,11 @@ def compiled():
             kernels = None
         _compiled.append(kernels)
     return _compiled[0]
+
+
+def loaded():
+    """:mod:`.kernels` when this process has imported it already, else None (never imports)."""
+    return _compiled[0] if _compiled else None
 
 
 @dataclass
@@ -142,13 +155,23 @@ def _size(src) -> int:
     return 0
 
 
-def read_usual(src, name: str, keep=None):
+_general_bytes = 0  # bytes of large files this process read by the general reader
+
+
+def read_usual(src, name: str, keep=None, *, load: bool = False):
     """The submission ``src`` read by the compiled pass (a :class:`UsualScan`), or what the
     general reader should read instead: ``src`` itself when this pass does not apply, or its
-    bytes once read (so that a file is never read twice). Raises only what reading the
-    source raises (:func:`~scoring.core.sources.source_bytes`: a missing file, the size limit)."""
+    bytes once read (so that a file is never read twice). ``load``: load the compiled pass if
+    this process has not yet; else it is loaded once this process has read
+    :data:`COMPILED_MIN_VOLUME` of large files by the general reader (module doc). Raises only
+    what reading the source raises (:func:`~scoring.core.sources.source_bytes`: a missing
+    file, the size limit)."""
+    global _general_bytes
     size = _size(src)
-    if size < COMPILED_MIN_BYTES or size > limits.MAX_FILE_BYTES or compiled() is None:
+    if size < COMPILED_MIN_BYTES or size > limits.MAX_FILE_BYTES:
+        return src
+    if loaded() is None and not (load or _general_bytes >= COMPILED_MIN_VOLUME) or compiled() is None:
+        _general_bytes += size
         return src
     data = source_bytes(src, name)
     got = scan_usual(data, keep)

@@ -49,13 +49,14 @@ class Context:
     gt: GroundTruth
     folder: str | None = None
     handoff: bool = False
+    compiled: bool = False  # each process has enough to read to load the compiled pass (.fastscan)
 
 
-def worker_context(gt: GroundTruth, folder: str | None, handoff: bool = False) -> Context:
+def worker_context(gt: GroundTruth, folder: str | None, handoff: bool = False, compiled: bool = False) -> Context:
     """The context without the ground truth's text table, its essay ids as one arrow array
     (a list of 10,000 ids took 40 ms to write and as much to read in each worker)."""
     essays = gt.essays if gt.essay_values is None else EssayIds(gt.essay_values)
-    return Context(replace(gt, table=pd.DataFrame(), essays=essays), folder, handoff)
+    return Context(replace(gt, table=pd.DataFrame(), essays=essays), folder, handoff, compiled)
 
 
 def worker_setup() -> None:
@@ -105,10 +106,12 @@ def fp1_of(pred: Segs, gt: GroundTruth, t: SubTables) -> float:
     return fp1_from_pairs(pred, gt.segs, gt.groups, len(gt.classes), len(gt.essays), t.p, t.g, t.inter)
 
 
-def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = None, handoff: bool = False) -> Prepared:
+def prepare_submission(src, name: str, gt: GroundTruth, folder: str | None = None, handoff: bool = False, *,
+                       compiled: bool = False) -> Prepared:
     """Parse one submission and reduce it to its FP1 scores and packed tables (raw, after removal),
-    written into ``folder`` if given (under their content hash; ``handoff``: under a name of their own)."""
-    ps = parse_submission(src, name, gt)
+    written into ``folder`` if given (under their content hash; ``handoff``: under a name of their own).
+    ``compiled``: see :func:`.data.scan_submission`."""
+    ps = parse_submission(src, name, gt, compiled=compiled)
     ties = row_order_ties(ps.segs)
     if ties:
         ps.notes.append(f"{name}: {ties} prediction(s) start at the same word of an essay as another one; which "
@@ -138,5 +141,5 @@ def prepare_task(ctx: Context, item: tuple) -> Prepared:
     """``fan_out`` task: ``item = (name, source, display name)``."""
     _, src, disp = item
     if ctx.handoff and not in_worker():  # run in the caller's process: nothing to hand over
-        return prepare_submission(src, disp, ctx.gt)
-    return prepare_submission(src, disp, ctx.gt, ctx.folder, ctx.handoff)
+        return prepare_submission(src, disp, ctx.gt, compiled=ctx.compiled)
+    return prepare_submission(src, disp, ctx.gt, ctx.folder, ctx.handoff, compiled=ctx.compiled)

@@ -63,7 +63,7 @@ def _both(monkeypatch, src: bytes, keep=None):
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 1 << 62)
     general = scan_submission(src, "s.csv", keep)
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
-    return general, scan_submission(src, "s.csv", keep)
+    return general, scan_submission(src, "s.csv", keep, compiled=True)
 
 
 def _same_scan(a: D.ScannedSubmission, b: D.ScannedSubmission) -> None:
@@ -89,7 +89,7 @@ def _same_parse(a: D.ParsedSubmission, b: D.ParsedSubmission) -> None:
 def _outcome(monkeypatch, src: bytes, gt, minimum: int):
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", minimum)
     try:
-        return parse_submission(src, "s.csv", gt)
+        return parse_submission(src, "s.csv", gt, compiled=True)
     except InputError as e:
         return str(e)
 
@@ -243,12 +243,74 @@ def test_only_files_from_the_threshold_on_take_the_compiled_route(monkeypatch, t
     path.write_bytes(_file(records))
     size = path.stat().st_size
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", size + 1)
-    assert isinstance(scan_submission(path, "s.csv").source, pd.DataFrame)
+    assert isinstance(scan_submission(path, "s.csv", compiled=True).source, pd.DataFrame)
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", size)
-    assert isinstance(scan_submission(path, "s.csv").source, fastscan.UsualScan)
+    assert isinstance(scan_submission(path, "s.csv", compiled=True).source, fastscan.UsualScan)
     # where numba is missing, the general reader reads every file
     monkeypatch.setattr(fastscan, "_compiled", [None])
+    assert isinstance(scan_submission(path, "s.csv", compiled=True).source, pd.DataFrame)
+
+
+def test_a_process_loads_the_compiled_pass_only_when_told(monkeypatch, tmp_path):
+    """Loading numba costs a process a fixed 0.6-0.8 s: a file uses the compiled pass without
+    being told only where this process holds it already."""
+    rng = np.random.default_rng(2)
+    _, records = _competition(rng, rows=200)
+    path = tmp_path / "s.csv"
+    path.write_bytes(_file(records))
+    monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
+    monkeypatch.setattr(fastscan, "_compiled", [])  # as in a new process
+    monkeypatch.setattr(fastscan, "_general_bytes", 0)
     assert isinstance(scan_submission(path, "s.csv").source, pd.DataFrame)
+    assert fastscan.loaded() is None  # not imported on the way
+    assert isinstance(scan_submission(path, "s.csv", compiled=True).source, fastscan.UsualScan)
+    assert fastscan.loaded() is not None
+    assert isinstance(scan_submission(path, "s.csv").source, fastscan.UsualScan)  # held now: used
+
+
+def test_a_process_that_has_read_enough_by_the_general_reader_loads_it(monkeypatch, tmp_path):
+    """A process never told (a pool's worker that stays, a server) loads the compiled pass once
+    it has read COMPILED_MIN_VOLUME of large files the slower way."""
+    rng = np.random.default_rng(2)
+    _, records = _competition(rng, rows=200)
+    path = tmp_path / "s.csv"
+    path.write_bytes(_file(records))
+    size = path.stat().st_size
+    monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
+    monkeypatch.setattr(fastscan, "COMPILED_MIN_VOLUME", 3 * size)
+    monkeypatch.setattr(fastscan, "_general_bytes", 0)
+    monkeypatch.setattr(fastscan, "_compiled", [])
+    routes = [type(scan_submission(path, "s.csv").source) for _ in range(5)]
+    assert routes == [pd.DataFrame] * 3 + [fastscan.UsualScan] * 2
+    assert fastscan._general_bytes == 3 * size
+
+
+@pytest.mark.parametrize("workers, volume, told", [(1, 1000, True), (1, 10 ** 9, False), (2, 10 ** 3, True),
+                                                   (2, None, False)])
+def test_a_competition_asks_for_the_compiled_pass_when_each_process_reads_enough(workers, volume, told,
+                                                                                 monkeypatch, tmp_path):
+    from scoring.shovel_ready import competition
+
+    rng = np.random.default_rng(6)
+    gt_bytes, records = _competition(rng, rows=160)
+    subs = {f"s{k}": _file(records[k::4]) for k in range(4)}
+    total = sum(len(b) for b in subs.values())
+    # (2, None): the volume set just above half the bytes, so that one process would be told,
+    # each of two is not
+    monkeypatch.setattr(fastscan, "COMPILED_MIN_VOLUME", volume if volume is not None else total // 2 + 1)
+    seen = []
+    real = competition.worker_context
+
+    def spying(*args, **kw):
+        ctx = real(*args, **kw)
+        seen.append(ctx.compiled)
+        return ctx
+
+    monkeypatch.setattr(competition, "worker_context", spying)
+    monkeypatch.setattr(competition, "POOL_MIN_BYTES", 0)
+    comp = competition.load_competition(ground_truth=gt_bytes, submissions=subs, workers=workers)
+    comp.close()
+    assert seen == [told]
 
 
 def test_a_file_declined_is_read_once(monkeypatch, tmp_path):
@@ -264,7 +326,7 @@ def test_a_file_declined_is_read_once(monkeypatch, tmp_path):
         return real(src, *args, **kw)
 
     monkeypatch.setattr(D, "read_table", counting)
-    scan = scan_submission(path, "s.csv")
+    scan = scan_submission(path, "s.csv", compiled=True)
     assert reads == [bytes] and scan.table["id"].tolist() == ["e1"]
 
 
@@ -284,14 +346,14 @@ def test_scoring_never_builds_the_text_table(monkeypatch):
         return real(self)
 
     monkeypatch.setattr(fastscan.UsualScan, "table", counting)
-    fast = prepare_submission(src, "s", gt)
+    fast = prepare_submission(src, "s", gt, compiled=True)
     assert built == []
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 1 << 62)
     general = prepare_submission(src, "s", gt)
     assert (fast.fp1, fast.overlap_removed, fast.notes) == (general.fp1, general.overlap_removed, general.notes)
     assert bytes(fast.buffer) == bytes(general.buffer)
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
-    ps = parse_submission(src, "s", gt)
+    ps = parse_submission(src, "s", gt, compiled=True)
     assert built == []
     assert len(ps.table) == len(records)
     assert built == [1]
@@ -305,7 +367,12 @@ def test_fp1_from_files_is_the_same_by_either_route(monkeypatch, tmp_path):
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 1 << 62)
     general = fp1_score(tmp_path / "gt.csv", tmp_path / "s.csv")
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
+    fastscan.compiled()  # held by this process: a file read for FP1 uses it
+    scans = []
+    real = fastscan.scan_usual
+    monkeypatch.setattr(fastscan, "scan_usual", lambda *a, **kw: scans.append(real(*a, **kw)) or scans[-1])
     assert fp1_score(tmp_path / "gt.csv", tmp_path / "s.csv") == general
+    assert len(scans) == 1 and isinstance(scans[0], fastscan.UsualScan)
 
 
 def test_a_worker_is_sent_the_essay_ids_as_one_array():
