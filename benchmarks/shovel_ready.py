@@ -109,6 +109,66 @@ def fp1_from_csv(gt_path: Path, sub_path: Path, calls: int) -> None:
           f"({r / (float(np.median(once)) * 1000):.0%} of the call)")
 
 
+LOAD_PASS = """
+import json, time
+import numpy, pandas, pyarrow
+from scoring.shovel_ready import fastscan
+from scoring.shovel_ready.data import scan_submission
+w, c = time.perf_counter(), time.process_time()
+fastscan.compiled()
+scan_submission(b"id,class,predictionstring,P\\ne1,Lead,1 2,0.5\\n", "s.csv", compiled=True)
+print(json.dumps([time.perf_counter() - w, time.process_time() - c]))
+"""
+
+
+def scan_routes(files: list[Path], rounds: int = 3) -> None:
+    """``scan_submission`` of each file by the general reader and by the compiled pass
+    (scoring/shovel_ready/fastscan.py), alternating, in this process on one thread; and what
+    loading the compiled pass costs a new process."""
+    import json
+    import subprocess
+
+    import pyarrow as pa
+
+    from scoring.shovel_ready import fastscan
+    from scoring.shovel_ready.data import scan_submission
+
+    once = [json.loads(subprocess.run([sys.executable, "-c", LOAD_PASS], capture_output=True, text=True,
+                                      check=True, cwd=ROOT).stdout) for _ in range(3)]
+    threads, max_threads = pa.cpu_count(), pd.get_option("mode.max_threads")
+    pa.set_cpu_count(1)
+    pd.set_option("mode.max_threads", 1)
+    minimum = fastscan.COMPILED_MIN_BYTES
+    general, compiled = [], []
+    try:
+        scan_submission(files[0], files[0].name, compiled=True)  # loaded before the timing
+        for _ in range(rounds):
+            for f in files:
+                fastscan.COMPILED_MIN_BYTES = 1 << 62  # the general reader, whatever this process holds
+                w = time.perf_counter()
+                scan_submission(f, f.name)
+                general.append(time.perf_counter() - w)
+                fastscan.COMPILED_MIN_BYTES = minimum
+                w = time.perf_counter()
+                scan = scan_submission(f, f.name, compiled=True)
+                compiled.append(time.perf_counter() - w)
+                assert isinstance(scan.source, fastscan.UsualScan), f
+    finally:
+        fastscan.COMPILED_MIN_BYTES = minimum
+        pa.set_cpu_count(threads)
+        pd.set_option("mode.max_threads", max_threads)
+    mb = np.mean([f.stat().st_size for f in files]) / 1e6
+    g, c = np.median(general) * 1e3, np.median(compiled) * 1e3
+    print(f"\nreading a submission (scan_submission, {len(files)} files of {mb:.1f} MB on average, {rounds} rounds "
+          f"alternating, one thread; {load_line()})")
+    print(f"  general reader             median {g:6.1f} ms a file ({mb / g * 1e3:.0f} MB/s)")
+    print(f"  compiled pass              median {c:6.1f} ms a file ({mb / c * 1e3:.0f} MB/s), "
+          f"{g - c:.1f} ms less")
+    print(f"  loading the compiled pass in a new process: {min(x[0] for x in once):.2f}-{max(x[0] for x in once):.2f} s "
+          f"wall, {min(x[1] for x in once):.2f}-{max(x[1] for x in once):.2f} s CPU (3 processes); repaid after "
+          f"{np.median([x[1] for x in once]) / (g - c) * 1e3 * mb:.0f} MB of such files")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, help="competition folder (ground_truth.csv, submissions/, ...)")
@@ -151,6 +211,10 @@ def main(argv=None) -> int:
     print(f"  pandas read_csv floor      {floors.text()} (the same {len(files)} files, default options)")
     print(f"  load_competition + Scorer  {loads.text()} ({args.workers or default_workers()} process(es), tables in "
           f"{comp.store.where})")
+    # run by run: the pool's workers stay from one load to the next, and each loads the compiled
+    # pass (scoring/shovel_ready/fastscan.py) once it has read 400 MB by the general reader
+    for k, (lw, lc, fw, fc) in enumerate(zip(loads.wall, loads.cpu, floors.wall, floors.cpu, strict=True)):
+        print(f"    run {k + 1}: load {lw:.2f} s wall = {lw / fw:.2f}x its floor, {lc:.2f} s CPU = {lc / fc:.2f}x")
     r_min, r_med = loads.min_wall / floors.min_wall, loads.med_wall / floors.med_wall
     c_min, c_med = loads.min_cpu / floors.min_cpu, loads.med_cpu / floors.med_cpu
     print(f"  load + Scorer / floor      wall {r_min:.2f}x at the minimum, {r_med:.2f}x at the median; CPU {c_min:.2f}x / "
@@ -216,6 +280,7 @@ def main(argv=None) -> int:
     print(f"  with the ground truth parsed once      {f_prep:7.1f} ms  (target <= 67 ms: {verdict(f_prep, 67)})")
 
     fp1_from_csv(d / "ground_truth.csv", files[1], args.fp1_calls)
+    scan_routes(files[1:])
 
     n_sub = max(len(comp.prepared), 1)
     per_sub = (comp.store.nbytes or comp.store.disk_bytes()) / n_sub

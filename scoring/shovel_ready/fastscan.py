@@ -3,7 +3,8 @@
 The usual layout: a header of distinct plain names (``id``, ``class``, ``predictionstring``
 and the probability columns, in any order), then one record a line, ``\\n`` line ends, no
 quotes, every byte printable ASCII, no cell empty or starting or ending with a space, and
-every probability a plain decimal (``0.305``, ``1``). Such a file gives exactly what the
+every probability a plain decimal (``0.305``, ``1``, ``0.14100000000000001``). Such a file
+gives exactly what the
 general reader gives (:func:`scoring.core.tables.read_table`, then the canonical ranges of
 :func:`.parse.canonical_ranges`): the same table, the same ranges where they fall in the
 line of numbers this pass compares with (below :data:`LINE_NUMBERS`; a range past it is
@@ -210,11 +211,14 @@ def scan_usual(data: bytes, keep=None) -> UsualScan | None:
     line, offs = _number_line(LINE_NUMBERS)
     number_at, _ = _line_index(LINE_NUMBERS)
     buf = np.frombuffer(data, dtype=np.uint8)
-    status, n, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a, b, probs = kernels.scan_rows(
+    status, n, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a, b, probs, hard, n_hard = kernels.scan_rows(
         buf, start, roles, len(numbers), _SPECIAL, np.frombuffer(line, dtype=np.uint8), offs, number_at, _TENS,
         limits.MAX_CELL_BYTES, kernels.count_lines(buf) + 1, _MAX_CLASSES)
     if status != kernels.OK:
         return None
+    if n_hard:  # numbers past the exact quotient (17 digits...): arrow's parser, as the general reader's
+        cells = Cells(buf, hard[2, :n_hard], hard[3, :n_hard]).array()
+        probs[hard[1, :n_hard], hard[0, :n_hard]] = np.asarray(pc.cast(cells, pa.float64()), dtype=float)
     # the essays: one id a run of records, the same id in two runs one essay (in order of first
     # appearance, as :func:`~scoring.core.tables.factorize` numbers them)
     enc = pc.dictionary_encode(_text(buf, run_at, n_runs))

@@ -102,14 +102,16 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
     numbers ``"0 1 2 … "``, where each starts and the number starting at each byte (one past
     the end: their count); ``tens[e]`` is 10.0**e, e ≤ 22.
 
-    Returns ``(status, n, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a, b, probs)``:
-    each record's id run (a new run where the id is not the record before's) and where each
-    run's id is (``run_at[2, :n_runs]``, start and end), each record's class as the position
-    among the classes in order of first appearance (at most ``max_classes``) and where each is,
-    where each predictionstring is (``ps_at[2, :n]``), the canonical ranges, and
-    ``probs[k, :n]``. A number is ``[0-9]+`` or ``[0-9]+.[0-9]+``, with a mantissa of at most
-    2**53 and at most 22 decimals: then mantissa / 10**decimals is the correctly rounded value
-    (both are exact doubles), the one a correctly rounding parser gives."""
+    Returns ``(status, n, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a, b, probs,
+    hard, n_hard)``: each record's id run (a new run where the id is not the record before's)
+    and where each run's id is (``run_at[2, :n_runs]``, start and end), each record's class as
+    the position among the classes in order of first appearance (at most ``max_classes``) and
+    where each is, where each predictionstring is (``ps_at[2, :n]``), the canonical ranges, and
+    ``probs[k, :n]``. A number is ``[0-9]+`` or ``[0-9]+.[0-9]+``. With a mantissa of at most
+    2**53 and at most 22 decimals, mantissa / 10**decimals is its correctly rounded value (both
+    are exact doubles), the one a correctly rounding parser gives; the others (a double written
+    with 17 digits, ``0.14100000000000001``) are listed in ``hard[:, :n_hard]`` (record,
+    column, start, end) for arrow's parser, the general reader's, to convert."""
     n_bytes = len(data)
     nf = len(roles)
     run = np.zeros(cap, np.int64)
@@ -121,6 +123,8 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
     a_out = np.zeros(cap, np.int64)
     b_out = np.zeros(cap, np.int64)
     probs = np.zeros((n_prob, cap), np.float64)
+    hard = np.zeros((4, cap * n_prob), np.int64)  # numbers left to arrow: record, column, start, end
+    n_hard = 0
     n_runs = 0
     n_cls = 0
     last_cls = 0
@@ -130,34 +134,41 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
     i = start
     while i < n_bytes:
         if data[i] == 10:
-            return BLANK_LINE, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+            return BLANK_LINE, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs, hard, n_hard
         for j in range(nf):
             role = roles[j]
             s = i
             if role >= 3:
                 mant = np.int64(0)
+                long = False  # a mantissa over 2**53 or more than 22 decimals: arrow converts it
                 digits = 0
                 dot = -1
                 while i < n_bytes:
                     c = data[i]
                     if c >= 48 and c <= 57:
-                        mant = mant * 10 + (c - 48)
+                        if not long:
+                            mant = mant * 10 + (c - 48)
+                            long = mant > limit
                         digits += 1
-                        if mant > limit:
-                            return NOT_A_NUMBER, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
-                                b_out, probs
                     elif c == 46 and dot < 0 and digits > 0:
                         dot = digits
                     else:
                         break
                     i += 1
                 if i - s > max_cell:
-                    return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+                    return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs, hard, n_hard
                 decimals = 0 if dot < 0 else digits - dot
-                if digits == 0 or dot == digits or decimals > 22:
+                if digits == 0 or dot == digits:
                     return NOT_A_NUMBER, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
-                        probs
-                probs[role - 3, r] = mant / tens[decimals]
+                        probs, hard, n_hard
+                if long or decimals > 22:
+                    hard[0, n_hard] = r
+                    hard[1, n_hard] = role - 3
+                    hard[2, n_hard] = s
+                    hard[3, n_hard] = i
+                    n_hard += 1
+                else:
+                    probs[role - 3, r] = mant / tens[decimals]
             else:
                 known = -1  # the id or class of an earlier record again: checked then
                 if role == 0 and n_runs > 0:
@@ -198,12 +209,12 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
                     e = i
                     if e == s:
                         return EMPTY_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
-                            probs
+                            probs, hard, n_hard
                     if e - s > max_cell:
-                        return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+                        return BIG_CELL, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs, hard, n_hard
                     if data[s] <= 32 or data[e - 1] <= 32:  # (127 and above are special)
                         return SPACE_AT_END, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
-                            b_out, probs
+                            b_out, probs, hard, n_hard
                     if role == 0:
                         run_at[0, n_runs] = s
                         run_at[1, n_runs] = e
@@ -212,7 +223,7 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
                     elif role == 1:
                         if n_cls == max_classes:
                             return MANY_CLASSES, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, \
-                                b_out, probs
+                                b_out, probs, hard, n_hard
                         cls_at[0, n_cls] = s
                         cls_at[1, n_cls] = e
                         known = n_cls
@@ -230,13 +241,13 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
             if j < nf - 1:
                 if i >= n_bytes or data[i] != 44:
                     return FIELDS if i >= n_bytes or data[i] == 10 else ODD_BYTE, r, run, run_at, n_runs, cls, \
-                        cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+                        cls_at, n_cls, ps_at, canon, a_out, b_out, probs, hard, n_hard
             elif i < n_bytes and data[i] != 10:
                 return FIELDS if data[i] == 44 else ODD_BYTE, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, \
-                    canon, a_out, b_out, probs
+                    canon, a_out, b_out, probs, hard, n_hard
             i += 1
         r += 1
-    return OK, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs
+    return OK, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, probs, hard, n_hard
 
 
 @njit(cache=True, nogil=True)
