@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit, uint64
 
 # statuses: 0 read; any other, the general reader decides
-OK, ODD_BYTE, NOT_A_NUMBER, FIELDS, EMPTY_CELL, SPACE_AT_END, BIG_CELL, BLANK_LINE, MANY_CLASSES = range(9)
+OK, ODD_BYTE, NOT_A_NUMBER, FIELDS, EMPTY_CELL, SPACE_AT_END, BIG_CELL, BLANK_LINE, MANY_CLASSES, LONG_NUMBERS = \
+    range(10)
 
 
 _ONES = uint64(0x0101010101010101)
@@ -111,7 +112,8 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
     2**53 and at most 22 decimals, mantissa / 10**decimals is its correctly rounded value (both
     are exact doubles), the one a correctly rounding parser gives; the others (a double written
     with 17 digits, ``0.14100000000000001``) are listed in ``hard[:, :n_hard]`` (record,
-    column, start, end) for arrow's parser, the general reader's, to convert."""
+    column, start, end) for arrow's parser, the general reader's, to convert (at most two a
+    record on average: past that, status ``LONG_NUMBERS``)."""
     n_bytes = len(data)
     nf = len(roles)
     run = np.zeros(cap, np.int64)
@@ -123,7 +125,9 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
     a_out = np.zeros(cap, np.int64)
     b_out = np.zeros(cap, np.int64)
     probs = np.zeros((n_prob, cap), np.float64)
-    hard = np.zeros((4, cap * n_prob), np.int64)  # numbers left to arrow: record, column, start, end
+    # numbers left to arrow (record, column, start, end): room for two a record, past which the
+    # general reader reads the file (the room stays proportional to the file, whatever its width)
+    hard = np.zeros((4, 2 * cap), np.int64)
     n_hard = 0
     n_runs = 0
     n_cls = 0
@@ -162,6 +166,9 @@ def scan_rows(data, start, roles, n_prob, special, line, offs, number_at, tens, 
                     return NOT_A_NUMBER, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
                         probs, hard, n_hard
                 if long or decimals > 22:
+                    if n_hard == hard.shape[1]:
+                        return LONG_NUMBERS, r, run, run_at, n_runs, cls, cls_at, n_cls, ps_at, canon, a_out, b_out, \
+                            probs, hard, n_hard
                     hard[0, n_hard] = r
                     hard[1, n_hard] = role - 3
                     hard[2, n_hard] = s

@@ -239,6 +239,21 @@ def test_numbers_are_the_correctly_rounded_doubles():
     assert sum(len(c.replace(".", "").lstrip("0")) > 15 for c in cells) > 150  # many went to arrow
 
 
+def test_more_long_numbers_than_two_a_record_are_left_to_the_general_reader(monkeypatch):
+    """The room kept for numbers arrow converts is two a record (proportional to the file
+    whatever its width); a file with more is read by the general reader, to the same result."""
+    cells = ",".join(["0.14100000000000001"] * 3)
+    header = "id,class,predictionstring,A,B,C\n"
+    wide = _file([f"e{k},Lead,1 2,{cells}" for k in range(50)], header=header)
+    assert fastscan.scan_usual(wide) is None
+    two = _file([f"e{k},Lead,1 2,{cells.rsplit(',', 1)[0]},0.5" for k in range(50)], header=header)
+    got = fastscan.scan_usual(two)
+    assert got is not None and got.numbers["B"].tolist() == [0.14100000000000001] * 50
+    general, fast = _both(monkeypatch, wide)
+    assert isinstance(fast.source, pd.DataFrame)
+    _same_scan(general, fast)
+
+
 def test_only_files_from_the_threshold_on_take_the_compiled_route(monkeypatch, tmp_path):
     rng = np.random.default_rng(2)
     _, records = _competition(rng, rows=200)
