@@ -66,14 +66,18 @@ _SPECIAL = _special()
 _compiled: list = []  # [the kernels module, or None where numba is missing], found on first use
 
 
+def _import_kernels():
+    try:
+        from . import kernels
+    except ImportError:  # pragma: no cover - numba missing: the general reader
+        return None
+    return kernels
+
+
 def compiled():
     """:mod:`.kernels` (numba), imported on first use; None where numba is missing."""
     if not _compiled:
-        try:
-            from . import kernels
-        except ImportError:  # pragma: no cover - numba missing: the general reader
-            kernels = None
-        _compiled.append(kernels)
+        _compiled.append(_import_kernels())
     return _compiled[0]
 
 

@@ -172,6 +172,14 @@ def test_an_import_with_an_import_error_fallback_is_left_out(tmp_path, monkeypat
     assert "scoring.fam.b" in c.modules and c.third_party.get("numba") is True
 
 
+def test_shovel_ready_exports_without_its_compiled_pass():
+    """The exported Shovel-Ready program leaves numba's pass out; every file then goes to the
+    general reader, which gives the same table."""
+    c = cl.closure(roots(get("shovel-ready")))
+    assert "scoring.shovel_ready.kernels" not in c.modules and "numba" not in c.third_party
+    assert "scoring.shovel_ready.fastscan" in c.modules
+
+
 def test_spotgeo_exports_without_its_compiled_loops():
     """The exported spotGEO program leaves numba's kernels out and runs their numpy twins."""
     c = cl.closure(roots(get("spotgeo")))
