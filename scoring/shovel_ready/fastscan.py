@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 from ..core import limits
 from ..core.sources import source_bytes
 from ..core.tables import text_series
+from .jit import compiled, loaded
 from .parse import TokenError, parse_wordlists
 from .segments import _line_index, _number_line
 
@@ -63,29 +64,6 @@ def _special() -> np.ndarray:
 
 
 _SPECIAL = _special()
-_compiled: list = []  # [the kernels module, or None where numba is missing], found on first use
-
-
-def _import_kernels():
-    try:
-        from . import kernels
-    except ImportError:  # pragma: no cover - numba missing: the general reader
-        return None
-    return kernels
-
-
-def compiled():
-    """:mod:`.kernels` (numba), imported on first use; None where numba is missing."""
-    if not _compiled:
-        _compiled.append(_import_kernels())
-    return _compiled[0]
-
-
-def loaded():
-    """:mod:`.kernels` when this process has imported it already, else None (never imports)."""
-    return _compiled[0] if _compiled else None
-
-
 @dataclass
 class UsualScan:
     """A submission read by the compiled pass: what :func:`.data.scan_submission` gives, its

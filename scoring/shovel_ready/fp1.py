@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .jit import loaded
 from .segments import Segs
 
 
@@ -105,6 +106,46 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
     present = gt_cls_counts > 0
     if not present.any():
         return 0.0
+    kernels = loaded()
+    if kernels is not None:  # a process holding the compiled loops: one pass over the pairs
+        best, matched = kernels.fp1_best(p, g, inter, pred.size, gt.size, pred.row, groups, n_groups, gt.n)
+        best_grp = np.flatnonzero(best >= 0)
+        best_pred = best[best_grp]
+        matched_gt = np.flatnonzero(matched)
+    else:
+        best_pred, best_grp, matched_gt = _matches_numpy(pred, gt, groups, n_groups, p, g, inter)
+    tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
+
+    # predictions of classes the ground truth lacks have code C: counted in a bin of their own
+    n_pred = np.bincount(pred.cls, minlength=C + 1)[:C].astype(float)
+    is_best = np.zeros(pred.n, dtype=bool)
+    is_best[best_pred] = True  # a prediction may be the best of several groups: counted once
+    n_best = np.bincount(pred.cls[np.flatnonzero(is_best)], minlength=C + 1)[:C].astype(float)
+    fp = n_pred - n_best
+
+    fn = (gt_cls_counts - np.bincount(gt.cls[matched_gt], minlength=C)).astype(float)
+
+    # the quirks: a class with ground truth in an essay the submission leaves without a
+    # prediction of it adds a false positive; a class predicted in an essay without its ground
+    # truth, a false negative (each at most once per class)
+    cells = np.bincount(pred.essay * (C + 1) + pred.cls, minlength=n_essays * (C + 1))
+    pred_cell = cells.reshape(n_essays, C + 1)[:, :C] > 0
+    differ = np.flatnonzero(pred_cell.ravel() != gt_cell)  # cells where one side has the class
+    has_gt = gt_cell[differ]
+    for out, at in ((fp, differ[has_gt]), (fn, differ[~has_gt])):
+        hit = np.zeros(C, dtype=bool)
+        hit[at % C] = True
+        out += hit
+    denom = tp + 0.5 * (fp + fn)
+    f1 = np.divide(tp, denom, out=np.zeros(C), where=denom > 0)
+    return float(f1[present].mean())
+
+
+def _matches_numpy(pred: Segs, gt: Segs, groups: np.ndarray, n_groups: int, p: np.ndarray, g: np.ndarray,
+                   inter: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """FP1's matches in numpy (:func:`.kernels.fp1_best` in one compiled pass): the best
+    prediction of each group with a candidate, those groups, and the ground truths (positions,
+    ascending) with a candidate."""
     # (boolean masks are turned into positions once: gathering by position is 2-3x faster)
     psz = pred.size[p]
     gsz = gt.size[g]
@@ -125,30 +166,6 @@ def fp1_from_pairs(pred: Segs, gt: Segs, groups: np.ndarray, n_classes: int, n_e
         first = np.flatnonzero(np.concatenate(([True], ms[1:] != ms[:-1])))
         best_pred = np.concatenate((best_pred, mp[order[first]]))
         best_grp = np.concatenate((best_grp, ms[first]))
-    tp = np.bincount(grp_cls[best_grp], minlength=C).astype(float)
-
-    # predictions of classes the ground truth lacks have code C: counted in a bin of their own
-    n_pred = np.bincount(pred.cls, minlength=C + 1)[:C].astype(float)
-    is_best = np.zeros(pred.n, dtype=bool)
-    is_best[best_pred] = True  # a prediction may be the best of several groups: counted once
-    n_best = np.bincount(pred.cls[np.flatnonzero(is_best)], minlength=C + 1)[:C].astype(float)
-    fp = n_pred - n_best
-
     matched_gt = np.zeros(gt.n, dtype=bool)
     matched_gt[cg] = True
-    fn = (gt_cls_counts - np.bincount(gt.cls[np.flatnonzero(matched_gt)], minlength=C)).astype(float)
-
-    # the quirks: a class with ground truth in an essay the submission leaves without a
-    # prediction of it adds a false positive; a class predicted in an essay without its ground
-    # truth, a false negative (each at most once per class)
-    cells = np.bincount(pred.essay * (C + 1) + pred.cls, minlength=n_essays * (C + 1))
-    pred_cell = cells.reshape(n_essays, C + 1)[:, :C] > 0
-    differ = np.flatnonzero(pred_cell.ravel() != gt_cell)  # cells where one side has the class
-    has_gt = gt_cell[differ]
-    for out, at in ((fp, differ[has_gt]), (fn, differ[~has_gt])):
-        hit = np.zeros(C, dtype=bool)
-        hit[at % C] = True
-        out += hit
-    denom = tp + 0.5 * (fp + fn)
-    f1 = np.divide(tp, denom, out=np.zeros(C), where=denom > 0)
-    return float(f1[present].mean())
+    return best_pred, best_grp, np.flatnonzero(matched_gt)

@@ -280,3 +280,103 @@ def gather(data, start, end):  # pragma: no cover - compiled
             out[o + k] = data[s + k]
             k += 1
     return offsets, out[:offsets[n]]
+
+
+# ---- pairing with the ground truth, and FP1's choice of matches ---------------------------------
+# (used by :func:`.segments.overlapping_pairs` and :func:`.fp1.fp1_from_pairs` in a process that
+# holds these loops; the numpy code beside them gives the same arrays, compared in the tests)
+
+_LINEAR = 16  # a cell with more ground-truth runs than this is entered by a binary search
+
+
+@njit(cache=True, nogil=True)
+def _first_reaching(end, s, e, value):  # pragma: no cover - compiled
+    """The first position in ``s..e`` whose ``end`` (non-decreasing there) is >= ``value``."""
+    while s < e:
+        m = (s + e) >> 1
+        if end[m] < value:
+            s = m + 1
+        else:
+            e = m
+    return s
+
+
+@njit(cache=True, nogil=True)
+def _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi, n_classes, w):
+    """The candidate ground-truth runs of prediction run ``r``: ``(first, stop, lo, hi)``,
+    empty (``first == stop``) when its class is one the ground truth lacks or its cell is."""
+    seg = p_seg[r]
+    c = p_cls[seg]
+    last = len(cell_start) - 1
+    if c >= n_classes:
+        return 0, 0, 0, 0
+    cell = p_essay[seg] * n_classes + c
+    if cell >= last:
+        return 0, 0, 0, 0
+    s, e = cell_start[cell], cell_start[cell + 1]
+    lo, hi = p_lo[r], p_hi[r]
+    if e - s > _LINEAR:
+        s = _first_reaching(g_end, s, e, cell * w + lo)
+    return s, e, lo, hi
+
+
+@njit(cache=True, nogil=True)
+def pair_runs(p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi, g_seg, n_classes, w):  # pragma: no cover
+    """Every (prediction run, ground-truth run) of one essay and class that share words: the
+    prediction's segment, the ground truth's segment and the number of shared words (of
+    ``g_hi``'s type), ordered by prediction run, then by ground-truth run (the order of the
+    index: cell, start).
+
+    Two passes: the first finds each prediction run's candidates and counts the pairs, the
+    second writes them."""
+    n = len(p_seg)
+    first = np.empty(n, np.int64)
+    stop = np.empty(n, np.int64)
+    total = 0
+    for r in range(n):
+        j, e, lo, hi = _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi,
+                                     n_classes, w)
+        first[r] = j
+        while j < e and g_lo[j] <= hi:
+            if min(hi, g_hi[j]) >= max(lo, g_lo[j]):
+                total += 1
+            j += 1
+        stop[r] = j
+    p = np.empty(total, np.int64)
+    g = np.empty(total, np.int64)
+    inter = np.empty(total, g_hi.dtype)
+    k = 0
+    for r in range(n):
+        lo, hi = p_lo[r], p_hi[r]
+        for j in range(first[r], stop[r]):
+            ov = min(hi, g_hi[j]) - max(lo, g_lo[j]) + 1
+            if ov > 0:
+                p[k] = p_seg[r]
+                g[k] = g_seg[j]
+                inter[k] = ov
+                k += 1
+    return p, g, inter
+
+
+@njit(cache=True, nogil=True)
+def fp1_best(p, g, inter, p_size, g_size, p_row, groups, n_groups, n_gt):  # pragma: no cover - compiled
+    """FP1's matches: each ground-truth group's best candidate prediction (-1: none) and
+    which ground truths have a candidate. A pair is a candidate when ``2·inter >= |P|`` and
+    ``2·inter >= |G|``; the best has the largest ``max(inter/|P|, inter/|G|)``, then the
+    earliest row."""
+    best = np.full(n_groups, -1, np.int64)
+    best_o = np.zeros(n_groups, np.float64)
+    matched = np.zeros(n_gt, np.bool_)
+    for k in range(len(p)):
+        i, pp, gg = inter[k], p[k], g[k]
+        ps, gs = p_size[pp], g_size[gg]
+        if 2 * i < ps or 2 * i < gs:
+            continue
+        matched[gg] = True
+        o = max(i / ps, i / gs)
+        grp = groups[gg]
+        b = best[grp]
+        if b < 0 or o > best_o[grp] or (o == best_o[grp] and p_row[pp] < p_row[b]):
+            best[grp] = pp
+            best_o[grp] = o
+    return best, matched

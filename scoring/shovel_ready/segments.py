@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.arrays import merge_positions, unique_sorted
+from .jit import loaded
 
 MAX_WORD = 10**9  # word indices must stay below this (they are stored as int64 keys)
 _W = np.int64(MAX_WORD) + 2  # essay·_W + word: one sortable key
@@ -355,6 +356,29 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
     if pred.n == 0 or gt.n == 0:
         return empty
     ix = index if index is not None and index.n_classes == n_classes else run_index(gt, n_classes)
+    kernels = loaded()
+    if kernels is not None and ix.cell_start is not None:  # a process holding the compiled loops
+        p, g, inter = kernels.pair_runs(pred.run_seg, pred.essay, pred.cls, pred.run_lo, pred.run_hi,
+                                        ix.cell_start, ix.end, ix.lo, ix.hi, ix.seg, n_classes, _W)
+    else:
+        p, g, inter = _pairs_numpy(pred, ix, n_classes)
+    if len(p) and (pred.multi or gt.multi):
+        # a pair of segments can meet in several pairs of runs only when one of them has
+        # several runs: only those pairs are summed (sorted by p, then g)
+        several = pred.run_counts[p] > 1
+        several |= gt.run_counts[g] > 1
+        if several.any():
+            single, several = np.flatnonzero(~several), np.flatnonzero(several)
+            key = p[several] * np.int64(gt.n) + g[several]
+            uk, inv = np.unique(key, return_inverse=True)
+            m_inter = np.bincount(inv.ravel(), weights=inter[several]).astype(np.int64)
+            p, g, inter = _merge_by_p(p[single], uk // gt.n, g[single], uk % gt.n, inter[single], m_inter)
+    return p, g, inter
+
+
+def _pairs_numpy(pred: Segs, ix: RunIndex, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of runs (:func:`overlapping_pairs` before runs of one pair are summed), in
+    numpy: :func:`.kernels.pair_runs` gives the same arrays in one compiled loop."""
     p_cls = pred.cls[pred.run_seg]
     pr = np.flatnonzero(p_cls < n_classes)
     p_cell = pred.essay[pred.run_seg[pr]] * n_classes + p_cls[pr]
@@ -376,7 +400,7 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
         cnt = np.maximum(hi_idx - lo_idx, 0)
     total = int(cnt.sum())
     if total == 0:
-        return empty
+        return (np.zeros(0, np.int64),) * 3
     # every (prediction run, candidate ground-truth run): repeats, not gathers, for the former
     gi = np.repeat(lo_idx - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)
     # the overlap min(hi) - max(lo) + 1, worked out in place; the positions of the candidates
@@ -387,21 +411,7 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
     ov -= lo
     ov += 1
     ok = np.flatnonzero(ov > 0)
-    p = np.repeat(pred.run_seg[pr], cnt)[ok]
-    g = ix.seg[gi[ok]]
-    inter = ov[ok]
-    if pred.multi or gt.multi:
-        # a pair of segments can meet in several pairs of runs only when one of them has
-        # several runs: only those pairs are summed (sorted by p, then g)
-        several = pred.run_counts[p] > 1
-        several |= gt.run_counts[g] > 1
-        if several.any():
-            single, several = np.flatnonzero(~several), np.flatnonzero(several)
-            key = p[several] * np.int64(gt.n) + g[several]
-            uk, inv = np.unique(key, return_inverse=True)
-            m_inter = np.bincount(inv.ravel(), weights=inter[several]).astype(np.int64)
-            p, g, inter = _merge_by_p(p[single], uk // gt.n, g[single], uk % gt.n, inter[single], m_inter)
-    return p, g, inter
+    return np.repeat(pred.run_seg[pr], cnt)[ok], ix.seg[gi[ok]], ov[ok]
 
 
 def _merge_by_p(pa_, pb, ga, gb, ia, ib):

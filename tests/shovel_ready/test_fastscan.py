@@ -13,7 +13,7 @@ import pytest
 
 from scoring.core.errors import InputError
 from scoring.shovel_ready import data as D
-from scoring.shovel_ready import fastscan
+from scoring.shovel_ready import fastscan, jit
 from scoring.shovel_ready.data import EssayIds, load_ground_truth_table, parse_submission, scan_submission
 from scoring.shovel_ready.explain import fp1_score
 from scoring.shovel_ready.prepare import prepare_submission, worker_context
@@ -265,7 +265,7 @@ def test_only_files_from_the_threshold_on_take_the_compiled_route(monkeypatch, t
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", size)
     assert isinstance(scan_submission(path, "s.csv", compiled=True).source, fastscan.UsualScan)
     # where numba is missing, the general reader reads every file
-    monkeypatch.setattr(fastscan, "_compiled", [None])
+    monkeypatch.setattr(jit, "_compiled", [None])
     assert isinstance(scan_submission(path, "s.csv", compiled=True).source, pd.DataFrame)
 
 
@@ -277,7 +277,7 @@ def test_a_process_loads_the_compiled_pass_only_when_told(monkeypatch, tmp_path)
     path = tmp_path / "s.csv"
     path.write_bytes(_file(records))
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
-    monkeypatch.setattr(fastscan, "_compiled", [])  # as in a new process
+    monkeypatch.setattr(jit, "_compiled", [])  # as in a new process
     monkeypatch.setattr(fastscan, "_general_bytes", 0)
     assert isinstance(scan_submission(path, "s.csv").source, pd.DataFrame)
     assert fastscan.loaded() is None  # not imported on the way
@@ -297,7 +297,7 @@ def test_a_process_that_has_read_enough_by_the_general_reader_loads_it(monkeypat
     monkeypatch.setattr(fastscan, "COMPILED_MIN_BYTES", 0)
     monkeypatch.setattr(fastscan, "COMPILED_MIN_VOLUME", 3 * size)
     monkeypatch.setattr(fastscan, "_general_bytes", 0)
-    monkeypatch.setattr(fastscan, "_compiled", [])
+    monkeypatch.setattr(jit, "_compiled", [])
     routes = [type(scan_submission(path, "s.csv").source) for _ in range(5)]
     assert routes == [pd.DataFrame] * 3 + [fastscan.UsualScan] * 2
     assert fastscan._general_bytes == 3 * size
