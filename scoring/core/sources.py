@@ -41,6 +41,29 @@ def _too_big(name: str, size: int) -> InputError:
                                   "(LAB_MAX_FILE_BYTES raises it)")
 
 
+def source_size(src) -> int:
+    """The size in bytes of a source without reading it: a path's file, bytes, an in-memory
+    upload (``getbuffer``); 0 when it cannot be told (a missing file, a stream, a table).
+
+    >>> import io
+    >>> source_size(b"id\\n1\\n"), source_size(io.BytesIO(b"abc")), source_size("/no/such/file")
+    (5, 3, 0)
+    """
+    if isinstance(src, (str, Path)):
+        try:
+            return Path(src).stat().st_size
+        except OSError:
+            return 0
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        return len(src)
+    if hasattr(src, "getbuffer"):
+        try:
+            return src.getbuffer().nbytes
+        except (TypeError, ValueError):
+            return 0
+    return 0
+
+
 def source_bytes(src, name: str) -> bytes:
     """The bytes of a source (path, bytes, upload or file-like), at most ``MAX_FILE_BYTES``."""
     if isinstance(src, (str, Path)):

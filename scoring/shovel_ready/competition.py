@@ -15,13 +15,12 @@ import io
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
-from pathlib import Path
 
 import pandas as pd
 
 from ..core import fanout
 from ..core.fanout import fan_out
-from ..core.sources import expand_submissions, path_of, source_name
+from ..core.sources import expand_submissions, path_of, source_name, source_size
 from . import fastscan
 from .data import (
     GroundTruth,
@@ -50,16 +49,12 @@ def _processes(workers: int | None, scheduler, n: int) -> int:
 
 
 def _size(src) -> int:
-    if isinstance(src, (str, Path)):
-        try:
-            return Path(src).stat().st_size
-        except OSError:
-            return 0
-    if isinstance(src, (bytes, bytearray, memoryview)):
-        return len(src)
+    """A submission's size for the pool and memory choices: a table's memory, else
+    :func:`~scoring.core.sources.source_size` (sources here are paths, bytes or tables:
+    :func:`~scoring.core.sources.expand_submissions` keeps a stream's bytes)."""
     if isinstance(src, pd.DataFrame):
         return int(src.memory_usage(index=False, deep=True).sum())
-    return 0
+    return source_size(src)
 
 
 class Competition:

@@ -23,9 +23,7 @@ that holds it uses it for every large file.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import limits
-from ..core.sources import source_bytes
+from ..core.sources import source_bytes, source_size
 from ..core.tables import text_series
 from .jit import compiled, loaded
 from .parse import TokenError, parse_wordlists
@@ -121,23 +119,6 @@ class Cells:
                                                                     pa.py_buffer(chars)])
 
 
-def _size(src) -> int:
-    """The size of a source in bytes without reading it (0 when it cannot be told)."""
-    if isinstance(src, (str, Path)):
-        try:
-            return os.stat(src).st_size
-        except OSError:
-            return 0
-    if isinstance(src, (bytes, bytearray, memoryview)):
-        return len(src)
-    if hasattr(src, "getbuffer"):
-        try:
-            return src.getbuffer().nbytes
-        except (TypeError, ValueError):
-            return 0
-    return 0
-
-
 _general_bytes = 0  # bytes of large files this process read by the general reader
 
 
@@ -150,7 +131,7 @@ def read_usual(src, name: str, keep=None, *, load: bool = False):
     what reading the source raises (:func:`~scoring.core.sources.source_bytes`: a missing
     file, the size limit)."""
     global _general_bytes
-    size = _size(src)
+    size = source_size(src)
     if size < COMPILED_MIN_BYTES or size > limits.MAX_FILE_BYTES:
         return src
     if loaded() is None and not (load or _general_bytes >= COMPILED_MIN_VOLUME) or compiled() is None:
