@@ -2,7 +2,7 @@
 own file, loaded and scored from the command line, against the floor of reading them.
 
     python -m benchmarks finals [--submissions 2000] [--workers 2 1] [--repeats 1] [--data DIR]
-                                [--keep 0.55] [--warm]
+                                [--keep 0.55] [--warm] [--against DIR]
 
 Generates (once, seeded) N distinct submission files into ``--data`` (default: the temp
 folder; the 2,000 files take about 16 GB): file k is a random ``--keep`` share of the rows
@@ -22,6 +22,11 @@ first run would. Prints wall time, CPU time (the command's process and every pro
 started and waited for), the peak resident memory of its process tree (sampled every 50 ms,
 workers included) and the ratio to the read floor of the same round (target ≤ 2.4×), with
 the load average. The numbers are the output (it never fails on a missed target).
+
+``--against DIR``: another checkout of this project (an earlier commit, ``git worktree add
+DIR COMMIT``) runs the same commands on the same files, alternating with this one (which goes
+first in odd rounds, second in even ones), each after its own emptying of the page cache;
+both use this Python. Its lines and its summary are marked ``(DIR)``.
 """
 
 from __future__ import annotations
@@ -133,7 +138,16 @@ def main(argv=None) -> int:
                     "Shovel-Ready benchmark's, generated once)")
     ap.add_argument("--warm", action="store_true", help="keep the files in the page cache between passes")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds before a command is stopped")
+    ap.add_argument("--against", type=Path, metavar="DIR", help="another checkout of the project, run alternately "
+                    "with this one on the same files (module doc)")
     args = ap.parse_args(argv)
+    trees = [(ROOT, "")]
+    if args.against is not None:
+        other = args.against.resolve()
+        if not (other / "scoring" / "__main__.py").is_file():
+            ap.error(f"--against {args.against}: expected a checkout of this project (scoring/__main__.py), "
+                     "found none")
+        trees.append((other, f" ({other})"))
     d = ensure(args.data, args.submissions, args.keep, args.base)
     files = sorted((d / "submissions").glob("*.csv"))
     size = sum(f.stat().st_size for f in files)
@@ -142,9 +156,12 @@ def main(argv=None) -> int:
     cmd = [sys.executable, "-m", "scoring", "shovel-ready", "leaderboard", "--ground-truth", str(d / "ground_truth.csv"),
            "--submissions", str(d / "submissions"), "--demographics", str(d / "demographics.csv"),
            "--runtimes", str(d / "runtimes.csv")]
+    for tree, _ in trees[1:]:
+        print(f"  against {tree}: the same commands from that checkout, alternating with this one ({ROOT})")
     results: dict[str, list] = {"floor": []}
     for w in args.workers:
-        results[f"--workers {w}"] = []
+        for _, mark in trees:
+            results[f"--workers {w}{mark}"] = []
     for rnd in range(max(1, args.repeats)):
         if not args.warm:
             drop_cache(files)
@@ -153,14 +170,15 @@ def main(argv=None) -> int:
         print(f"\n  round {rnd + 1}: read floor {wall:7.1f} s wall, {cpu:6.1f} s CPU, {total / wall / 1e6:.0f} MB/s "
               f"({load_line()})", flush=True)
         for w in args.workers:
-            if not args.warm:
-                drop_cache(files)
-            r = run_command([*cmd, "--workers", str(w)], cwd=ROOT, timeout=args.timeout)
-            ok = "" if r.code == 0 else f"  EXIT {r.code}: {r.stderr.strip().splitlines()[-1:] }"
-            results[f"--workers {w}"].append((r.wall, r.cpu, r.peak_mib))
-            print(f"  round {rnd + 1}: --workers {w}: {r.wall:7.1f} s wall = {r.wall / wall:.2f}x the floor, "
-                  f"{r.cpu:6.1f} s CPU, peak RSS of the process tree {r.peak_mib:6.0f} MiB ({load_line()}){ok}",
-                  flush=True)
+            for tree, mark in (trees if rnd % 2 == 0 else trees[::-1]):
+                if not args.warm:
+                    drop_cache(files)
+                r = run_command([*cmd, "--workers", str(w)], cwd=tree, timeout=args.timeout)
+                ok = "" if r.code == 0 else f"  EXIT {r.code}: {r.stderr.strip().splitlines()[-1:] }"
+                results[f"--workers {w}{mark}"].append((r.wall, r.cpu, r.peak_mib))
+                print(f"  round {rnd + 1}: --workers {w}{mark}: {r.wall:7.1f} s wall = {r.wall / wall:.2f}x the floor, "
+                      f"{r.cpu:6.1f} s CPU, peak RSS of the process tree {r.peak_mib:6.0f} MiB ({load_line()}){ok}",
+                      flush=True)
     print(f"\nsummary ({len(files)} files, {size / 1e9:.1f} GB, {'warm' if args.warm else 'cold'} page cache each pass)")
     floor = np.array([x[0] for x in results["floor"]])
     for k, rs in results.items():

@@ -74,3 +74,13 @@ def test_timed_charges_a_call_the_work_of_its_worker_processes():
         child.communicate("")
     assert cpu >= 0.35, cpu  # the worker's 0.4 s (clock ticks of 10 ms), not this process's wait
     assert wall >= 0.35
+
+
+def test_finals_against_a_folder_that_is_no_checkout_stops_before_generating(tmp_path, capsys):
+    from benchmarks import finals
+
+    with pytest.raises(SystemExit) as e:
+        finals.main(["--against", str(tmp_path), "--data", str(tmp_path / "data")])
+    assert e.value.code == 2
+    assert "expected a checkout of this project" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()  # nothing generated
