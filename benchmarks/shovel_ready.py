@@ -170,6 +170,50 @@ def scan_routes(files: list[Path], rounds: int = 3) -> None:
           f"{np.median([x[1] for x in once]) / (g - c) * 1e3 * mb:.0f} MB of such files")
 
 
+def pairing_routes(gt_path: Path, files: list[Path], rounds: int = 3) -> None:
+    """What a process holding the compiled loops spends per submission after reading it:
+    pairing with the ground truth and FP1 (``overlapping_pairs`` + ``fp1_from_pairs``) by the
+    numpy code and by the compiled loops (scoring/shovel_ready/kernels.py), alternating, one
+    thread, on the files already parsed."""
+    from scoring.shovel_ready import jit
+    from scoring.shovel_ready.data import parse_submission
+    from scoring.shovel_ready.explain import load_ground_truth
+    from scoring.shovel_ready.fp1 import fp1_from_pairs
+    from scoring.shovel_ready.segments import overlapping_pairs
+
+    gt = load_ground_truth(gt_path)
+    kernels = jit.compiled()
+    parsed = [parse_submission(f, f.name, gt).segs for f in files]
+    C, n_essays = len(gt.classes), len(gt.essays)
+
+    def once(segs) -> float:
+        pairs = overlapping_pairs(segs, gt.segs, C, gt.runs)
+        return fp1_from_pairs(segs, gt.segs, gt.groups, C, n_essays, *pairs)
+
+    times: dict[str, list[float]] = {"numpy": [], "compiled": []}
+    held = list(jit._compiled)
+    try:
+        for segs in parsed[:1]:  # the loops loaded and called once before the timing
+            jit._compiled[:] = [kernels]
+            once(segs)
+        for _ in range(rounds):
+            for segs in parsed:
+                values = []
+                for route, mod in (("numpy", None), ("compiled", kernels)):
+                    jit._compiled[:] = [mod] if mod is not None else []
+                    c = time.thread_time()
+                    values.append(once(segs))
+                    times[route].append(time.thread_time() - c)
+                assert values[0] == values[1], "FP1 differs between the two routes"
+    finally:
+        jit._compiled[:] = held
+    a, b = (np.median(times[k]) * 1e3 for k in ("numpy", "compiled"))
+    print(f"\npairing + FP1 of a parsed submission (CPU of one thread, {len(files)} files, {rounds} rounds "
+          f"alternating; {load_line()})")
+    print(f"  numpy code                 median {a:6.2f} ms a file")
+    print(f"  compiled loops             median {b:6.2f} ms a file, {a - b:.2f} ms less (FP1 equal)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", type=Path, help="competition folder (ground_truth.csv, submissions/, ...)")
@@ -282,6 +326,7 @@ def main(argv=None) -> int:
 
     fp1_from_csv(d / "ground_truth.csv", files[1], args.fp1_calls)
     scan_routes(files[1:])
+    pairing_routes(files[0], files[1:])
 
     n_sub = max(len(comp.prepared), 1)
     per_sub = (comp.store.nbytes or comp.store.disk_bytes()) / n_sub
