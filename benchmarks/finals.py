@@ -151,7 +151,7 @@ def main(argv=None) -> int:
             ap.error(f"--against {args.against}: expected a checkout of this project (scoring/__main__.py), "
                      "found none")
         trees.append((other, f" ({other})"))
-    d = ensure(args.data, args.submissions, args.keep, args.base)
+    d = ensure(args.data, args.submissions, args.keep, args.base).resolve()  # (--against runs elsewhere)
     files = sorted((d / "submissions").glob("*.csv"))
     size = sum(f.stat().st_size for f in files)
     print(f"finals: {d}\n  {len(files)} distinct submission files, {size / 1e9:.1f} GB of CSV "

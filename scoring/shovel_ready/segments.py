@@ -362,7 +362,9 @@ def overlapping_pairs(pred: Segs, gt: Segs, n_classes: int, index: RunIndex | No
                                         ix.cell_start, ix.end, ix.lo, ix.hi, ix.seg, n_classes, _W)
     else:
         p, g, inter = _pairs_numpy(pred, ix, n_classes)
-    if len(p) and (pred.multi or gt.multi):
+    if len(p) == 0:
+        return empty  # (one type whichever route found none)
+    if pred.multi or gt.multi:
         # a pair of segments can meet in several pairs of runs only when one of them has
         # several runs: only those pairs are summed (sorted by p, then g)
         several = pred.run_counts[p] > 1

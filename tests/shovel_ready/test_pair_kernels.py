@@ -81,6 +81,19 @@ def test_compiled_pairs_equal_the_numpy_pairs_and_the_definition(seed, route):
     assert len(found) == len(p) and found == _by_definition(ps, pe, pc, gs, ge, gc, 3)
 
 
+@pytest.mark.parametrize("pred_essay, pred_words", [(3, {1}), (0, {9})])
+def test_no_pairs_are_empty_arrays_of_one_type_by_either_route(pred_essay, pred_words, route):
+    # no candidate at all (an essay past the index's last cell), and candidates that all miss
+    gt = segs_from_sets([{1, 2, 3}], essay=np.zeros(1, np.int64), cls=np.zeros(1, np.int64))
+    gt.run_hi = gt.run_hi.astype(np.int32)
+    gt.run_lo = gt.run_lo.astype(np.int32)  # as a ground truth read from a file has them
+    pred = segs_from_sets([pred_words], essay=np.array([pred_essay]), cls=np.zeros(1, np.int64))
+    for compiled in (False, True):
+        route(compiled)
+        got = overlapping_pairs(pred, gt, 1, run_index(gt, 1))
+        assert [(len(a), a.dtype) for a in got] == [(0, np.dtype(np.int64))] * 3
+
+
 def test_a_crowded_cell_is_entered_by_its_binary_search():
     # 40 ground-truth runs in one cell (more than the linear limit): a prediction far to the
     # right meets only the runs that reach it, one long run among them starting early
