@@ -1,4 +1,6 @@
-"""Compiled loops (numba) for reading a large submission written the usual way, in one pass.
+"""Compiled loops (numba) for a large submission: reading it in one pass when it is written
+the usual way (:func:`scan_rows`), then pairing it with the ground truth (:func:`pair_runs`)
+and choosing FP1's matches (:func:`fp1_best`) in a process that holds these loops.
 
 :func:`scan_rows` walks the bytes after the header once and gives every record's text fields
 (where they start and end), its probabilities as numbers and whether its predictionstring is
@@ -8,10 +10,11 @@ ends of cells) and a dozen numpy passes for the ranges. It refuses (status other
 whatever is not the usual layout, and :mod:`.fastscan` then leaves the file to the general
 reader, which finds and names any problem; so it never decides that a file is wrong.
 
-Imported on first use by :func:`.fastscan.compiled` and only for large files
+Imported on first use by :func:`.jit.compiled` and only for large files
 (:data:`.fastscan.COMPILED_MIN_BYTES`); compiled once, then cached beside this file (or in
-numba's user-wide cache where this folder is read-only). Where numba is missing the general
-reader does the same work (``tests/shovel_ready/test_fastscan.py`` compares the two).
+numba's user-wide cache where this folder is read-only). Where numba is missing (or not yet
+loaded) the general reader and the numpy code do the same work
+(``tests/shovel_ready/test_fastscan.py`` and ``test_pair_kernels.py`` compare them).
 """
 
 from __future__ import annotations
