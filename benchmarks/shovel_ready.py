@@ -193,14 +193,13 @@ def pairing_routes(gt_path: Path, files: list[Path], rounds: int = 3) -> None:
     times: dict[str, list[float]] = {"numpy": [], "compiled": []}
     held = list(jit._compiled)
     try:
-        for segs in parsed[:1]:  # the loops loaded and called once before the timing
-            jit._compiled[:] = [kernels]
-            once(segs)
+        jit._compiled[:] = [kernels]
+        once(parsed[0])  # the loops called once before the timing
         for _ in range(rounds):
             for segs in parsed:
                 values = []
-                for route, mod in (("numpy", None), ("compiled", kernels)):
-                    jit._compiled[:] = [mod] if mod is not None else []
+                for route, holder in (("numpy", []), ("compiled", [kernels])):
+                    jit._compiled[:] = holder
                     c = time.thread_time()
                     values.append(once(segs))
                     times[route].append(time.thread_time() - c)

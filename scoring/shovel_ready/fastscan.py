@@ -62,6 +62,8 @@ def _special() -> np.ndarray:
 
 
 _SPECIAL = _special()
+
+
 @dataclass
 class UsualScan:
     """A submission read by the compiled pass: what :func:`.data.scan_submission` gives, its

@@ -305,7 +305,7 @@ def _first_reaching(end, s, e, value):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi, n_classes, w):
+def _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, n_classes, w):  # pragma: no cover
     """The candidate ground-truth runs of prediction run ``r``: ``(first, stop, lo, hi)``,
     empty (``first == stop``) when its class is one the ground truth lacks or its cell is."""
     seg = p_seg[r]
@@ -337,8 +337,7 @@ def pair_runs(p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi, 
     stop = np.empty(n, np.int64)
     total = 0
     for r in range(n):
-        j, e, lo, hi = _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, g_lo, g_hi,
-                                     n_classes, w)
+        j, e, lo, hi = _pairs_of_run(r, p_seg, p_essay, p_cls, p_lo, p_hi, cell_start, g_end, n_classes, w)
         first[r] = j
         while j < e and g_lo[j] <= hi:
             if min(hi, g_hi[j]) >= max(lo, g_lo[j]):
